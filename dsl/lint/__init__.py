@@ -1,0 +1,161 @@
+"""The linter: loading diagnostics plus one small check function per code.
+
+Each check is registered with ``@check(code, name)``; its docstring is the
+user documentation printed by ``warbook lint --explain CODE`` (ruff's
+template: what it does, why it is bad, example).  Checks are questions about
+the resolved model, kept out of the model classes, one family per module:
+
+- ``names``     E1xx  names and references beyond what loading checks
+- ``tables``    E2xx  die faces, column ranges, cell counts, result codes
+- ``sequence``  E3xx  sequence of play
+- ``unused``    W4xx  unused or unreachable declarations
+- ``sanity``    W5xx  table sanity under the rulebook's own ordering of results
+- ``coverage``  I6xx  gaps, errata, sections with no encoded rule
+
+Suppressions: a comment ``# lint: ignore[W401]`` (codes or prefixes, comma
+separated) on a declaration's first line, or on the line just before it,
+silences those codes for that declaration only.  An unknown code in a
+suppression is itself reported (W490).
+
+Limits: the linter does not evaluate ``when`` conditions or scenario files, so
+W4xx may call something unused that only a scenario refers to.
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import re
+from typing import Callable, Iterable, Iterator
+
+from attrs import frozen
+
+from dsl.ast import Span
+from dsl.diagnostics import CODES, Diagnostic, diagnostic, register, sort_diagnostics
+from dsl.loader import load_with_diagnostics
+from dsl.model import Declaration, Rulebook
+
+Check = Callable[[Rulebook], Iterable[Diagnostic]]
+
+
+@frozen
+class RegisteredCheck:
+    code: str
+    name: str
+    function: Check
+
+
+CHECKS: dict[str, RegisteredCheck] = {}
+
+FAMILIES = ("names", "tables", "sequence", "unused", "sanity", "coverage")
+
+
+def check(code: str, name: str) -> Callable[[Check], Check]:
+    """Register a lint check; its docstring documents the code."""
+
+    def decorate(function: Check) -> Check:
+        register(code, name, inspect.getdoc(function) or "")
+        CHECKS[code] = RegisteredCheck(code, name, function)
+        return function
+
+    return decorate
+
+
+def load_checks() -> None:
+    """Import every family module so their checks register."""
+    for family in FAMILIES:
+        try:
+            importlib.import_module(f"dsl.lint.{family}")
+        except ModuleNotFoundError as exc:
+            if exc.name != f"dsl.lint.{family}":
+                raise
+
+
+register("W490", "unknown-suppression", """
+    ## What it does
+    Reports a `# lint: ignore[…]` comment naming a code that does not exist.
+    ## Why is this bad?
+    A misspelt code suppresses nothing, so the warning it meant to silence still shows,
+    or worse, a later real code is silenced by accident.
+""")
+
+_SUPPRESSION = re.compile(r"#\s*lint:\s*ignore\[([^\]]*)\]")
+
+
+@frozen
+class Suppression:
+    span: Span
+    codes: tuple[str, ...]
+    first_line: int
+    last_line: int
+
+
+def _suppressions(rulebook: Rulebook) -> tuple[list[Suppression], list[Diagnostic]]:
+    starts: dict[tuple[str, int], Declaration] = {}
+    for decl in rulebook.walk():
+        starts.setdefault((decl.span.path, decl.span.line), decl)
+    out, problems = [], []
+    for path, text in rulebook.sources:
+        for number, line in enumerate(text.splitlines(), start=1):
+            m = _SUPPRESSION.search(line)
+            if not m:
+                continue
+            codes = tuple(c.strip() for c in m.group(1).split(",") if c.strip())
+            span = Span(path, number, m.start() + 1, number, m.end() + 1)
+            for code in codes:
+                if not any(known.startswith(code) for known in CODES):
+                    problems.append(diagnostic("W490", span, f"unknown code {code!r} in suppression"))
+            target = starts.get((path, number)) or starts.get((path, number + 1))
+            if target is None:
+                out.append(Suppression(span, codes, number, number))
+            else:
+                out.append(Suppression(span, codes, target.span.line, target.span.end_line))
+    return out, problems
+
+
+def _is_suppressed(d: Diagnostic, suppressions: list[Suppression]) -> bool:
+    return any(s.span.path == d.span.path and s.first_line <= d.span.line <= s.last_line
+               and any(d.code.startswith(c) for c in s.codes) for s in suppressions)
+
+
+@frozen
+class LintReport:
+    diagnostics: tuple[Diagnostic, ...]
+    suppressed: int
+    rulebook: Rulebook | None
+
+
+def lint_rulebook(rulebook: Rulebook, loading: Iterable[Diagnostic] = ()) -> LintReport:
+    """Run every check on a loaded rulebook, apply suppressions, sort."""
+    load_checks()
+    found: list[Diagnostic] = list(loading)
+    for registered in CHECKS.values():
+        found.extend(registered.function(rulebook))
+    suppressions, problems = _suppressions(rulebook)
+    kept = [d for d in found if not _is_suppressed(d, suppressions)]
+    return LintReport(tuple(sort_diagnostics([*kept, *problems])), len(found) - len(kept), rulebook)
+
+
+def lint_report(path) -> LintReport:
+    """Load and lint the rulebook at ``path``; never raises for bad input."""
+    load_checks()
+    rulebook, loading = load_with_diagnostics(path)
+    if rulebook is None:
+        return LintReport(tuple(sort_diagnostics(loading)), 0, None)
+    return lint_rulebook(rulebook, loading)
+
+
+def lint_path(path) -> list[Diagnostic]:
+    return list(lint_report(path).diagnostics)
+
+
+def iter_selected(diagnostics: Iterable[Diagnostic], select: Iterable[str] = (),
+                  ignore: Iterable[str] = ()) -> Iterator[Diagnostic]:
+    """Filter by code prefixes, as ruff and flake8 do: ``--select E,W4 --ignore W401``."""
+    select, ignore = tuple(select), tuple(ignore)
+    for d in diagnostics:
+        if select and not any(d.code.startswith(p) for p in select):
+            continue
+        if any(d.code.startswith(p) for p in ignore):
+            continue
+        yield d

@@ -1,0 +1,315 @@
+"""Files to a ``Rulebook``: includes, ``extends``, overrides, then name resolution.
+
+The steps run in this order (sqlglot's ``RULES`` tuple idea):
+
+1. read and parse each file (``dsl.parser``);
+2. follow ``extends`` (first statement, once) and ``include`` (anywhere at top
+   level), relative to the including file, never outside the root rulebook's
+   folder, with cycles and depth bounded;
+3. build declarations from statements (``dsl.build``) and apply ``override``
+   (merge: each property named in the override replaces all lines of that
+   property; rows replace rows with the same key) and ``remove``;
+4. resolve names (``dsl.resolve``).
+
+``extends "name"`` without a ``.rules`` suffix or a slash looks the name up
+among shipped rulebooks (by file stem or a header ``alias``), so a house rule
+kept anywhere can build on a shipped game.
+
+Limits: an override replaces a nested phase or step whole; it does not merge
+into it.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from attrs import evolve
+
+from dsl.ast import Span, Statement
+from dsl.build import Builder, _mismatch
+from dsl.diagnostics import Diagnostic, RulesError, Severity, diagnostic, did_you_mean, register
+from dsl.model import Declaration, Provenance, Rulebook
+from dsl.parser import parse_text
+from dsl.resolve import resolve
+from dsl.schema import DIRECTIVES, KINDS
+
+MAX_DEPTH = 16
+"""How deep includes and extends may nest."""
+
+register("E004", "unreadable-file", """
+    ## What it does
+    Reports a rules file that does not exist, is not a file, or is not UTF-8 text.
+""")
+register("E005", "include-cycle", """
+    ## What it does
+    Reports an `include` or `extends` that leads back to a file already being loaded.
+""")
+register("E006", "include-too-deep", f"""
+    ## What it does
+    Reports includes or extends nested more than {MAX_DEPTH} deep (usually a cycle through
+    differently written paths).
+""")
+register("E007", "path-outside-root", """
+    ## What it does
+    Reports an `include` or `extends` path that leaves the folder of the rulebook being loaded.
+    ## Why is this bad?
+    A rulebook must be self-contained so it can be shared as a folder. To build on a shipped
+    game, use its name: `extends "sea_lords"`.
+""")
+register("E008", "misplaced-extends", """
+    ## What it does
+    Reports `extends` that is not the first statement of a file, or appears twice.
+""")
+register("E102", "duplicate-declaration", """
+    ## What it does
+    Reports two declarations of the same kind with the same name.
+    ## Example / Use instead
+    In a house rule, change a declaration of the base with `override KIND NAME { … }`.
+""")
+register("E107", "override-without-target", """
+    ## What it does
+    Reports an `override` whose kind and name match nothing declared before it.
+    ## Why is this bad?
+    The house rule would silently change nothing, usually because of a typo.
+""")
+register("E108", "remove-without-target", """
+    ## What it does
+    Reports a `remove` whose kind and name match nothing declared before it.
+""")
+
+
+def shipped_rulebooks_dir() -> Path:
+    """The ``rulebooks/`` folder shipped beside the ``dsl`` package."""
+    return Path(__file__).resolve().parent.parent / "rulebooks"
+
+
+def search_path() -> list[Path]:
+    """Folders searched by ``extends "name"``: ``$WARBOOK_PATH`` entries, then the shipped rulebooks."""
+    extra = [Path(p) for p in os.environ.get("WARBOOK_PATH", "").split(os.pathsep) if p]
+    return [*extra, shipped_rulebooks_dir()]
+
+
+def find_rulebook(name: str) -> Path | None:
+    """A rulebook by file stem or by one of its header aliases, or ``None``."""
+    for folder in search_path():
+        candidate = folder / f"{name}.rules"
+        if candidate.is_file():
+            return candidate
+    for folder in search_path():
+        for path in sorted(folder.glob("*.rules")) if folder.is_dir() else ():
+            if name in _aliases(path):
+                return path
+    return None
+
+
+def _aliases(path: Path) -> set[str]:
+    try:
+        parsed = parse_text(path.read_text(encoding="utf-8"), str(path))
+    except (OSError, UnicodeDecodeError, RulesError):
+        return set()
+    out = set()
+    for st in parsed.statements:
+        if st.head.text == "rulebook":
+            for item in st.block or ():
+                if item.head.text == "alias":
+                    out.update(w.text for w in item.words[1:])
+    return out
+
+
+def _display_path(path: Path) -> str:
+    try:
+        return os.path.relpath(path)
+    except ValueError:  # different drive on Windows
+        return str(path)
+
+
+class _Loader:
+    def __init__(self) -> None:
+        self.builder = Builder()
+        self.sources: dict[str, str] = {}
+
+    @property
+    def diagnostics(self) -> list[Diagnostic]:
+        return self.builder.diagnostics
+
+    def error(self, code: str, span: Span, message: str, hint: str | None = None) -> None:
+        self.diagnostics.append(diagnostic(code, span, message, hint))
+
+    def load_file(self, path: Path, root: Path, stack: tuple[Path, ...], span: Span | None) -> list[Declaration]:
+        shown = _display_path(path)
+        where = span or Span.point(shown)
+        if path in stack:
+            chain = " -> ".join(_display_path(p) for p in (*stack, path))
+            self.error("E005", where, f"include cycle: {chain}")
+            return []
+        if len(stack) >= MAX_DEPTH:
+            self.error("E006", where, f"includes nested more than {MAX_DEPTH} deep at {shown!r}")
+            return []
+        try:
+            text = path.read_text(encoding="utf-8")
+        except FileNotFoundError:
+            self.error("E004", where, f"no such rules file {shown!r}")
+            return []
+        except (OSError, UnicodeDecodeError) as exc:
+            reason = "not UTF-8 text" if isinstance(exc, UnicodeDecodeError) else (exc.strerror or str(exc))
+            self.error("E004", where, f"cannot read {shown!r}: {reason}")
+            return []
+        self.sources[shown] = text
+        try:
+            parsed = parse_text(text, shown)
+        except RulesError as exc:
+            self.diagnostics.extend(exc.diagnostics)
+            return []
+        return self.statements(parsed.statements, path, root, (*stack, path))
+
+    def statements(self, statements: tuple[Statement, ...], path: Path, root: Path,
+                   stack: tuple[Path, ...]) -> list[Declaration]:
+        decls: list[Declaration] = []
+        for index, st in enumerate(statements):
+            head = st.head.text if not st.head.quoted else ""
+            if head in DIRECTIVES and not st.is_row:
+                match = DIRECTIVES[head].match(st.words)
+                if not match.ok:
+                    self.diagnostics.append(_mismatch("E105", st.words, match, DIRECTIVES[head], head))
+                    continue
+                if head == "extends":
+                    if index != 0 or decls:
+                        self.error("E008", st.span, "'extends' must be the first statement of a file, and only once")
+                        continue
+                    decls.extend(self.extends(match.bindings["base"], path, root, stack))
+                elif head == "include":
+                    target = self.confined(match.bindings["path"], path, root)
+                    if target is not None:
+                        for decl in self.load_file(target, root, stack, match.bindings["path"].span):
+                            self.add(decls, decl)
+                elif head == "override":
+                    self.override(decls, st, match.bindings)
+                else:
+                    self.remove(decls, st, match.bindings)
+                continue
+            decl = self.builder.declaration(st)
+            if decl is not None:
+                self.add(decls, decl)
+        return decls
+
+    def confined(self, text, path: Path, root: Path) -> Path | None:
+        target = (path.parent / text.text).resolve()
+        if not target.is_relative_to(root):
+            self.error("E007", text.span, f"{text.text!r} is outside the rulebook folder {_display_path(root)!r}",
+                       'to build on a shipped rulebook, name it: extends "sea_lords"')
+            return None
+        return target
+
+    def extends(self, base, path: Path, root: Path, stack) -> list[Declaration]:
+        name = base.text
+        if "/" not in name and "\\" not in name and not name.endswith(".rules"):
+            found = find_rulebook(name)
+            if found is None:
+                known = [p.stem for d in search_path() if d.is_dir() for p in d.glob("*.rules")]
+                self.error("E004", base.span, f"no shipped rulebook called {name!r}", did_you_mean(name, known))
+                return []
+            found = found.resolve()
+            return self.load_file(found, found.parent, stack, base.span)
+        target = self.confined(base, path, root)
+        return [] if target is None else self.load_file(target, root, stack, base.span)
+
+    def add(self, decls: list[Declaration], decl: Declaration) -> None:
+        existing = _find(decls, decl.kind, decl.name)
+        if existing is not None:
+            self.error("E102", decl.name_span, f"{decl.kind} {decl.name!r} is already declared",
+                       f"first declared at {existing.name_span}; to change it, use: override {decl.kind} {decl.name}")
+            return
+        decls.append(decl)
+
+    def override(self, decls: list[Declaration], st: Statement, bindings) -> None:
+        kind, name = bindings["kind"], bindings["name"]
+        target = _find(decls, kind, name)
+        if target is None or kind not in KINDS:
+            names = [d.name for d in decls if d.kind == kind]
+            self.error("E107", st.span, f"override of {kind} {name!r} matches nothing declared before it",
+                       did_you_mean(name, names) or did_you_mean(kind, KINDS))
+            return
+        spec = KINDS[kind]
+        header = tuple(w for w in target_header_words(target, spec, st))
+        patch = self.builder.declaration(Statement(st.span, header, None, st.annotations, st.block), spec)
+        if patch is None:
+            return
+        replaced = {p.name for p in patch.properties}
+        row_keys = {r.key_text for r in patch.rows}
+        child_names = {(c.kind, c.name) for c in patch.children}
+        merged = evolve(
+            target,
+            label=bindings.get("label") and str(bindings["label"]) or target.label,
+            provenance=_merge_provenance(target.provenance, patch.provenance),
+            properties=tuple(p for p in target.properties if p.name not in replaced) + patch.properties,
+            rows=_merge_rows(target.rows, patch.rows, row_keys),
+            children=tuple(c for c in target.children if (c.kind, c.name) not in child_names) + patch.children,
+        )
+        decls[decls.index(target)] = merged
+
+    def remove(self, decls: list[Declaration], st: Statement, bindings) -> None:
+        kind, name = bindings["kind"], bindings["name"]
+        target = _find(decls, kind, name)
+        if target is None:
+            names = [d.name for d in decls if d.kind == kind]
+            self.error("E108", st.span, f"remove of {kind} {name!r} matches nothing declared before it",
+                       did_you_mean(name, names))
+            return
+        decls.remove(target)
+
+
+def target_header_words(target: Declaration, spec, st: Statement):
+    """Header words for building an override's patch: ``KIND NAME`` taken from the override line."""
+    words = st.words[1:3]
+    if spec.header.match(words).ok:
+        return words
+    # Kinds whose header takes more than a name (``size name "label"``): reuse the override's words.
+    return st.words[1:]
+
+
+def _merge_rows(old, new, keys):
+    out = []
+    replaced = {r.key_text: r for r in new}
+    for row in old:
+        out.append(replaced.pop(row.key_text) if row.key_text in replaced else row)
+    out.extend(r for r in new if r.key_text in replaced)
+    return tuple(out)
+
+
+def _merge_provenance(a: Provenance, b: Provenance) -> Provenance:
+    return Provenance(a.sections + b.sections, a.gaps + b.gaps, a.errata + b.errata)
+
+
+def _find(decls: list[Declaration], kind: str, name: str) -> Declaration | None:
+    return next((d for d in decls if d.kind == kind and d.name == name), None)
+
+
+def load_with_diagnostics(path: str | os.PathLike) -> tuple[Rulebook | None, list[Diagnostic]]:
+    """Load a rulebook, returning it (``None`` if it could not be read or parsed) and every diagnostic.
+
+    Never raises for bad input.
+    """
+    loader = _Loader()
+    path = Path(path)
+    resolved = path.resolve()
+    decls = loader.load_file(resolved, resolved.parent, (), None)
+    if not loader.sources:
+        return None, loader.diagnostics
+    rulebook = Rulebook(_display_path(resolved), tuple(decls), tuple(loader.sources.items()))
+    if any(d.code in {"E001", "E002", "E003"} for d in loader.diagnostics) and not decls:
+        return None, loader.diagnostics
+    return rulebook, [*loader.diagnostics, *resolve(rulebook)]
+
+
+def load_rulebook(path: str | os.PathLike) -> Rulebook:
+    """Load and resolve a rulebook.
+
+    Raises:
+        RulesError: with every error-level diagnostic, if any.
+    """
+    rulebook, diagnostics = load_with_diagnostics(path)
+    errors = [d for d in diagnostics if d.severity >= Severity.ERROR]
+    if errors or rulebook is None:
+        raise RulesError(errors or diagnostics)
+    return rulebook

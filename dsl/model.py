@@ -1,0 +1,166 @@
+"""The resolved rulebook: the only thing the interpreter and the linter see.
+
+Everything is frozen.  A ``Declaration`` keeps the kind, name and label from
+its header, its provenance, its properties with their values already read into
+typed values (``Fraction``, ``Dice``, ``Range``, ``Ref`` …), table rows as
+written, and nested declarations (phases of a sequence).  Every node keeps a
+``Span`` so runtime errors can point back into the rules file.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any, Iterator
+
+from attrs import field, frozen
+
+from dsl.ast import Annotation, Span, Word
+
+
+@frozen
+class Provenance:
+    """Where a rule comes from: section cites, gaps (provisional values) and errata."""
+
+    sections: tuple[Annotation, ...] = ()
+    gaps: tuple[Annotation, ...] = ()
+    errata: tuple[Annotation, ...] = ()
+
+    @classmethod
+    def from_annotations(cls, annotations: tuple[Annotation, ...]) -> "Provenance":
+        return cls(
+            tuple(a for a in annotations if a.kind == "section"),
+            tuple(a for a in annotations if a.kind == "gap"),
+            tuple(a for a in annotations if a.kind == "errata"),
+        )
+
+    def __bool__(self) -> bool:
+        return bool(self.sections or self.gaps or self.errata)
+
+    @property
+    def section_names(self) -> tuple[str, ...]:
+        return tuple(a.text for a in self.sections)
+
+
+@frozen
+class Property:
+    """One property line, its words as written and its values as read by the schema pattern."""
+
+    name: str
+    span: Span
+    words: tuple[Word, ...]
+    values: tuple[tuple[str, Any], ...]
+    provenance: Provenance = Provenance()
+
+    def get(self, key: str, default: Any = None) -> Any:
+        for k, v in self.values:
+            if k == key:
+                return v
+        return default
+
+    def has(self, word: str) -> bool:
+        """Whether a literal word appears (``cost no entry`` has ``no``)."""
+        return any(not w.quoted and w.text == word for w in self.words[1:])
+
+    @property
+    def text(self) -> str:
+        return " ".join(str(w) for w in self.words)
+
+
+@frozen
+class Row:
+    """A table row as written: key words, then cells."""
+
+    span: Span
+    key: tuple[Word, ...]
+    cells: tuple[Word, ...]
+    provenance: Provenance = Provenance()
+
+    @property
+    def key_text(self) -> str:
+        return " ".join(w.text for w in self.key)
+
+
+@frozen
+class Declaration:
+    """A declared thing: ``terrain clear "Clear" §"…" { … }``."""
+
+    kind: str
+    name: str
+    label: str | None
+    span: Span
+    name_span: Span
+    provenance: Provenance = Provenance()
+    properties: tuple[Property, ...] = ()
+    rows: tuple[Row, ...] = ()
+    children: tuple["Declaration", ...] = ()
+    header: tuple[tuple[str, Any], ...] = ()
+
+    @property
+    def display(self) -> str:
+        """The label as printed, or the name when there is none."""
+        return self.label or self.name
+
+    def all(self, name: str) -> tuple[Property, ...]:
+        return tuple(p for p in self.properties if p.name == name)
+
+    def first(self, name: str) -> Property | None:
+        return next((p for p in self.properties if p.name == name), None)
+
+    def has(self, name: str) -> bool:
+        return any(p.name == name for p in self.properties)
+
+    def header_value(self, key: str, default: Any = None) -> Any:
+        for k, v in self.header:
+            if k == key:
+                return v
+        return default
+
+    def walk(self) -> Iterator["Declaration"]:
+        yield self
+        for child in self.children:
+            yield from child.walk()
+
+
+@frozen
+class Rulebook:
+    """A loaded rulebook: declarations in order after includes and overlays, and the sources they came from."""
+
+    path: str
+    declarations: tuple[Declaration, ...]
+    sources: tuple[tuple[str, str], ...] = field(repr=False, default=())
+    """(path, text) of every file read, for carets, suppressions and the hash."""
+
+    def of_kind(self, kind: str) -> tuple[Declaration, ...]:
+        return tuple(d for d in self.walk() if d.kind == kind)
+
+    def get(self, kind: str, name: str) -> Declaration | None:
+        return next((d for d in self.walk() if d.kind == kind and d.name == name), None)
+
+    def find(self, name: str, kinds: tuple[str, ...]) -> Declaration | None:
+        """The first declaration called ``name`` among ``kinds`` (selectors may name several kinds)."""
+        for kind in kinds:
+            found = self.get(kind, name)
+            if found is not None:
+                return found
+        return None
+
+    def walk(self) -> Iterator[Declaration]:
+        for decl in self.declarations:
+            yield from decl.walk()
+
+    @property
+    def title(self) -> str:
+        header = self.get("rulebook", "rulebook")
+        return header.display if header else self.path
+
+    def source_text(self, path: str) -> str | None:
+        return next((t for p, t in self.sources if p == path), None)
+
+    @property
+    def hash(self) -> str:
+        """A content hash of every source file, for save files and replays."""
+        digest = hashlib.sha256()
+        for path, text in self.sources:
+            digest.update(text.encode())
+            digest.update(b"\0")
+        return digest.hexdigest()[:16]

@@ -1,0 +1,275 @@
+"""A tiny pattern language for the words of a property, and its matcher.
+
+Each property in ``dsl.schema`` has a pattern that is both its parser and its
+documentation line, e.g.::
+
+    cost (no entry | <amount:NUM>) [for <who:SEL>+]
+
+- a bare word is a literal keyword that must appear as written;
+- ``<name:TYPE>`` captures one word read as TYPE; ``+`` after it captures one
+  or more, ``*`` zero or more (as a tuple);
+- ``[ … ]`` is optional, ``( a | b )`` an alternative.
+
+The matcher backtracks (patterns are short) and, on failure, reports the
+furthest word it reached and what it expected there.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from fractions import Fraction
+from typing import Any, Callable, Iterator
+
+from attrs import frozen
+
+from dsl import values
+from dsl.ast import Span, Word
+
+
+@frozen
+class Ref:
+    """A name that must resolve to a declaration of one of ``kinds`` (checked by the loader)."""
+
+    name: str
+    kinds: tuple[str, ...]
+    span: Span
+
+    def __str__(self) -> str:
+        return self.name
+
+
+@frozen
+class Text:
+    """A quoted string with where it was written."""
+
+    text: str
+    span: Span
+
+    def __str__(self) -> str:
+        return self.text
+
+
+@frozen
+class ValueType:
+    """What a capture accepts: a description for messages and a reader."""
+
+    description: str
+    read: Callable[[Word], Any]
+
+
+def _unquoted(reader: Callable[[str], Any]) -> Callable[[Word], Any]:
+    return lambda w: None if w.quoted else reader(w.text)
+
+
+def _name(w: Word) -> str | None:
+    return None if w.quoted or not values.is_name(w.text) else w.text
+
+
+TYPES: dict[str, ValueType] = {
+    "INT": ValueType("a whole number", _unquoted(values.read_int)),
+    "NUM": ValueType("a number (3, 1/2, ½)", _unquoted(values.read_number)),
+    "DICE": ValueType("dice (d6, 2d6, d10)", _unquoted(values.read_dice)),
+    "RANGE": ValueType("a number or range (3, 1..3, 4-5, 27+)", _unquoted(values.read_range)),
+    "ODDS": ValueType("odds (3:1)", _unquoted(values.read_odds)),
+    "SHIFT": ValueType("a column shift (1L, 2R)", _unquoted(values.read_shift)),
+    "MULT": ValueType("a multiplier (x2, x1/2)", _unquoted(values.read_multiplier)),
+    "MOD": ValueType("a signed modifier (+1, -1)", _unquoted(values.read_modifier)),
+    "TEXT": ValueType('a quoted text ("…")', lambda w: Text(w.text, w.span) if w.quoted else None),
+    "WORD": ValueType("a word", lambda w: w.text),
+    "NAME": ValueType("a name", _name),
+}
+
+
+@frozen
+class Literal:
+    word: str
+
+
+@frozen
+class Capture:
+    name: str
+    type: str
+    kinds: tuple[str, ...]
+    repeat: str  # "", "+" or "*"
+
+
+@frozen
+class Optional:
+    items: tuple
+
+
+@frozen
+class Alternatives:
+    options: tuple[tuple, ...]
+
+
+_TOKEN = re.compile(r"\s*(?:(<[^>]+>[+*]?)|([\[\]()|])|([^\s\[\]()|<]+))")
+_CAPTURE = re.compile(r"<(\w+):(\w+)(?:\(([\w,]+)\))?>([+*]?)\Z")
+
+
+@frozen
+class Pattern:
+    """A compiled pattern; ``str(pattern)`` is the source text, used in docs and hints."""
+
+    source: str
+    items: tuple
+
+    def __str__(self) -> str:
+        return self.source
+
+    def match(self, words: tuple[Word, ...]) -> "Match":
+        """Match all of ``words``; the result holds either bindings or the reason it failed."""
+        failure = _Failure()
+        for end, bindings in _match_seq(self.items, words, 0, {}, failure):
+            if end == len(words):
+                return Match(bindings, None, None)
+            failure.note(end, "the end of the line")
+        return Match(None, failure.index, sorted(failure.expected))
+
+    @property
+    def captures(self) -> tuple[Capture, ...]:
+        return tuple(_iter_captures(self.items))
+
+
+def _iter_captures(items) -> Iterator[Capture]:
+    for item in items:
+        if isinstance(item, Capture):
+            yield item
+        elif isinstance(item, Optional):
+            yield from _iter_captures(item.items)
+        elif isinstance(item, Alternatives):
+            for option in item.options:
+                yield from _iter_captures(option)
+
+
+@frozen
+class Match:
+    bindings: dict[str, Any] | None
+    failed_at: int | None
+    expected: list[str] | None
+
+    @property
+    def ok(self) -> bool:
+        return self.bindings is not None
+
+
+class _Failure:
+    def __init__(self) -> None:
+        self.index = -1
+        self.expected: set[str] = set()
+
+    def note(self, index: int, what: str) -> None:
+        if index > self.index:
+            self.index, self.expected = index, {what}
+        elif index == self.index:
+            self.expected.add(what)
+
+
+def _describe(item) -> str:
+    if isinstance(item, Literal):
+        return repr(item.word)
+    if item.kinds:
+        return f"a {' or '.join(item.kinds)} name"
+    return TYPES[item.type].description
+
+
+def _read(capture: Capture, word: Word) -> Any:
+    if capture.kinds:
+        name = _name(word)
+        return None if name is None else Ref(name, capture.kinds, word.span)
+    return TYPES[capture.type].read(word)
+
+
+def _match_seq(items, words, i, bindings, failure) -> Iterator[tuple[int, dict]]:
+    if not items:
+        yield i, bindings
+        return
+    first, rest = items[0], items[1:]
+    for j, b in _match_item(first, words, i, bindings, failure):
+        yield from _match_seq(rest, words, j, b, failure)
+
+
+def _match_item(item, words, i, bindings, failure) -> Iterator[tuple[int, dict]]:
+    if isinstance(item, Literal):
+        if i < len(words) and not words[i].quoted and words[i].text == item.word:
+            yield i + 1, bindings
+        else:
+            failure.note(i, _describe(item))
+    elif isinstance(item, Optional):
+        yield from _match_seq(item.items, words, i, bindings, failure)
+        yield i, bindings
+    elif isinstance(item, Alternatives):
+        for option in item.options:
+            yield from _match_seq(option, words, i, bindings, failure)
+    else:
+        yield from _match_capture(item, words, i, bindings, failure)
+
+
+def _match_capture(cap: Capture, words, i, bindings, failure) -> Iterator[tuple[int, dict]]:
+    got = []
+    j = i
+    while j < len(words) and (cap.repeat or not got):
+        value = _read(cap, words[j])
+        if value is None:
+            break
+        got.append(value)
+        j += 1
+    if j < len(words) and (cap.repeat or not got):
+        failure.note(j, _describe(cap))
+    elif j == len(words) and not got:
+        failure.note(j, _describe(cap))
+    minimum = 0 if cap.repeat == "*" else 1
+    for n in range(len(got), minimum - 1, -1):
+        value = tuple(got[:n]) if cap.repeat else (got[0] if n else None)
+        if not cap.repeat and n == 0:
+            continue
+        yield i + n, {**bindings, cap.name: value}
+
+
+@functools.cache
+def compile_pattern(source: str) -> Pattern:
+    """Compile a pattern string.
+
+    Raises:
+        ValueError: for a malformed pattern (a bug in the schema, not in user input).
+    """
+    tokens = [m.group(1) or m.group(2) or m.group(3) for m in _TOKEN.finditer(source) if m.group(0).strip()]
+    pos = 0
+
+    def seq(stop: set[str]) -> tuple:
+        nonlocal pos
+        items = []
+        while pos < len(tokens) and tokens[pos] not in stop:
+            tok = tokens[pos]
+            pos += 1
+            if tok == "[":
+                items.append(Optional(seq({"]"})))
+                pos += 1
+            elif tok == "(":
+                options = [seq({"|", ")"})]
+                while tokens[pos] == "|":
+                    pos += 1
+                    options.append(seq({"|", ")"}))
+                pos += 1
+                items.append(Alternatives(tuple(options)))
+            elif tok.startswith("<"):
+                m = _CAPTURE.match(tok)
+                if not m:
+                    raise ValueError(f"bad capture {tok!r} in pattern {source!r}")
+                name, type_, kinds, repeat = m.groups()
+                if type_ != "REF" and type_ not in TYPES:
+                    raise ValueError(f"unknown type {type_!r} in pattern {source!r}")
+                items.append(Capture(name, type_, tuple(kinds.split(",")) if kinds else (), repeat))
+            else:
+                items.append(Literal(tok))
+        return tuple(items)
+
+    items = seq(set())
+    if pos != len(tokens):
+        raise ValueError(f"unbalanced pattern {source!r}")
+    return Pattern(source, items)
+
+
+def number_or_fraction(value: Any) -> Fraction | None:
+    return value if isinstance(value, Fraction) else None

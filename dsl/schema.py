@@ -1,0 +1,406 @@
+"""The vocabulary of the rules language: declaration kinds, their properties, and what each accepts.
+
+The grammar (``dsl/grammar.lark``) only knows lines of words; this module says
+which lines mean something.  Each kind has a header pattern and a table of
+properties, each property a pattern in the ``dsl.patterns`` notation.  The
+patterns are the parser *and* the reference: ``docs/reference.md`` is
+generated from them (``python -m dsl.schema``), so the two cannot drift.
+
+Nothing here names a game.  Vocabulary that a rulebook defines for itself
+(sides, factors such as ``attack`` or ``firepower``, tags, result codes) is
+declared in the ``.rules`` file and referred to by name.
+
+Selectors (``SEL``) name anything a rule can apply to: a side, nationality,
+tag, unit type, marker, movement class, size or terrain.
+"""
+
+from __future__ import annotations
+
+from attrs import field, frozen
+
+from dsl.patterns import Pattern, compile_pattern
+
+SEL = "REF(side,nationality,tag,unit,marker,movement,size,terrain)"
+"""Capture type for a selector: anything a rule may apply to."""
+
+ROLE_WORDS = (
+    "attackers", "defenders", "firers", "targets", "owner", "opponent", "both", "self", "all",
+)
+"""Who an effect applies to, relative to the table roll or event that produced it."""
+
+
+@frozen
+class PropertySpec:
+    """One property: its pattern, whether it may repeat, and what it means."""
+
+    pattern: Pattern
+    doc: str
+    repeat: bool = False
+
+    @property
+    def name(self) -> str:
+        return self.pattern.items[0].word
+
+
+@frozen
+class KindSpec:
+    """One declaration kind: ``header`` matches the declaration line, ``properties`` its block."""
+
+    kind: str
+    doc: str
+    header: Pattern
+    properties: dict[str, PropertySpec]
+    rows: str | None = None
+    """What table rows in the block mean, or ``None`` if rows are not allowed."""
+    children: tuple[str, ...] = ()
+    """Kinds that may be declared inside this one (a sequence holds phases, a phase steps)."""
+    factors: bool = False
+    """Whether properties may also name a declared ``factor`` (``attack 2``)."""
+    singleton: bool = False
+    """At most one per rulebook; the name may be omitted."""
+    top_level: bool = True
+
+
+def _props(*specs: tuple) -> dict[str, PropertySpec]:
+    out: dict[str, PropertySpec] = {}
+    for spec in specs:
+        source, doc, *flags = spec
+        prop = PropertySpec(compile_pattern(source), doc, repeat="repeat" in flags)
+        if prop.name in out:
+            # Several patterns for one property: keep them as alternatives.
+            prev = out[prop.name]
+            prop = PropertySpec(_alternatives(prev.pattern.source, source), f"{prev.doc} {doc}",
+                                repeat=prev.repeat or prop.repeat)
+        out[prop.name] = prop
+    return out
+
+
+def _alternatives(a: str, b: str) -> Pattern:
+    head_a, rest_a = a.split(" ", 1) if " " in a else (a, "")
+    head_b, rest_b = b.split(" ", 1) if " " in b else (b, "")
+    assert head_a == head_b
+    return compile_pattern(f"{head_a} ( {_strip(rest_a)} | {_strip(rest_b)} )")
+
+
+def _strip(rest: str) -> str:
+    rest = rest.strip()
+    if rest.startswith("( ") and rest.endswith(" )") and rest.count("(") == 1:
+        return rest[2:-2]
+    return rest
+
+
+COMMON = _props(
+    ("text <text:TEXT>", "The rule's printed wording, shown to players.", "repeat"),
+    ("note <text:TEXT>", "A remark for designers; not shown in play.", "repeat"),
+    ("requires option <option:REF(option)>", "Only in force when the named optional rule is on."),
+)
+
+
+def _kind(kind: str, doc: str, header: str, *props: tuple, **kw) -> KindSpec:
+    return KindSpec(kind, doc, compile_pattern(header), {**COMMON, **_props(*props)}, **kw)
+
+
+_NAMED = "<name:NAME> [<label:TEXT>]"
+
+KINDS: dict[str, KindSpec] = {}
+
+
+def _add(spec: KindSpec) -> None:
+    KINDS[spec.kind] = spec
+
+
+_add(_kind(
+    "rulebook", "What game this is, stated before any rules (title, source, version, players).",
+    "rulebook <label:TEXT>",
+    ("source <text:TEXT>", "Where the rules come from."),
+    ("version <text:TEXT>", "Edition or version of the source."),
+    ("publisher <text:TEXT>", "Who published the source."),
+    ("players <count:INT>", "Number of players."),
+    ("alias <names:WORD>+", "Other names accepted by `extends` and the command line.", "repeat"),
+    ("scale <text:TEXT>", "Map and time scale as printed."),
+    ("grid (hex | square | square with diagonals)", "The map grid the rules assume."),
+    singleton=True,
+))
+_add(_kind(
+    "section", "A numbered section or heading of the source; the linter reports sections no rule cites.",
+    "section <name:WORD> [<label:TEXT>] [prose]",
+    ("prose", "Nothing in the section is a rule to encode (introductions, credits)."),
+    ("encoded in <where:TEXT>", "Where the section's rules live when nothing cites it directly."),
+))
+_add(_kind(
+    "side", "A player's side.", f"side {_NAMED}",
+    ("short <name:WORD>", "Short name used in logs."),
+    ("counters (face up | face down)", "Whether the side's counters are hidden from the opponent."),
+    ("dummies (none | up to units | <count:INT>)", "How many dummy counters the side may add."),
+    ("inspects enemy (stacks | nothing)", "Whether the side may look at face-down enemy stacks."),
+))
+_add(_kind(
+    "nationality", "A nationality or service fighting for a side.", f"nationality {_NAMED}",
+    ("side <side:REF(side)>", "The side it fights for."),
+    ("color <text:TEXT>", "Counter background colour as printed."),
+))
+_add(_kind(
+    "tag", "A category that rules can name (infantry, mech, city, coastal…).", f"tag {_NAMED}",
+    ("within <parents:REF(tag)>+", "Everything with this tag also has these tags."),
+))
+_add(_kind(
+    "size", "A unit size and its symbol.", "size <name:NAME> <label:TEXT> [symbol <symbol:WORD>]",
+    ("rank <rank:INT>", "Larger numbers are larger formations."),
+))
+_add(_kind(
+    "dice", "A die the rules roll: d6, d10, 2d6.", "dice <name:NAME>",
+))
+_add(_kind(
+    "factor", "A number printed on counters (attack, defence, firepower, recon…).", f"factor {_NAMED}",
+    ("allows all", "The factor may be 'all' (unlimited), as for aircraft movement."),
+    ("default <value:NUM>", "Value for counters that do not give one."),
+))
+_add(_kind(
+    "resource", "A track each side keeps: command points, victory points.", f"resource {_NAMED}",
+    ("minimum <value:INT>", "Cannot go below this; spending more is illegal."),
+    ("cap <value:INT>", "Cannot go above this; further gains are ignored."),
+    ("carry over (yes | no)", "Whether unspent points carry to the next turn."),
+    ("never lost", "Gains only: nothing takes points away (VP)."),
+    ("open", "Both players always know both totals."),
+))
+_add(_kind(
+    "terrain", "A terrain type: movement costs, defence, recon and spotting effects.", f"terrain {_NAMED}",
+    ("cost (no entry | <amount:NUM>) [for <who:" + SEL + ">+]",
+     "Movement points to enter; `no entry` forbids it. A `for` line overrides the general cost.", "repeat"),
+    ("defence (<multiplier:MULT> | <shift:SHIFT> | no effect) [for <who:" + SEL + ">+]"
+     " [when <side:REF(side)> defending]",
+     "Defence multiplier (x2) or a shift of the firer's column (1L).", "repeat"),
+    ("recon (no effect | <role:WORD> <modifier:MOD>)", "Modifier to a recon roll (attacker +1)."),
+    ("spot (auto | <roll:RANGE>) [on <dice:REF(dice)>]", "Roll needed to spot a hidden unit here."),
+    ("tags <tags:REF(tag)>+", "Categories of the terrain (city, water, coastal…).", "repeat"),
+    ("effects from other terrain", "Has no effect of its own; the other terrain in the cell applies."),
+))
+_add(_kind(
+    "feature", "A map feature on cell sides or corners, or along a path of cells (rivers, water links, roads).",
+    f"feature {_NAMED}",
+    ("on (sides | corners | cells)+", "Where the feature is drawn."),
+    ("tags <tags:REF(tag)>+", "Categories of the feature.", "repeat"),
+))
+_add(_kind(
+    "movement", "A movement class: how far, where, and when a unit must stop.", f"movement {_NAMED}",
+    ("points (unlimited | none | factor <factor:REF(factor)> | <count:INT>)", "Movement allowance."),
+    ("enters only <where:" + SEL + ">+ [within <distance:INT>]",
+     "Only these cells may be entered (`within 1` also allows cells that near them).", "repeat"),
+    ("never enters <where:" + SEL + ">+ [unless <exceptions:" + SEL + ">+]",
+     "These cells are forbidden.", "repeat"),
+    ("must end on <where:" + SEL + ">+", "A move must end on one of these."),
+    ("crosses only <features:REF(feature)>+", "Moves only across sides or corners with these features."),
+    ("stops on entering (enemy | enemy zone | <markers:REF(marker)>+)", "Must stop on entering such a cell.",
+     "repeat"),
+    ("ignores enemy", "May move through enemy-occupied cells without stopping."),
+    ("needs transport", "Cannot move by itself; moves only when carried."),
+    ("never moves", "Static: never moves once placed."),
+    ("transported by <classes:REF(movement)>+", "Movement classes that may carry it.", "repeat"),
+    ("board cost <points:NUM>", "Movement points a carried unit spends to board."),
+    ("diagonals (yes | no)", "On a square grid, whether corner-to-corner moves are allowed."),
+    ("combines with <classes:REF(movement)>+ [only in <where:" + SEL + ">+]",
+     "May form one force with these classes (where).", "repeat"),
+    ("joins any force", "May join a force of any movement class."),
+    ("unlimited distance", "No movement-point limit; restricted only by where it may go and stop."),
+))
+_add(_kind(
+    "unit", "A unit type: side, movement class, printed factors and tags.", f"unit {_NAMED}",
+    ("side <side:REF(side)>", "The owning side."),
+    ("nationality <nationality:REF(nationality)>", "Nationality (counter colour)."),
+    ("movement <class:REF(movement)>", "Movement class."),
+    ("size <size:REF(size)>", "Unit size."),
+    ("tags <tags:REF(tag)>+", "Categories.", "repeat"),
+    ("abbreviation <text:WORD>", "As printed on the counter."),
+    ("carries <count:INT> [units]", "Transport capacity in units."),
+    factors=True,
+))
+_add(_kind(
+    "marker", "A marker: status, fog of war, support fire or terrain-like effects.", f"marker {_NAMED}",
+    ("side <side:REF(side)>", "The owning side."),
+    ("tags <tags:REF(tag)>+", "Categories.", "repeat"),
+    ("one per cell", "At most one of this marker in a cell."),
+    ("counts for stacking (yes | no)", "Whether it counts against stacking limits."),
+    ("never moves", "Stays where placed."),
+    ("dummy", "Has no effect: it only hides real units."),
+    ("effect <words:WORD>+", "What it does (see Effects).", "repeat"),
+    factors=True,
+))
+_add(_kind(
+    "result", "A combat or table result code: printed text and engine effects.", "result <name:WORD> [<label:TEXT>]",
+    ("effect <words:WORD>+", "What it does, applied in order (see Effects).", "repeat"),
+    ("worth <value:NUM>", "How good for the roller (negative: bad); used by table-sanity checks."),
+    ("combines with +", "Compound cells like K+B+A apply each part in order."),
+))
+_add(_kind(
+    "event", "A random event: the printed text and its effects.", f"event {_NAMED}",
+    ("side <side:REF(side)>", "Whose table it is on."),
+    ("effect <words:WORD>+", "What it does (see Effects).", "repeat"),
+))
+_add(_kind(
+    "table", "A 2-D lookup: a CRT by odds or by value ranges, a random-event table, a cost table.",
+    f"table {_NAMED}",
+    ("roll <dice:REF(dice)>", "The dice rolled to pick a row."),
+    ("lookup by (odds | value | key | <factor:REF(factor)>)",
+     "How a column is found: an odds ratio, a total in a printed range, or a named column."),
+    ("columns <labels:WORD>+", "Column headings, as printed."),
+    ("row keys (rolls | names)", "Rows are die results (default) or names."),
+    ("cells are (results | events | numbers | text)", "How cells are read (default: results)."),
+    ("rounding (for defender | for attacker | down | up | nearest)", "How odds or totals are rounded."),
+    ("above last column use last", "Totals or odds above the table use the last column."),
+    ("below first column use first", "Totals or odds below the table use the first column."),
+    ("shifted only <labels:WORD>+", "Columns used only when a shift moves into them.", "repeat"),
+    ("rolls outside use nearest row", "A modified roll off the table uses the nearest row."),
+    ("better for roller (right | left)", "Which way along a row results improve for the roller."),
+    ("higher rolls (better | worse) for roller", "Which way down a column results improve for the roller."),
+    ("key header <text:TEXT>", "Heading of the row-key column as printed (Die Roll)."),
+    ("heading <text:TEXT>", "Heading over the columns as printed (Total Firepower Attacking)."),
+    rows="A row: `key: cell cell …`. Keys are die results (`1`, `1-2`) or names; a cell ending in `?` is "
+         "provisional (not printed in the source) and must be explained by a `gap` on the row or table.",
+))
+_add(_kind(
+    "action", "Something a side may pay for (a line of a CP table).", f"action {_NAMED}",
+    ("side <side:REF(side)>", "Who may take it."),
+    ("cost <resource:REF(resource)> <amount:NUM> [per unit] [for <who:" + SEL + ">+]"
+     " [(from | until) <year:INT>]", "The price; several lines for prices that vary.", "repeat"),
+    ("cost <resource:REF(resource)> times <multiple:INT> transport [for <who:" + SEL + ">+]",
+     "A price that is a multiple of the transport cost.", "repeat"),
+    ("printed cost <text:TEXT>", "The cost cell as printed, for display."),
+    ("during <phase:REF(phase,step)>", "The phase in which it is taken."),
+    ("once per turn", "May be taken once per game turn."),
+))
+_add(_kind(
+    "award", "A victory-point award (a line of a VP table).", f"award {_NAMED}",
+    ("to <side:REF(side)>", "Who scores."),
+    ("resource <resource:REF(resource)>", "What is scored (default: the rulebook's victory resource)."),
+    ("on (eliminated | refitted | revealed | infiltrated | held | <trigger:WORD>) [by combat]",
+     "What scores: a unit or marker leaving play, being revealed, a cell being held…"),
+    ("of <who:" + SEL + ">+", "Whose units or markers it counts."),
+    ("cells <where:" + SEL + ">+", "For `held`: which cells count."),
+    ("points <value:INT> [for <who:" + SEL + ">+]", "Points; `for` lines for special cases.", "repeat"),
+    ("doubled with <who:" + SEL + ">+", "Points double when such a unit is in the cell."),
+    ("printed points <text:TEXT>", "The points cell as printed."),
+    ("scored (as they occur | during <phase:REF(phase,step)>)", "When it scores."),
+))
+_add(_kind(
+    "box", "A holding area off the map: reinforcement pool, refit box, eliminated, turn track.",
+    f"box {_NAMED}",
+    ("per side", "Each side has its own."),
+    ("draw at random", "Units are picked blind (an opaque cup)."),
+    ("draws shown to opponent for <sides:REF(side)>+", "Whose draws the opponent sees."),
+    ("returns via <box:REF(box)>", "Units leave this box through another (refit returns as reinforcements)."),
+))
+_add(_kind(
+    "mode", "An order a unit may be given (watch, patrol): what it allows and forbids.", f"mode {_NAMED}",
+    ("side <side:REF(side)>", "Only this side may give it."),
+    ("for <who:" + SEL + ">+", "Only these units may take it."),
+    ("forbids (move | attack | transport)+", "What a unit in this mode may not do.", "repeat"),
+    ("zone range <modifier:MOD> [for <who:" + SEL + ">+]", "Change to the unit's zone of control range.",
+     "repeat"),
+    ("spot range <range:INT> [for <who:" + SEL + ">+]", "Spotting range in this mode.", "repeat"),
+    ("fires during enemy movement", "May fire at any point of the enemy's move."),
+    ("roll modifier <modifier:MOD> [on <table:REF(table)>]", "Modifier to its combat rolls."),
+))
+_add(_kind(
+    "zone", "A zone of control: where it extends and what it does to movement.", f"zone {_NAMED}",
+    ("into <where:" + SEL + ">+", "Cells the zone extends into."),
+    ("range <range:INT>", "How far it extends."),
+    ("stops movement", "A unit entering it must stop."),
+    ("zone to zone uses all points", "Moving from one enemy zone to another takes the whole allowance."),
+    ("blocks retreat", "Units may not retreat through it."),
+    ("exerted by <who:" + SEL + ">+", "Only these units exert it."),
+))
+_add(_kind(
+    "spotting", "How hidden units are found.", f"spotting {_NAMED}",
+    ("range <range:INT> [in <mode:REF(mode)>] [for <who:" + SEL + ">+]", "Distance from a friendly unit.",
+     "repeat"),
+    ("roll <dice:REF(dice)> against terrain", "Roll the terrain's `spot` number to reveal."),
+    ("unspotted may be attacked", "A hidden counter may be attacked without being spotted."),
+    ("reveal on entering with enemy", "Moving into a cell with hidden units reveals them."),
+    ("hide again when enemy leaves", "Revealed counters are hidden again when the enemy leaves."),
+))
+_add(_kind(
+    "stacking", "How many units may share a cell, and when that is checked.", f"stacking {_NAMED}",
+    ("limit <count:INT> [for <who:" + SEL + ">+]", "Units per cell per side.", "repeat"),
+    ("exempt <who:" + SEL + ">+", "Do not count against the limit.", "repeat"),
+    ("checked (always | at end of phases | during movement)", "When the limit applies."),
+    ("excess to <box:REF(box)>", "Where units over the limit go."),
+    ("one per cell <who:" + SEL + ">+", "At most one of each of these per cell.", "repeat"),
+    ("enemy cells (forbidden | allowed)", "Whether units may enter cells holding enemy units."),
+))
+_add(_kind(
+    "combat", "A combat procedure: how totals become a column, shifts, rolls and results.", f"combat {_NAMED}",
+    ("table <table:REF(table)>", "The results table."),
+    ("compare (odds | total)", "Odds of attack to defence, or the firer's total alone."),
+    ("attack factor <factor:REF(factor)>", "Factor summed for the firers."),
+    ("defence factor <factor:REF(factor)>", "Factor summed for the defenders."),
+    ("terrain (multiplies defence | shifts columns | ignored)", "How terrain defence applies."),
+    ("fixed odds <odds:ODDS>", "Always fought at these odds."),
+    ("shift <shift:SHIFT> [for <who:" + SEL + ">+] [when <condition:WORD>+]",
+     "A column shift and when it applies.", "repeat"),
+    ("column shift by <factor:REF(factor)> difference (toward higher | toward lower)",
+     "Shift one column per point of difference, toward the side with the higher (or lower) value."),
+    ("roll modifier <modifier:MOD> [when <condition:WORD>+]", "Die modifier and when it applies.", "repeat"),
+    ("order by <factor:REF(factor)> (ascending | descending)", "Which combats are resolved first."),
+    ("first fire by <table_or_rule:WORD>+", "Who fires first (e.g. `recon roll`)."),
+    ("fire is (simultaneous | sequential)", "Whether losses are taken before the other side fires."),
+    ("losses chosen by (owner | opponent | random)", "Who picks the units lost."),
+    ("recycle until one side remains", "Repeat rounds until one side holds the cell."),
+    ("adjacent", "Fights units in adjacent cells (otherwise in the same cell)."),
+    ("range factor <factor:REF(factor)>", "Fires at a distance up to this factor (bombardment)."),
+))
+_add(_kind(
+    "victory", "How the game is won: margins, levels, sudden death.", "victory [<name:NAME>] [<label:TEXT>]",
+    ("by <resource:REF(resource)> (margin | total)", "What decides the winner."),
+    ("level <level:NAME> <range:RANGE> [<label:TEXT>]", "A victory level for a margin range.", "repeat"),
+    ("sudden death lead <lead:INT>", "The game ends at once when one side leads by this much."),
+    ("draws possible", "A drawn game is possible."),
+    ("ends after last turn", "The game ends after the scenario's last turn."),
+    singleton=True,
+))
+_add(_kind(
+    "option", "An optional rule players switch on or off.", f"option {_NAMED}",
+    ("default (on | off)", "Whether it is on unless a scenario says otherwise."),
+))
+_add(_kind(
+    "sequence", "The sequence of play: phases in order, each with its procedures.",
+    "sequence [<name:NAME>] [<label:TEXT>]",
+    ("turns per scenario", "The number of turns comes from the scenario."),
+    children=("phase",), singleton=True,
+))
+_PHASE_PROPS = (
+    ("for each side [in player order]", "Runs once per side, in player order."),
+    ("side (first | second | <side:REF(side)>)", "Runs for one player only."),
+    ("mutual", "Both sides act in it."),
+    ("do <words:WORD>+", "A procedure to run (see Procedures).", "repeat"),
+    ("alternate <step:REF(step)> until (all pass | all pass or out of <resource:REF(resource)>)",
+     "Players take turns doing a step until every player has passed."),
+    ("repeat until <condition:WORD>+", "Repeat the steps until the condition holds."),
+    ("order by <factor:REF(factor)> (ascending | descending)", "Units act in this order."),
+    ("optional", "The player may skip it."),
+)
+_add(_kind("phase", "A phase of the sequence of play.", f"phase {_NAMED}", *_PHASE_PROPS,
+           children=("step",), top_level=False))
+_add(_kind("step", "A sub-phase or step inside a phase.", f"step {_NAMED}", *_PHASE_PROPS,
+           children=("step",), top_level=False))
+
+DIRECTIVES = {
+    "include": compile_pattern("include <path:TEXT>"),
+    "extends": compile_pattern("extends <base:TEXT>"),
+    "override": compile_pattern("override <kind:WORD> <name:WORD> [<label:TEXT>]"),
+    "remove": compile_pattern("remove <kind:WORD> <name:WORD>"),
+}
+"""File-level statements that the loader acts on instead of declaring anything."""
+
+
+def reference_markdown() -> str:
+    """The kinds and properties as Markdown, for ``docs/reference.md``."""
+    lines = ["| kind | declared as | properties |", "|---|---|---|"]
+    for spec in KINDS.values():
+        props = "<br>".join(f"`{p.pattern}`" + (" (repeatable)" if p.repeat else "")
+                            for p in spec.properties.values() if p.name not in COMMON)
+        lines.append(f"| `{spec.kind}` | `{spec.header}` | {props} |")
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":  # pragma: no cover - docs helper
+    print(reference_markdown())

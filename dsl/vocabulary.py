@@ -1,0 +1,99 @@
+"""The verbs of effects and procedures: generic mechanics the interpreter knows.
+
+Results, events and markers say what they do with ``effect …`` lines; phases
+say what happens in them with ``do …`` lines.  Both are checked against these
+registries, whose patterns use the ``dsl.patterns`` notation.  Adding a
+mechanic means adding a verb here (and teaching the interpreter it), never
+naming a game.
+"""
+
+from __future__ import annotations
+
+from dsl.patterns import Pattern, compile_pattern
+from dsl.schema import SEL
+
+_ROLE = "(attackers | defenders | firers | targets | owner | opponent | both | self | enemy)"
+_COUNT = "(all | half | <count:INT>)"
+_AMOUNT = "(<amount:INT> | <roll:DICE>)"
+_WHEN = "[when <condition:WORD>+]"
+
+EFFECTS: dict[str, Pattern] = {
+    p.items[0].word: p
+    for p in map(compile_pattern, [
+        f"eliminate {_COUNT} [other] {_ROLE} [of <what:{SEL}>+] {_WHEN}",
+        f"refit {_COUNT} [other] {_ROLE} [of <what:{SEL}>+] {_WHEN}",
+        f"retreat {_ROLE} <distance:INT> {_WHEN}",
+        f"stand {_ROLE}",
+        f"break off {_ROLE} {_WHEN}",
+        f"gain <resource:REF(resource)> {_AMOUNT} [to {_ROLE}] {_WHEN}",
+        f"lose <resource:REF(resource)> {_AMOUNT} [to {_ROLE}] [minimum <floor:INT>] {_WHEN}",
+        f"reduce income <resource:REF(resource)> {_AMOUNT} [minimum <floor:INT>] {_WHEN}",
+        f"multiply gains <resource:REF(resource)> by <factor:INT> this turn [for {_ROLE}] {_WHEN}",
+        f"reveal {_ROLE} in (one cell | this cell | <range:INT> cells) {_WHEN}",
+        f"roll <dice:REF(dice)> on <table:REF(table)> {_WHEN}",
+        f"pick reinforcement free [for {_ROLE}] {_WHEN}",
+        f"return <count:INT> [of <what:{SEL}>+] {_ROLE} to <box:REF(box)> {_WHEN}",
+        f"attack {_ROLE} (at <odds:ODDS> | with <strength:INT>) [ignoring terrain] [no return fire] {_WHEN}",
+        f"modify <what:WORD> roll <modifier:MOD> [for {_ROLE}] [once] {_WHEN}",
+        f"shift <shift:SHIFT> [for {_ROLE}] {_WHEN}",
+        f"supply {_ROLE} [once] {_WHEN}",
+        f"remove self [to <box:REF(box)>] {_WHEN}",
+        f"stop {_ROLE} {_WHEN}",
+        "no effect",
+    ])
+}
+
+_PROCEDURE_SOURCES = [
+    "declare <mode:REF(mode)>",
+    "move [order by <factor:REF(factor)> (ascending | descending)]",
+    "bombard with <combat:REF(combat)>",
+    "fire at aircraft with <table:REF(table)>",
+    "fight <combat:REF(combat)>",
+    "roll events on <table:REF(table)>",
+    "gain income <resource:REF(resource)>",
+    "reinforce from <box:REF(box)> paying <action:REF(action)>",
+    "refit from <box:REF(box)> paying <action:REF(action)> delay <dice:REF(dice)>",
+    "return refitted units",
+    "reclaim markers <markers:REF(marker)>+",
+    "check supply paying <action:REF(action)> else to <box:REF(box)>",
+    "score <awards:REF(award)>+",
+    "designate force paying <actions:REF(action)>+",
+    "move force",
+    "recon with <dice:REF(dice)>",
+    "commit support paying <action:REF(action)>",
+    "resolve fire with <combat:REF(combat)>",
+    "check stacking <stacking:REF(stacking)>",
+    "spot with <spotting:REF(spotting)>",
+    "trigger <markers:REF(marker)>+",
+]
+
+
+def _procedure_name(pattern: Pattern) -> str:
+    """The leading literal words of a procedure pattern: its name (``roll events``)."""
+    words = []
+    for item in pattern.items:
+        if not hasattr(item, "word"):
+            break
+        words.append(item.word)
+    name = " ".join(words)
+    for joiner in (" on", " with", " from", " paying", " <"):
+        if name.endswith(joiner):
+            name = name[: -len(joiner)]
+    return name
+
+
+PROCEDURES: dict[str, Pattern] = {}
+"""Procedure name (its leading words) to its pattern."""
+for _source in _PROCEDURE_SOURCES:
+    _pattern = compile_pattern(_source)
+    PROCEDURES[_procedure_name(_pattern)] = _pattern
+
+
+def find_procedure(words: list[str]) -> tuple[str, Pattern] | None:
+    """The procedure whose name is the longest prefix of ``words``."""
+    best = None
+    for name, pattern in PROCEDURES.items():
+        parts = name.split(" ")
+        if words[: len(parts)] == parts and (best is None or len(parts) > len(best[0].split(" "))):
+            best = (name, pattern)
+    return best
