@@ -1,0 +1,267 @@
+"""The board: a map file read into a read-only ``networkx`` graph of cells.
+
+A map is TOML (see ``docs/maps.md``)::
+
+    [map]
+    name = "Village sweep"
+    grid = "hex"                 # or "square" (with diagonals)
+    width = 16
+    height = 12
+    rows = ["..jj==..", ...]     # one character per cell, row 1 first
+    [map.legend]
+    "." = "clear"
+    "=" = "road"
+    "V" = ["village", "objective"]   # terrain, then extra cell tags
+    [map.places]
+    "Ap Bac" = "0507"
+    [[map.features]]
+    kind = "water_link"          # a rulebook `feature`
+    path = ["0101", "0202"]      # drawn between consecutive cells
+
+Nodes are cell ids (``"0312"``) with attributes ``terrain``, ``tags`` and
+``place``; edges carry ``kind`` (``side``/``corner``) and ``features``.  The
+graph is built once per map and never mutated afterwards; the rest of the
+interpreter uses the query methods here (python-chess precomputes its attack
+tables the same way).  Nothing in it knows a game: terrain names come from the
+rulebook the scenario names.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+from typing import Iterable, Iterator
+
+import networkx as nx
+from attrs import field, frozen
+
+from dsl.ast import Span
+from dsl.diagnostics import Diagnostic, RulesError, diagnostic, did_you_mean, register
+from interpreter import grid
+
+register("E701", "bad-map-file", """
+    ## What it does
+    Reports a map file that is not valid TOML or lacks the `[map]` table and its required keys
+    (`grid`, `width`, `height`, `rows`, `legend`), or gives them values of the wrong type.
+""")
+register("E702", "bad-map-rows", """
+    ## What it does
+    Reports terrain rows that do not match the declared `width` and `height`, or characters
+    missing from the legend.
+""")
+register("E703", "bad-map-cell", """
+    ## What it does
+    Reports a place or feature naming a cell id that is not on the map (`0312` is column 3, row 12),
+    or a feature path whose consecutive cells are not adjacent.
+""")
+
+
+@frozen
+class Board:
+    """A map as a frozen graph plus its grid geometry."""
+
+    name: str
+    grid: str
+    width: int
+    height: int
+    graph: nx.Graph = field(repr=False, eq=False)
+    places: tuple[tuple[str, str], ...] = ()
+    note: str = ""
+
+    @property
+    def cells(self) -> tuple[str, ...]:
+        return tuple(self.graph.nodes)
+
+    def terrain(self, cell: str) -> str:
+        return self.graph.nodes[cell]["terrain"]
+
+    def tags(self, cell: str) -> frozenset[str]:
+        return self.graph.nodes[cell]["tags"]
+
+    def neighbours(self, cell: str) -> Iterator[str]:
+        return iter(self.graph.adj[cell])
+
+    def edge(self, a: str, b: str) -> dict:
+        return self.graph.edges[a, b]
+
+    def place(self, name: str) -> str | None:
+        return next((cell for place, cell in self.places if place == name), None)
+
+    def distance(self, a: str, b: str) -> int:
+        """Cells from ``a`` to ``b`` on the grid, ignoring terrain."""
+        pa, pb = grid.parse_cell_id(a), grid.parse_cell_id(b)
+        assert pa is not None and pb is not None
+        return grid.hex_distance(pa, pb) if self.grid == "hex" else grid.square_distance(pa, pb)
+
+    def within(self, cell: str, distance: int) -> set[str]:
+        """Every cell at most ``distance`` away (graph hops; equals grid distance on a full map)."""
+        return set(nx.single_source_shortest_path_length(self.graph, cell, cutoff=distance))
+
+    def to_text(self) -> str:
+        """The map as text, one legend character per cell, for tests and terminals."""
+        chars = self.graph.graph["chars"]
+        lines = []
+        for row in range(1, self.height + 1):
+            lines.append("".join(chars[grid.cell_id(c, row, self.graph.graph["id_width"])]
+                                 for c in range(1, self.width + 1)))
+        return "\n".join(lines)
+
+
+def _find_line(text: str, needle: str) -> int:
+    for number, line in enumerate(text.splitlines(), start=1):
+        if needle in line:
+            return number
+    return 1
+
+
+class _MapReader:
+    def __init__(self, path: str, text: str):
+        self.path, self.text = path, text
+        self.diagnostics: list[Diagnostic] = []
+
+    def error(self, code: str, message: str, near: str | None = None, hint: str | None = None) -> None:
+        line = _find_line(self.text, near) if near else 1
+        self.diagnostics.append(diagnostic(code, Span.point(self.path, line), message, hint))
+
+    def expect(self, table: dict, key: str, kind: type | tuple, what: str):
+        value = table.get(key)
+        if value is None:
+            self.error("E701", f"map has no {key!r}", "[map]", f"add {key} = {what}")
+        elif not isinstance(value, kind) or isinstance(value, bool):
+            self.error("E701", f"{key!r} must be {what}, not {value!r}", f"{key}")
+            return None
+        return value
+
+
+def read_board(path: str | Path, terrain_names: Iterable[str] | None = None) -> Board:
+    """Read a map file.  ``terrain_names`` (from the rulebook) checks the legend when given.
+
+    Raises:
+        RulesError: with positioned diagnostics for every problem found.
+    """
+    shown = str(path)
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise RulesError([diagnostic("E004", Span.point(shown), f"cannot read map {shown!r}: {exc}")]) from None
+    return board_from_text(text, shown, terrain_names)
+
+
+def board_from_text(text: str, path: str, terrain_names: Iterable[str] | None = None) -> Board:
+    """Build a board from map TOML text (see ``read_board``)."""
+    reader = _MapReader(path, text)
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        line = getattr(exc, "lineno", None) or 1
+        raise RulesError([diagnostic("E701", Span.point(path, line), f"not valid TOML: {exc}")]) from None
+    spec = data.get("map")
+    if not isinstance(spec, dict):
+        raise RulesError([diagnostic("E701", Span.point(path), "no [map] table", "start the file with [map]")])
+    kind = reader.expect(spec, "grid", str, '"hex" or "square"')
+    width = reader.expect(spec, "width", int, "a whole number")
+    height = reader.expect(spec, "height", int, "a whole number")
+    rows = reader.expect(spec, "rows", list, "a list of strings, one per row")
+    legend = reader.expect(spec, "legend", dict, "a table of character = terrain")
+    if kind is not None and kind not in ("hex", "square"):
+        reader.error("E701", f"unknown grid {kind!r}", "grid", 'use "hex" or "square"')
+    if reader.diagnostics or not (isinstance(width, int) and isinstance(height, int)):
+        raise RulesError(reader.diagnostics)
+    if not (1 <= width <= 999 and 1 <= height <= 999):
+        raise RulesError([diagnostic("E701", Span.point(path, _find_line(text, "width")),
+                                     f"map size {width}x{height} is outside 1..999")])
+    id_width = 2 if max(width, height) <= 99 else 3
+    cells = _legend(reader, legend, terrain_names)
+    graph = nx.Graph(chars={}, id_width=id_width)
+    if len(rows) != height:
+        reader.error("E702", f"map has {len(rows)} rows but height is {height}", "rows")
+    for r, line in enumerate(rows[:height], start=1):
+        if not isinstance(line, str) or len(line) != width:
+            reader.error("E702", f"row {r} has {len(line) if isinstance(line, str) else '?'} cells, width is {width}",
+                         line if isinstance(line, str) else "rows")
+            continue
+        for c, char in enumerate(line, start=1):
+            if char not in cells:
+                reader.error("E702", f"character {char!r} in row {r} is not in the legend", line,
+                             "add it to [map.legend]")
+                continue
+            if cells[char] is None:
+                continue
+            terrain, tags = cells[char]
+            cid = grid.cell_id(c, r, id_width)
+            graph.add_node(cid, terrain=terrain, tags=frozenset(tags), place=None)
+            graph.graph["chars"][cid] = char
+    if reader.diagnostics:
+        raise RulesError(reader.diagnostics)
+    _connect(graph, kind, width, height, id_width)
+    places = _places(reader, spec.get("places", {}), graph)
+    _features(reader, spec.get("features", []), graph)
+    if reader.diagnostics:
+        raise RulesError(reader.diagnostics)
+    nx.freeze(graph)
+    return Board(str(spec.get("name", path)), kind, width, height, graph, places, str(spec.get("note", "")))
+
+
+def _legend(reader: _MapReader, legend: dict, terrain_names) -> dict[str, tuple[str, tuple[str, ...]] | None]:
+    known = set(terrain_names) if terrain_names is not None else None
+    out = {}
+    for char, value in legend.items():
+        parts = [value] if isinstance(value, str) else value
+        if len(char) != 1 or not isinstance(parts, list) or not parts or not all(isinstance(p, str) for p in parts):
+            reader.error("E701", f"legend entry {char!r} must map one character to a terrain name "
+                         "or a list [terrain, tag, …]", char)
+            continue
+        if known is not None and parts[0] not in known:
+            reader.error("E702", f"unknown terrain {parts[0]!r} in the legend", f'"{char}"',
+                         did_you_mean(parts[0], known))
+            out[char] = None  # reported once here, not again for every cell that uses it
+            continue
+        out[char] = (parts[0], tuple(parts[1:]))
+    return out
+
+
+def _connect(graph: nx.Graph, kind: str, width: int, height: int, id_width: int) -> None:
+    for c in range(1, width + 1):
+        for r in range(1, height + 1):
+            here = grid.cell_id(c, r, id_width)
+            if kind == "hex":
+                around = [(n, "side") for n in grid.hex_neighbours(c, r)]
+            else:
+                around = grid.square_neighbours(c, r)
+            for (nc, nr), edge_kind in around:
+                if 1 <= nc <= width and 1 <= nr <= height:
+                    graph.add_edge(here, grid.cell_id(nc, nr, id_width), kind=edge_kind, features=frozenset())
+
+
+def _places(reader: _MapReader, places, graph: nx.Graph) -> tuple[tuple[str, str], ...]:
+    out = []
+    if not isinstance(places, dict):
+        reader.error("E701", "[map.places] must be a table of name = cell", "places")
+        return ()
+    for name, cell in places.items():
+        if not isinstance(cell, str) or cell not in graph:
+            reader.error("E703", f"place {name!r} is at {cell!r}, which is not on the map", name)
+            continue
+        graph.nodes[cell]["place"] = name
+        out.append((name, cell))
+    return tuple(out)
+
+
+def _features(reader: _MapReader, features, graph: nx.Graph) -> None:
+    if not isinstance(features, list):
+        reader.error("E701", "[[map.features]] must be a list of tables", "features")
+        return
+    for feature in features:
+        kind, path = feature.get("kind"), feature.get("path")
+        if not isinstance(kind, str) or not isinstance(path, list) or len(path) < 2:
+            reader.error("E701", "a feature needs kind = \"name\" and path = [two or more cells]", "features")
+            continue
+        for a, b in zip(path, path[1:]):
+            if a not in graph or b not in graph:
+                bad = a if a not in graph else b
+                reader.error("E703", f"feature {kind!r} names {bad!r}, which is not on the map", str(bad))
+            elif not graph.has_edge(a, b):
+                reader.error("E703", f"feature {kind!r} joins {a} and {b}, which are not adjacent", str(a))
+            else:
+                edge = graph.edges[a, b]
+                edge["features"] = edge["features"] | {kind}

@@ -1,0 +1,78 @@
+"""Map files to boards: geometry checked by hand, and every bad map a diagnostic."""
+
+import pytest
+
+from dsl.diagnostics import RulesError
+from interpreter.board import board_from_text
+
+HEX = '''
+[map]
+name = "Hand-checked hexes"
+grid = "hex"
+width = 4
+height = 3
+rows = ["..j.", ".~..", "...."]
+[map.legend]
+"." = "clear"
+"j" = "jungle"
+"~" = ["river", "water"]
+[map.places]
+"Ford" = "0202"
+'''
+
+
+def test_hex_neighbours_follow_the_even_columns_low_convention():
+    board = board_from_text(HEX, "h.toml")
+    # Column 2 is even, so it sits half a hex lower: 0202 touches 0102/0103 and 0302/0303.
+    assert sorted(board.neighbours("0202")) == ["0102", "0103", "0201", "0203", "0302", "0303"]
+    # Column 3 is odd: 0302 touches 0201/0202 and 0401/0402.
+    assert sorted(board.neighbours("0302")) == ["0201", "0202", "0301", "0303", "0401", "0402"]
+    # A corner hex has only the neighbours that lie on the map.
+    assert sorted(board.neighbours("0101")) == ["0102", "0201"]
+
+
+def test_terrain_tags_places_and_text():
+    board = board_from_text(HEX, "h.toml")
+    assert board.terrain("0301") == "jungle"
+    assert board.terrain("0202") == "river" and board.tags("0202") == frozenset({"water"})
+    assert board.place("Ford") == "0202"
+    assert board.to_text() == "..j.\n.~..\n...."
+    assert board.distance("0101", "0403") == 4
+    assert board.within("0202", 1) == {"0202", "0102", "0103", "0201", "0203", "0302", "0303"}
+
+
+def test_square_grid_has_side_and_corner_edges():
+    text = HEX.replace('grid = "hex"', 'grid = "square"')
+    board = board_from_text(text, "s.toml")
+    assert len(list(board.neighbours("0202"))) == 8
+    assert board.edge("0202", "0303")["kind"] == "corner"
+    assert board.edge("0202", "0203")["kind"] == "side"
+    assert board.distance("0101", "0403") == 3
+
+
+def errors(text: str, terrain=None) -> list[tuple[str, int, str]]:
+    with pytest.raises(RulesError) as info:
+        board_from_text(text, "bad.toml", terrain)
+    return [(d.code, d.span.line, d.message) for d in info.value.diagnostics]
+
+
+def test_bad_maps_are_diagnostics():
+    assert errors("[map\n")[0][0] == "E701"
+    assert errors('x = 1\n')[0][2] == "no [map] table"
+    assert ("E702", 7, "row 1 has 3 cells, width is 4") in errors(HEX.replace('"..j."', '"..j"'))
+    assert any(code == "E702" and "'?'" in msg for code, _, msg in errors(HEX.replace('"...."', '"..?."')))
+    assert any(code == "E703" for code, _, _ in errors(HEX.replace('"0202"', '"0909"')))
+    assert errors(HEX.replace('grid = "hex"', 'grid = "tri"'))[0][2] == "unknown grid 'tri'"
+    assert errors(HEX.replace("width = 4", 'width = "4"'))[0][2] == "'width' must be a whole number, not '4'"
+
+
+def test_legend_is_checked_against_the_rulebook_terrain():
+    found = errors(HEX, terrain=["clear", "jungel", "river"])
+    assert found == [("E702", 10, "unknown terrain 'jungle' in the legend")]
+
+
+def test_features_must_join_adjacent_cells():
+    text = HEX + '[[map.features]]\nkind = "bridge"\npath = ["0101", "0301"]\n'
+    assert errors(text)[0][2] == "feature 'bridge' joins 0101 and 0301, which are not adjacent"
+    ok = board_from_text(HEX + '[[map.features]]\nkind = "bridge"\npath = ["0101", "0201"]\n', "f.toml")
+    assert ok.edge("0101", "0201")["features"] == frozenset({"bridge"})
