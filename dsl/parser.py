@@ -15,7 +15,7 @@ from __future__ import annotations
 import codecs
 import functools
 
-from lark import Lark, Token, Transformer, Tree, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+from lark import Lark, Token, Transformer, Tree, v_args, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 from lark.tree import Meta
 
 from dsl.ast import Annotation, RulesFile, Span, Statement, Word
@@ -194,13 +194,11 @@ class _ToAst(Transformer):
         words = tuple(c for c in children if isinstance(c, Word))
         return _Cells(words, Span.point(self.path, 1, 1) if not words else words[-1].span)
 
-    def block(self, children):
+    @v_args(meta=True)
+    def block(self, meta: Meta, children):
+        # The block's own meta ends at its closing brace, so the statement's span includes it.
         statements = tuple(c for c in children if isinstance(c, Statement))
-        return _Block(statements, self._end_span(children))
-
-    def _end_span(self, children) -> Span:
-        spans = [c.span for c in children if hasattr(c, "span")]
-        return spans[-1] if spans else Span.point(self.path)
+        return _Block(statements, _span(self.path, meta))
 
     def _annotation(self, kind: str, children) -> Annotation:
         value = children[-1]

@@ -19,6 +19,7 @@ table crt {
 def test_declaration_words_have_exact_spans():
     (terrain, table) = parse_text(TEXT, "p.rules").statements
     assert terrain.head.span == Span("p.rules", 2, 1, 2, 8)
+    assert (terrain.span.end_line, terrain.span.end_column) == (6, 2), "a declaration ends at its closing brace"
     assert terrain.words[1].span == Span("p.rules", 2, 10, 2, 16)
     assert terrain.words[2].span == Span("p.rules", 2, 17, 2, 25)
     assert terrain.words[2].text == "Jungle" and terrain.words[2].quoted
