@@ -8,7 +8,8 @@ documentation line, e.g.::
 - a bare word is a literal keyword that must appear as written;
 - ``<name:TYPE>`` captures one word read as TYPE; ``+`` after it captures one
   or more, ``*`` zero or more (as a tuple);
-- ``[ … ]`` is optional, ``( a | b )`` an alternative.
+- ``[ … ]`` is optional, ``( a | b )`` an alternative; ``( a | b )+`` one or
+  more of the alternatives, ``( a | b )*`` zero or more.
 
 The matcher backtracks (patterns are short) and, on failure, reports the
 furthest word it reached and what it expected there.
@@ -92,6 +93,9 @@ class Capture:
     type: str
     kinds: tuple[str, ...]
     repeat: str  # "", "+" or "*"
+    stop_words: frozenset[str] = frozenset()
+    """For a repeated name capture: keywords written later in the pattern, which end the run
+    (so ``never enters swamp unless road`` does not read ``unless`` as a name)."""
 
 
 @frozen
@@ -102,6 +106,14 @@ class Optional:
 @frozen
 class Alternatives:
     options: tuple[tuple, ...]
+
+
+@frozen
+class Repeat:
+    """``( a | b )+`` or ``( a | b )*``: the group matched ``minimum`` or more times."""
+
+    item: Alternatives
+    minimum: int
 
 
 _TOKEN = re.compile(r"\s*(?:(<[^>]+>[+*]?)|([\[\]()|])|([^\s\[\]()|<]+))")
@@ -141,6 +153,8 @@ def _iter_captures(items) -> Iterator[Capture]:
         elif isinstance(item, Alternatives):
             for option in item.options:
                 yield from _iter_captures(option)
+        elif isinstance(item, Repeat):
+            yield from _iter_captures((item.item,))
 
 
 @frozen
@@ -155,6 +169,8 @@ class Match:
 
 
 class _Failure:
+    """The furthest position any alternative reached, and what it expected there."""
+
     def __init__(self) -> None:
         self.index = -1
         self.expected: set[str] = set()
@@ -175,6 +191,8 @@ def _describe(item) -> str:
 
 
 def _read(capture: Capture, word: Word) -> Any:
+    if capture.repeat and word.text in capture.stop_words and not word.quoted:
+        return None
     if capture.kinds:
         name = _name(word)
         return None if name is None else Ref(name, capture.kinds, word.span)
@@ -202,8 +220,19 @@ def _match_item(item, words, i, bindings, failure) -> Iterator[tuple[int, dict]]
     elif isinstance(item, Alternatives):
         for option in item.options:
             yield from _match_seq(option, words, i, bindings, failure)
+    elif isinstance(item, Repeat):
+        yield from _match_repeat(item, words, i, bindings, failure, 0)
     else:
         yield from _match_capture(item, words, i, bindings, failure)
+
+
+def _match_repeat(item: Repeat, words, i, bindings, failure, count: int) -> Iterator[tuple[int, dict]]:
+    """Greedy: the longest run of the group first, then shorter ones (never an empty match)."""
+    for j, b in _match_item(item.item, words, i, bindings, failure):
+        if j > i:
+            yield from _match_repeat(item, words, j, b, failure, count + 1)
+    if count >= item.minimum:
+        yield i, bindings
 
 
 def _match_capture(cap: Capture, words, i, bindings, failure) -> Iterator[tuple[int, dict]]:
@@ -252,7 +281,12 @@ def compile_pattern(source: str) -> Pattern:
                     pos += 1
                     options.append(seq({"|", ")"}))
                 pos += 1
-                items.append(Alternatives(tuple(options)))
+                group = Alternatives(tuple(options))
+                if pos < len(tokens) and tokens[pos] in ("+", "*"):
+                    items.append(Repeat(group, 1 if tokens[pos] == "+" else 0))
+                    pos += 1
+                else:
+                    items.append(group)
             elif tok.startswith("<"):
                 m = _CAPTURE.match(tok)
                 if not m:
@@ -268,7 +302,33 @@ def compile_pattern(source: str) -> Pattern:
     items = seq(set())
     if pos != len(tokens):
         raise ValueError(f"unbalanced pattern {source!r}")
-    return Pattern(source, items)
+    literals = [tok for tok in tokens if not tok.startswith("<") and tok not in "[]()|+*"]
+    return Pattern(source, _stop_words(items, literals))
+
+
+def _stop_words(items: tuple, literals: list[str]) -> tuple:
+    """Give each repeated name capture the literals that follow it in the source (in reading order)."""
+    seen = 0  # literals before the current item, in source order
+
+    def walk(items: tuple) -> tuple:
+        nonlocal seen
+        out = []
+        for item in items:
+            if isinstance(item, Literal):
+                seen += 1
+                out.append(item)
+            elif isinstance(item, Capture):
+                later = frozenset(literals[seen:]) if item.repeat and item.type in ("NAME", "REF") else frozenset()
+                out.append(Capture(item.name, item.type, item.kinds, item.repeat, later))
+            elif isinstance(item, Optional):
+                out.append(Optional(walk(item.items)))
+            elif isinstance(item, Alternatives):
+                out.append(Alternatives(tuple(walk(option) for option in item.options)))
+            elif isinstance(item, Repeat):
+                out.append(Repeat(walk((item.item,))[0], item.minimum))
+        return tuple(out)
+
+    return walk(items)
 
 
 def number_or_fraction(value: Any) -> Fraction | None:

@@ -23,11 +23,6 @@ from dsl.patterns import Pattern, compile_pattern
 SEL = "REF(side,nationality,tag,unit,marker,movement,size,terrain)"
 """Capture type for a selector: anything a rule may apply to."""
 
-ROLE_WORDS = (
-    "attackers", "defenders", "firers", "targets", "owner", "opponent", "both", "self", "all",
-)
-"""Who an effect applies to, relative to the table roll or event that produced it."""
-
 
 @frozen
 class PropertySpec:
@@ -133,6 +128,8 @@ _add(_kind(
     ("counters (face up | face down)", "Whether the side's counters are hidden from the opponent."),
     ("dummies (none | up to units | <count:INT>)", "How many dummy counters the side may add."),
     ("inspects enemy (stacks | nothing)", "Whether the side may look at face-down enemy stacks."),
+    ("never enters <where:" + SEL + ">+", "Cells none of the side's units may enter (a unit's `may enter` excepts it).",
+     "repeat"),
 ))
 _add(_kind(
     "nationality", "A nationality or service fighting for a side.", f"nationality {_NAMED}",
@@ -212,6 +209,9 @@ _add(_kind(
     ("tags <tags:REF(tag)>+", "Categories.", "repeat"),
     ("abbreviation <text:WORD>", "As printed on the counter."),
     ("carries <count:INT> [units]", "Transport capacity in units."),
+    ("never enters <where:" + SEL + ">+", "Cells this unit may never enter, whatever else allows it.", "repeat"),
+    ("may enter <where:" + SEL + ">+", "Cells this unit may enter although its side's `never enters` forbids them.",
+     "repeat"),
     factors=True,
 ))
 _add(_kind(
@@ -266,6 +266,7 @@ _add(_kind(
      "A price that is a multiple of the transport cost.", "repeat"),
     ("printed cost <text:TEXT>", "The cost cell as printed, for display."),
     ("during <phase:REF(phase,step)>", "The phase in which it is taken."),
+    ("during <phases:REF(phase,step)>+", "Or the phases: the taking side's own, when each player has one."),
     ("once per turn", "May be taken once per game turn."),
 ))
 _add(_kind(
@@ -280,6 +281,7 @@ _add(_kind(
     ("doubled with <who:" + SEL + ">+", "Points double when such a unit is in the cell."),
     ("printed points <text:TEXT>", "The points cell as printed."),
     ("scored (as they occur | during <phase:REF(phase,step)>)", "When it scores."),
+    ("scored during <phases:REF(phase,step)>+", "Or the phases: the scoring side's own, when each player has one."),
 ))
 _add(_kind(
     "box", "A holding area off the map: reinforcement pool, refit box, eliminated, turn track.",

@@ -12,7 +12,9 @@ from __future__ import annotations
 from dsl.patterns import Pattern, compile_pattern
 from dsl.schema import SEL
 
-_ROLE = "(attackers | defenders | firers | targets | owner | opponent | both | self | enemy)"
+ROLES = ("attackers", "defenders", "firers", "targets", "owner", "opponent", "both", "self", "enemy")
+"""Who an effect applies to, relative to the table roll or event that produced it."""
+_ROLE = "(" + " | ".join(ROLES) + ")"
 _COUNT = "(all | half | <count:INT>)"
 _AMOUNT = "(<amount:INT> | <roll:DICE>)"
 _WHEN = "[when <condition:WORD>+]"
@@ -47,7 +49,7 @@ _PROCEDURE_SOURCES = [
     "declare <mode:REF(mode)>",
     "move [order by <factor:REF(factor)> (ascending | descending)]",
     "bombard with <combat:REF(combat)>",
-    "fire at aircraft with <table:REF(table)>",
+    "fire at aircraft with <table:REF(table)> [when <condition:WORD>+]",
     "fight <combat:REF(combat)>",
     "roll events on <table:REF(table)>",
     "gain income <resource:REF(resource)>",

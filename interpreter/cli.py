@@ -81,7 +81,8 @@ def run_lint(args: argparse.Namespace) -> int:
             print(f"warbook: error: no code starts with {prefix!r}", file=sys.stderr)
             return EXIT_ERROR
     diagnostics, sources, suppressed = [], {}, 0
-    for raw in args.paths:
+    paths = [p for raw in args.paths for p in _expand(raw)]
+    for raw in paths:
         path = _stdin_to_file(raw) if raw == "-" else raw
         report = lint_report(path)
         suppressed += report.suppressed
@@ -97,12 +98,20 @@ def run_lint(args: argparse.Namespace) -> int:
         counts = {s: sum(1 for d in shown if d.severity is s) for s in Severity}
         summary = ", ".join(f"{n} {s.label}{'s' if n != 1 else ''}" for s, n in sorted(counts.items(), reverse=True))
         tail = f", {suppressed} suppressed" if suppressed else ""
-        print(f"{len(args.paths)} file{'s' if len(args.paths) != 1 else ''} checked: {summary}{tail}",
+        print(f"{len(paths)} file{'s' if len(paths) != 1 else ''} checked: {summary}{tail}",
               file=sys.stderr)
     fail = Severity[args.fail_level.upper()]
     if any(d.severity >= fail for d in shown) and not args.exit_zero:
         return EXIT_FINDINGS
     return EXIT_CLEAN
+
+
+def _expand(raw: str) -> list[str]:
+    """A folder stands for every ``.rules`` file below it, in sorted order (as ruff takes folders)."""
+    path = Path(raw)
+    if raw != "-" and path.is_dir():
+        return [str(p) for p in sorted(path.rglob("*.rules"))]
+    return [raw]
 
 
 def _stdin_to_file(_: str) -> str:

@@ -26,6 +26,8 @@ from __future__ import annotations
 import importlib
 import inspect
 import re
+import sys
+import types
 from typing import Callable, Iterable, Iterator
 
 from attrs import frozen
@@ -159,3 +161,17 @@ def iter_selected(diagnostics: Iterable[Diagnostic], select: Iterable[str] = (),
         if any(d.code.startswith(p) for p in ignore):
             continue
         yield d
+
+
+class _CallableModule(types.ModuleType):
+    """Lets ``dsl.lint(path)`` stay the public API although ``dsl.lint`` is also this package.
+
+    Importing a submodule rebinds the package attribute ``dsl.lint`` to the module, which would
+    shadow a ``lint`` function defined in ``dsl/__init__.py``; a callable module keeps both working.
+    """
+
+    def __call__(self, path) -> list[Diagnostic]:
+        return lint_path(path)
+
+
+sys.modules[__name__].__class__ = _CallableModule
