@@ -265,8 +265,7 @@ _add(_kind(
     ("cost <resource:REF(resource)> times <multiple:INT> transport [for <who:" + SEL + ">+]",
      "A price that is a multiple of the transport cost.", "repeat"),
     ("printed cost <text:TEXT>", "The cost cell as printed, for display."),
-    ("during <phase:REF(phase,step)>", "The phase in which it is taken."),
-    ("during <phases:REF(phase,step)>+", "Or the phases: the taking side's own, when each player has one."),
+    ("during <phases:REF(phase,step)>+", "The phase in which it is taken (each side's own, when each has one)."),
     ("once per turn", "May be taken once per game turn."),
 ))
 _add(_kind(
@@ -280,8 +279,8 @@ _add(_kind(
     ("points <value:INT> [for <who:" + SEL + ">+]", "Points; `for` lines for special cases.", "repeat"),
     ("doubled with <who:" + SEL + ">+", "Points double when such a unit is in the cell."),
     ("printed points <text:TEXT>", "The points cell as printed."),
-    ("scored (as they occur | during <phase:REF(phase,step)>)", "When it scores."),
-    ("scored during <phases:REF(phase,step)>+", "Or the phases: the scoring side's own, when each player has one."),
+    ("scored (as they occur | during <phases:REF(phase,step)>+)",
+     "When it scores: at once, or in the named phases (each side's own, when each has one)."),
 ))
 _add(_kind(
     "box", "A holding area off the map: reinforcement pool, refit box, eliminated, turn track.",
