@@ -150,6 +150,8 @@ class Builder:
             provenance=Provenance.from_annotations(statement.annotations),
             properties=tuple(properties), rows=tuple(rows), children=tuple(children),
             header=_values(match),
+            flags=frozenset(w.text for w in statement.words[1:]
+                            if not w.quoted and w.text in spec.header.literals and w.text != name),
         )
 
     def property(self, statement: Statement, spec: KindSpec) -> Property | None:

@@ -9,6 +9,7 @@ written, and nested declarations (phases of a sequence).  Every node keeps a
 
 from __future__ import annotations
 
+import functools
 import hashlib
 from typing import Any, Iterator
 
@@ -94,6 +95,8 @@ class Declaration:
     rows: tuple[Row, ...] = ()
     children: tuple["Declaration", ...] = ()
     header: tuple[tuple[str, Any], ...] = ()
+    flags: frozenset[str] = frozenset()
+    """Keywords written on the declaration line itself (``section "1.0" "Intro" prose``)."""
 
     @property
     def display(self) -> str:
@@ -130,11 +133,21 @@ class Rulebook:
     sources: tuple[tuple[str, str], ...] = field(repr=False, default=())
     """(path, text) of every file read, for carets, suppressions and the hash."""
 
+    @functools.cached_property
+    def _index(self) -> tuple[dict[str, tuple[Declaration, ...]], dict[tuple[str, str], Declaration]]:
+        by_kind: dict[str, list[Declaration]] = {}
+        by_name: dict[tuple[str, str], Declaration] = {}
+        for decl in self.walk():
+            by_kind.setdefault(decl.kind, []).append(decl)
+            by_name.setdefault((decl.kind, decl.name), decl)
+        return {k: tuple(v) for k, v in by_kind.items()}, by_name
+
     def of_kind(self, kind: str) -> tuple[Declaration, ...]:
-        return tuple(d for d in self.walk() if d.kind == kind)
+        """Every declaration of a kind, nested ones included, in order (built once, then a lookup)."""
+        return self._index[0].get(kind, ())
 
     def get(self, kind: str, name: str) -> Declaration | None:
-        return next((d for d in self.walk() if d.kind == kind and d.name == name), None)
+        return self._index[1].get((kind, name))
 
     def find(self, name: str, kinds: tuple[str, ...]) -> Declaration | None:
         """The first declaration called ``name`` among ``kinds`` (selectors may name several kinds)."""
@@ -160,7 +173,7 @@ class Rulebook:
     def hash(self) -> str:
         """A content hash of every source file, for save files and replays."""
         digest = hashlib.sha256()
-        for path, text in self.sources:
+        for _, text in self.sources:
             digest.update(text.encode())
             digest.update(b"\0")
         return digest.hexdigest()[:16]

@@ -140,8 +140,26 @@ class Pattern:
         return Match(None, failure.index, sorted(failure.expected))
 
     @property
+    def literals(self) -> frozenset[str]:
+        """Every keyword the pattern can match."""
+        return frozenset(_iter_literals(self.items))
+
+    @property
     def captures(self) -> tuple[Capture, ...]:
         return tuple(_iter_captures(self.items))
+
+
+def _iter_literals(items) -> Iterator[str]:
+    for item in items:
+        if isinstance(item, Literal):
+            yield item.word
+        elif isinstance(item, Optional):
+            yield from _iter_literals(item.items)
+        elif isinstance(item, Alternatives):
+            for option in item.options:
+                yield from _iter_literals(option)
+        elif isinstance(item, Repeat):
+            yield from _iter_literals((item.item,))
 
 
 def _iter_captures(items) -> Iterator[Capture]:

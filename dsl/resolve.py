@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any, Iterator
 
 from dsl.diagnostics import Diagnostic, diagnostic, did_you_mean, register
-from dsl.model import Declaration, Rulebook
+from dsl.model import Rulebook
 from dsl.patterns import Ref
 from dsl.schema import KINDS
 

@@ -16,7 +16,7 @@ tag, unit type, marker, movement class, size or terrain.
 
 from __future__ import annotations
 
-from attrs import field, frozen
+from attrs import frozen
 
 from dsl.patterns import Pattern, compile_pattern
 

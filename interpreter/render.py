@@ -12,6 +12,9 @@ from typing import Callable, Iterable
 
 from dsl.diagnostics import Diagnostic
 
+TAB_SIZE = 4
+"""Tabs in a source line are shown as this many columns in the ``full`` format."""
+
 
 def concise(d: Diagnostic) -> str:
     return f"{d.span}: {d.code} {d.message}"
@@ -25,9 +28,12 @@ def full(d: Diagnostic, source: Callable[[str], str | None]) -> str:
         if 1 <= d.span.line <= len(source_lines):
             line = source_lines[d.span.line - 1]
             width = (d.span.end_column - d.span.column) if d.span.end_line == d.span.line else len(line) - d.span.column + 1
+            # Columns count a tab as one character; expand tabs so the caret stays under the span.
+            start = len(line[: d.span.column - 1].expandtabs(TAB_SIZE))
+            end = len(line[: d.span.column - 1 + max(width, 0)].expandtabs(TAB_SIZE))
             gutter = f"{d.span.line:>4} | "
-            lines.append(gutter + line)
-            lines.append(" " * (len(gutter) + d.span.column - 1) + "^" * max(width, 1))
+            lines.append(gutter + line.expandtabs(TAB_SIZE))
+            lines.append(" " * (len(gutter) + start) + "^" * max(end - start, 1))
     if d.hint:
         lines.append(f"  help: {d.hint}")
     return "\n".join(lines)

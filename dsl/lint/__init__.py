@@ -13,7 +13,7 @@ the resolved model, kept out of the model classes, one family per module:
 - ``coverage``  I6xx  gaps, errata, sections with no encoded rule
 
 Suppressions: a comment ``# lint: ignore[W401]`` (codes or prefixes, comma
-separated) on a declaration's first line, or on the line just before it,
+separated) on a declaration's first line, or alone on the line just before it,
 silences those codes for that declaration only.  An unknown code in a
 suppression is itself reported (W490).
 
@@ -107,7 +107,10 @@ def _suppressions(rulebook: Rulebook) -> tuple[list[Suppression], list[Diagnosti
             for code in codes:
                 if not any(known.startswith(code) for known in CODES):
                     problems.append(diagnostic("W490", span, f"unknown code {code!r} in suppression"))
-            target = starts.get((path, number)) or starts.get((path, number + 1))
+            # A comment alone on its line covers the declaration that starts on the next line; a
+            # trailing comment covers only the declaration starting on its own line (or that line).
+            alone = not line[: m.start()].strip()
+            target = starts.get((path, number)) or (starts.get((path, number + 1)) if alone else None)
             if target is None:
                 out.append(Suppression(span, codes, number, number))
             else:

@@ -1,0 +1,282 @@
+"""E3xx: the sequence of play and the combats it runs.
+
+Loading checks that every ``do`` names a known procedure with the right words
+(E301, E302) and that every effect verb is known (E303).  These checks ask
+whether the sequence as a whole can run: that there is one, that each phase
+does something, that a phase is run for one side, each side or both, and
+that each combat has a table it can read.
+
+Limits: the linter does not evaluate ``repeat until`` or ``when`` conditions.
+"""
+
+from __future__ import annotations
+
+from typing import Iterator
+
+from dsl.diagnostics import Diagnostic, diagnostic
+from dsl.lint import check
+from dsl.lint.names import index, ref_of
+from dsl.model import Declaration, Rulebook
+from dsl.tables import TableView
+
+
+def _phases(rb: Rulebook) -> list[Declaration]:
+    """Phases and steps in the order they are written."""
+    return [d for d in index(rb).declarations if d.kind in ("phase", "step")]
+
+
+@check("E304", "no-sequence")
+def no_sequence(rb: Rulebook) -> Iterator[Diagnostic]:
+    """## What it does
+    Reports a rulebook (a file with a `rulebook` header) that declares no `sequence` of play.
+    Files without a header are parts meant to be included and are not checked.
+
+    ## Why is this bad?
+    The sequence is what the engine runs; without it nothing happens in a turn.
+
+    ## Example
+    ```
+    sequence "Sequence of Play" {
+        phase movement {
+            for each side
+            do move
+        }
+    }
+    ```
+    """
+    idx = index(rb)
+    header = idx.get("rulebook", "rulebook")
+    if header is not None and not idx.of_kind("sequence"):
+        yield diagnostic("E304", header.name_span, f"rulebook {header.display!r} declares no sequence of play",
+                         "add a 'sequence' block with its phases")
+
+
+@check("E305", "empty-phase")
+def empty_phase(rb: Rulebook) -> Iterator[Diagnostic]:
+    """## What it does
+    Reports a phase or step that neither runs a procedure (`do …`), nor alternates a step
+    (`alternate …`), nor holds steps.
+
+    ## Why is this bad?
+    The phase does nothing when the engine reaches it; usually its `do` line was forgotten.
+
+    ## Example
+    ```
+    phase combat "Combat Phase" {
+        for each side
+    }
+    ```
+    Use instead: add `do fight assault`.
+    """
+    for decl in _phases(rb):
+        if not decl.children and not decl.has("do") and not decl.has("alternate"):
+            yield diagnostic("E305", decl.name_span, f"{decl.kind} {decl.name!r} does nothing",
+                             "add 'do PROCEDURE', 'alternate STEP until …' or steps")
+
+
+@check("E306", "alternate-foreign-step")
+def alternate_foreign_step(rb: Rulebook) -> Iterator[Diagnostic]:
+    """## What it does
+    Reports `alternate STEP until …` naming a step that is not one of the phase's own steps.
+
+    ## Why is this bad?
+    Players alternate the steps of the phase they are in; a step from another phase would
+    run out of its place in the sequence.
+
+    ## Example
+    ```
+    phase operations {
+        alternate operation until all pass
+    }
+    phase logistics {
+        step operation {
+            do move force
+        }
+    }
+    ```
+    Use instead: declare `step operation` inside `phase operations`.
+    """
+    for decl in _phases(rb):
+        own = {c.name for c in decl.children if c.kind == "step"}
+        for prop in decl.all("alternate"):
+            step = prop.get("step")
+            if step is not None and step.name not in own:
+                yield diagnostic("E306", step.span, f"{decl.kind} {decl.name!r} alternates step {step.name!r}, "
+                                 "which is not one of its steps",
+                                 f"declare 'step {step.name}' inside {decl.kind} {decl.name!r}")
+
+
+@check("E307", "conflicting-phase-sides")
+def conflicting_phase_sides(rb: Rulebook) -> Iterator[Diagnostic]:
+    """## What it does
+    Reports a phase or step that says more than one of `for each side`, `side …` and
+    `mutual`.
+
+    ## Why is this bad?
+    They contradict each other: run once per side, for one side only, or once for both
+    together. The engine cannot honour two of them.
+
+    ## Example
+    ```
+    phase movement {
+        for each side
+        side first
+    }
+    ```
+    Use instead: keep one of the lines.
+    """
+    for decl in _phases(rb):
+        said = [p for p in decl.properties if p.name in ("for", "side", "mutual")]
+        if len(said) > 1:
+            words = " and ".join(repr(p.text) for p in said)
+            yield diagnostic("E307", said[1].span, f"{decl.kind} {decl.name!r} says both {words}",
+                             "keep one: 'for each side', 'side …' or 'mutual'")
+
+
+@check("E308", "combat-without-table")
+def combat_without_table(rb: Rulebook) -> Iterator[Diagnostic]:
+    """## What it does
+    Reports a `combat` with no `table` line.
+
+    ## Why is this bad?
+    Totals and odds become a column of a results table; without one the combat has no
+    results.
+
+    ## Example
+    ```
+    combat assault {
+        compare odds
+    }
+    ```
+    Use instead: add `table crt`.
+    """
+    for combat in index(rb).of_kind("combat"):
+        if not combat.has("table"):
+            yield diagnostic("E308", combat.name_span, f"combat {combat.name!r} has no table",
+                             "add 'table NAME' naming its results table")
+
+
+def _combat_tables(rb: Rulebook) -> Iterator[tuple[Declaration, TableView]]:
+    """Each combat with the view of the table it names (combats naming no table are skipped)."""
+    idx = index(rb)
+    views = {view.name: view for view in idx.tables}
+    for combat in idx.of_kind("combat"):
+        view = views.get(ref_of(combat, "table", "table") or "")
+        if view is not None:
+            yield combat, view
+
+
+@check("E309", "combat-table-mismatch")
+def combat_table_mismatch(rb: Rulebook) -> Iterator[Diagnostic]:
+    """## What it does
+    Reports a combat whose way of finding a column does not match its table: `compare odds`
+    or `fixed odds` needs a table looked up `by odds`; `compare total` needs one looked up
+    by value or by a factor.
+
+    ## Why is this bad?
+    An odds ratio cannot be found among firepower headings, nor a total among odds.
+
+    ## Example
+    ```
+    table crt {
+        lookup by value
+        columns 1-2 3-4 5+
+    }
+    combat assault {
+        table crt
+        compare odds
+    }
+    ```
+    Use instead: `compare total`, or a table with odds headings.
+    """
+    for combat, view in _combat_tables(rb):
+        lookup = view.lookup if view.lookup in ("odds", "value", "key") else "factor"
+        compare = combat.first("compare")
+        wants = None
+        if combat.has("fixed") or (compare is not None and compare.words[-1].text == "odds"):
+            wants, prop = "odds", combat.first("fixed") or compare
+        elif compare is not None:
+            wants, prop = "total", compare
+        if wants == "odds" and lookup != "odds":
+            how = "is fought at fixed odds" if prop.name == "fixed" else "compares odds"
+            yield diagnostic("E309", prop.span, f"combat {combat.name!r} {how} but table {view.name!r} "
+                             f"is looked up by {lookup}", "add 'lookup by odds' to the table, or 'compare total'")
+        elif wants == "total" and lookup not in ("value", "factor"):
+            yield diagnostic("E309", prop.span, f"combat {combat.name!r} compares totals but table {view.name!r} "
+                             f"is looked up by {lookup}", "add 'lookup by value' to the table, or 'compare odds'")
+
+
+@check("E310", "duplicate-phase")
+def duplicate_phase(rb: Rulebook) -> Iterator[Diagnostic]:
+    """## What it does
+    Reports two phases or steps with the same name anywhere in the sequence of play.
+
+    ## Why is this bad?
+    Actions (`during PHASE`), awards (`scored during PHASE`) and `alternate` name phases
+    and steps; with two of the same name the rule applies to whichever is found first.
+
+    ## Example
+    Two `step reinforcement` in different phases → `step blue_reinforcement`,
+    `step red_reinforcement`.
+    """
+    seen: dict[str, Declaration] = {}
+    for decl in _phases(rb):
+        first = seen.setdefault(decl.name, decl)
+        if first is not decl:
+            yield diagnostic("E310", decl.name_span,
+                             f"{decl.kind} name {decl.name!r} is already used by a {first.kind}",
+                             f"first used at line {first.name_span.line}; give each phase and step its own name")
+
+
+@check("E311", "combat-without-factor")
+def combat_without_factor(rb: Rulebook) -> Iterator[Diagnostic]:
+    """## What it does
+    Reports a combat that cannot compute what it compares: `compare odds` needs an
+    `attack factor` and a `defence factor` (unless the combat has `fixed odds`); `compare
+    total` needs an `attack factor`.
+
+    ## Why is this bad?
+    Without the factor the engine does not know which number on the counters to add up.
+
+    ## Example
+    ```
+    combat assault {
+        table crt
+        compare odds
+        attack factor attack
+    }
+    ```
+    Use instead: add `defence factor defence`.
+    """
+    for combat in index(rb).of_kind("combat"):
+        compare = combat.first("compare")
+        if compare is None or combat.has("fixed"):
+            continue
+        odds = compare.words[-1].text == "odds"
+        needed = ("attack", "defence") if odds else ("attack",)
+        missing = [f"{role} factor" for role in needed if not combat.has(role)]
+        if missing:
+            yield diagnostic("E311", compare.span, f"combat {combat.name!r} compares {'odds' if odds else 'totals'} "
+                             f"but has no {' or '.join(repr(m) for m in missing)}",
+                             f"add '{missing[0]} NAME' naming a declared factor")
+
+
+@check("E312", "fixed-odds-not-on-table")
+def fixed_odds_not_on_table(rb: Rulebook) -> Iterator[Diagnostic]:
+    """## What it does
+    Reports a combat with `fixed odds` that its odds table has no column for.
+
+    ## Why is this bad?
+    The combat is always fought at those odds; with no such column it can never be resolved.
+
+    ## Example
+    `fixed odds 2:1` with `columns 1:1 3:1` → add a `2:1` column or fix the odds.
+    """
+    for combat, view in _combat_tables(rb):
+        fixed = combat.first("fixed")
+        odds = fixed.get("odds") if fixed is not None else None
+        if odds is None or view.lookup != "odds":
+            continue
+        if odds.ratio not in {c.odds.ratio for c in view.columns if c.odds is not None}:
+            yield diagnostic("E312", fixed.words[-1].span, f"combat {combat.name!r} is fought at {odds.text} "
+                             f"but table {view.name!r} has no such column")

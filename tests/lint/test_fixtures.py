@@ -1,0 +1,111 @@
+"""One fixture per code, with golden output (ruff's ``F841_0.py`` + ``.snap``).
+
+``fixtures/<CODE>_<name>.rules`` holds cases that must fire and cases that must
+not (each commented); ``<CODE>_<name>.expected`` is the concise output of
+``warbook lint`` for that code only, paths relative to the repository root.
+Files under ``fixtures/support/`` are include targets, not fixtures.
+"""
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from dsl.diagnostics import CODES, RulesError
+from dsl.lint import lint_path, load_checks
+from dsl.parser import parse_text
+from interpreter.render import concise
+
+ROOT = Path(__file__).resolve().parents[2]
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+FIXTURE_FILES = sorted(FIXTURES.glob("*.rules"))
+
+load_checks()
+
+
+def _rulebook_codes() -> list[str]:
+    """The codes a fresh interpreter registers after ``load_checks()``: the rules pipeline's own.
+
+    Other packages register codes for other inputs (the map reader's E7xx for map files);
+    whether they are in ``CODES`` here depends on which tests were collected first.
+    """
+    script = "from dsl.diagnostics import CODES; from dsl.lint import load_checks; load_checks(); print(*sorted(CODES))"
+    done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, check=True)
+    return done.stdout.split()
+
+
+RULEBOOK_CODES = _rulebook_codes()
+
+
+def fixture_code(path: Path) -> str:
+    return path.stem.split("_", 1)[0]
+
+
+@pytest.mark.parametrize("path", FIXTURE_FILES, ids=lambda p: p.stem)
+def test_fixture_output_matches_golden(path, golden, monkeypatch):
+    monkeypatch.chdir(ROOT)
+    code = fixture_code(path)
+    lines = [concise(d) for d in lint_path(path.relative_to(ROOT)) if d.code == code]
+    assert lines, f"{path.name} must contain at least one case where {code} fires"
+    golden(path.with_suffix(".expected"), "".join(f"{line}\n" for line in lines))
+
+
+def test_every_registered_code_has_a_fixture():
+    assert len(RULEBOOK_CODES) >= 30 + 22 and set(RULEBOOK_CODES) <= set(CODES)
+    covered = {fixture_code(p) for p in FIXTURE_FILES}
+    assert sorted(set(RULEBOOK_CODES) - covered) == []
+
+
+@pytest.mark.parametrize("path", FIXTURE_FILES, ids=lambda p: p.stem)
+def test_fixture_is_named_after_a_registered_code(path):
+    code, _, name = path.stem.partition("_")
+    assert code in CODES, f"{path.name}: {code} is not a registered code"
+    assert name == CODES[code].name.replace("-", "_"), f"{path.name}: {code} is called {CODES[code].name!r}"
+    assert path.with_suffix(".expected").is_file(), f"{path.name} has no .expected golden"
+
+
+def test_every_expected_file_has_a_fixture():
+    orphans = [p.name for p in FIXTURES.glob("*.expected") if not p.with_suffix(".rules").is_file()]
+    assert orphans == []
+
+
+@pytest.mark.parametrize("code", RULEBOOK_CODES)
+def test_every_code_is_documented(code):
+    info = CODES[code]
+    assert info.name and info.name == info.name.lower() and " " not in info.name
+    assert "## What it does" in info.doc, f"{code} has no '## What it does' section"
+    what = info.doc.split("## What it does", 1)[1].split("##", 1)[0]
+    assert what.strip(), f"{code}: '## What it does' is empty"
+
+
+def test_fixtures_mark_cases_that_fire_and_that_do_not():
+    """Each fixture comments its cases: ``# fires: …`` and ``# ok: …`` (a case that must stay silent)."""
+    unmarked = []
+    for path in FIXTURE_FILES:
+        text = path.read_text(encoding="utf-8")
+        if not re.search(r"#\s*fires\b", text) or not re.search(r"#\s*ok\b", text):
+            unmarked.append(path.name)
+    assert unmarked == []
+
+
+def test_clean_rulebook_is_silent(monkeypatch):
+    """A small complete rulebook exercising most constructs: no check may fire on it."""
+    monkeypatch.chdir(ROOT)
+    found = [concise(d) for d in lint_path(FIXTURES.relative_to(ROOT) / "support" / "clean.rules")]
+    assert found == []
+
+
+def _fenced_examples(doc: str) -> list[str]:
+    return re.findall(r"```\n(.*?)```", doc, flags=re.S)
+
+
+@pytest.mark.parametrize("code", RULEBOOK_CODES)
+def test_examples_in_the_docs_are_valid_syntax(code):
+    """``--explain`` shows rules text; every fenced example must at least parse."""
+    for example in _fenced_examples(CODES[code].doc):
+        try:
+            parse_text(example, f"{code}-example.rules")
+        except RulesError as exc:
+            pytest.fail(f"{code} example does not parse: {exc.diagnostics[0]}\n{example}")
