@@ -26,6 +26,12 @@ class Column:
     odds: Odds | None = None
     range: Range | None = None
     shifted_only: bool = False
+    printed: str | None = None
+    """The heading as printed, when ``columns`` gives a name (``free_world`` → "Free World Event")."""
+
+    @property
+    def display(self) -> str:
+        return self.printed or self.label
 
 
 @frozen
@@ -88,10 +94,13 @@ class TableView:
         shifted = {w.text for p in decl.all("shifted") for w in p.words[2:]}
         columns = []
         labels_prop = decl.first("columns")
-        for word in labels_prop.words[1:] if labels_prop else ():
+        printed_prop = decl.first("printed")
+        printed = [w.text for w in printed_prop.words[2:]] if printed_prop else []
+        for index, word in enumerate(labels_prop.words[1:] if labels_prop else ()):
             odds = read_odds(word.text) if lookup == "odds" else None
             rng = None if lookup in ("odds", "key") else read_range(word.text.rstrip("*"))
-            columns.append(Column(word.text, word.span, odds, rng, word.text in shifted))
+            columns.append(Column(word.text, word.span, odds, rng, word.text in shifted,
+                                  printed[index] if index < len(printed) else None))
         keys_prop = decl.first("row")
         if keys_prop is not None:
             row_keys = keys_prop.words[-1].text

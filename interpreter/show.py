@@ -223,7 +223,7 @@ def table_json(rulebook: Rulebook, decl: Declaration) -> dict[str, Any]:
     return {
         "kind": "table",
         "name": decl.name,
-        "columns": [c.label for c in view.columns],
+        "columns": [c.display for c in view.columns],
         "rows": [{"key": display_key(rulebook, row), "cells": [display_cell(rulebook, view, c) for c in row.cells]}
                  for row in view.rows],
         "label": decl.label,
@@ -345,7 +345,7 @@ def table_grid(rulebook: Rulebook, decl: Declaration) -> str:
     heading, key_header = decl.first("heading"), decl.first("key")
     key_title = str(key_header.get("text")) if key_header else (view.dice or "")
     width = max([len(view.columns), *(len(r.cells) for r in view.rows)])
-    headings = [key_title, *(c.label for c in view.columns)]
+    headings = [key_title, *(c.display for c in view.columns)]
     headings += [""] * (width + 1 - len(headings))
     body = []
     for row in view.rows:

@@ -173,7 +173,8 @@ def duplicate_column(rb: Rulebook) -> Iterator[Diagnostic]:
 @check("E203", "wrong-cell-count")
 def wrong_cell_count(rb: Rulebook) -> Iterator[Diagnostic]:
     """## What it does
-    Reports a table row whose number of cells differs from the number of column headings.
+    Reports a table row whose number of cells differs from the number of column headings,
+    and a `printed columns` line that does not give one heading per column.
 
     ## Why is this bad?
     Every cell after a missing or extra one sits under the wrong heading; the engine would
@@ -190,6 +191,10 @@ def wrong_cell_count(rb: Rulebook) -> Iterator[Diagnostic]:
         if not view.columns:
             continue
         width = len(view.columns)
+        printed = view.decl.first("printed")
+        if printed is not None and len(printed.words) - 2 != width:
+            yield diagnostic("E203", printed.span, f"table {view.name!r} prints {len(printed.words) - 2} "
+                             f"{_plural('heading', printed.words[2:])} for {width} columns")
         for row in view.rows:
             if len(row.cells) != width:
                 yield diagnostic("E203", row.span, f"row {row.key!r} of table {view.name!r} has {len(row.cells)} "

@@ -530,6 +530,7 @@ def test_random_events_table_row_by_row(rb):
     header, *rows = _tab_rows(SEED_EVENTS_TABLE)
     assert view.decl.first("key").get("text").text == header[0]
     assert [rb.get("side", c.label).label + " Event" for c in view.columns] == header[1:]
+    assert [c.display for c in view.columns] == header[1:]  # shown as printed
     assert view.dice == "d6" and view.cells_are == "events"
     assert len(view.rows) == len(rows)
     for row, printed in zip(view.rows, rows):
