@@ -1,0 +1,80 @@
+"""Actions, decisions and the errors of choosing.
+
+An ``Action`` is what a player does, written as words (``move A3 0512``) so logs,
+tests and human players read the same text: ``Action.parse(str(a)) == a``.  A
+``Decision`` is the question the game is waiting on: whose it is, what kind,
+and every legal answer, sorted (OpenSpiel's ``legal_actions``).
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from attrs import field, frozen
+
+from dsl.ast import Span
+from dsl.diagnostics import Diagnostic, WarbookError, diagnostic, register
+
+register("E801", "illegal-action", """
+    ## What it does
+    Reports an action that is not among the legal choices of the current decision, naming the
+    rule that forbids it where one does (`river: no entry`).
+""")
+register("E802", "ambiguous-action", """
+    ## What it does
+    Reports an abbreviated action (a number or a prefix) that matches more than one legal choice.
+""")
+register("E803", "bad-save-file", """
+    ## What it does
+    Reports a save or log file that cannot be read, was written for another rulebook or scenario,
+    or does not replay to the same rolls.
+""")
+
+
+@frozen(order=True)
+class Action:
+    """A choice, as words: a verb and its arguments (unit ids, cells, names)."""
+
+    kind: str
+    args: tuple[str, ...] = ()
+
+    def __str__(self) -> str:
+        return " ".join((self.kind, *self.args))
+
+    @classmethod
+    def parse(cls, text: str) -> "Action":
+        words = text.split()
+        return cls(words[0], tuple(words[1:])) if words else cls("")
+
+
+@frozen
+class Decision:
+    """What the game waits for: ``side`` must choose one of ``options``."""
+
+    side: str
+    kind: str
+    prompt: str
+    options: tuple[Action, ...]
+    why_not: Callable[[Action], str | None] | None = field(default=None, eq=False, repr=False)
+    """Explains why an action is not among the options (the rule and its section), when it can."""
+
+
+class IllegalActionError(WarbookError, ValueError):
+    """An action that is not legal now; ``diagnostic`` names the rule that forbids it."""
+
+    def __init__(self, diag: Diagnostic):
+        self.diagnostic = diag
+        super().__init__(diag.message)
+
+
+class AmbiguousActionError(IllegalActionError):
+    """An abbreviated action that matches more than one legal option."""
+
+
+def illegal(action: Action | str, decision: Decision, where: Span) -> IllegalActionError:
+    reason = decision.why_not(action) if decision.why_not and isinstance(action, Action) else None
+    hint = f"legal now: {', '.join(map(str, decision.options[:8]))}" + (" …" if len(decision.options) > 8 else "")
+    message = f"illegal action {str(action)!r} for {decision.side} ({decision.kind})"
+    if reason:
+        message += f": {reason}"
+    return IllegalActionError(diagnostic("E801", where, message, hint))

@@ -1,0 +1,86 @@
+"""What a procedure works with: the rules, the board, the state, the dice and the log.
+
+A procedure is a generator: it ``yield``s a ``Decision`` whenever a player must
+choose and receives the chosen ``Action`` back (``action = yield from
+ctx.choose(...)``).  It changes the game only through ``ctx.state = …`` and
+records what happened with ``ctx.say`` and ``ctx.roll``, so the log is the
+whole story and a replay of the same choices reproduces it exactly.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Generator, Iterable
+
+from attrs import evolve
+
+from dsl.values import Dice, read_dice
+from interpreter import rng
+from interpreter.actions import Action, Decision
+from interpreter.rules import Rules
+from interpreter.state import GameState, Unit
+
+Flow = Generator[Decision, Action, Any]
+"""A procedure's type: yields decisions, receives actions."""
+
+
+class Context:
+    """The mutable shell around one game's frozen state."""
+
+    def __init__(self, scenario, seed: int):
+        self.scenario = scenario
+        self.rulebook = scenario.rulebook
+        self.rules = Rules(scenario.rulebook)
+        self.board = scenario.board
+        self.seed = seed
+        self.state = GameState()
+        self.events: list[dict] = []
+        self.acting: str | None = None
+        """The side whose phase this is, or ``None`` in a mutual phase."""
+        self.player_order: tuple[str, ...] = scenario.player_order
+
+    # --- the log -------------------------------------------------------------------------
+
+    def say(self, text: str, **data: Any) -> None:
+        """Record something that happened, in words for people and data for programs."""
+        self.events.append({"type": "event", "turn": self.state.turn, "phase": self.state.phase, "text": text,
+                            **data})
+
+    def roll(self, dice: Dice | str, reason: str) -> int:
+        """Roll with the game's one RNG and log the roll with why it was rolled."""
+        if isinstance(dice, str):
+            parsed = read_dice(dice)
+            assert parsed is not None, dice
+            dice = parsed
+        value = rng.roll(self.seed, self.state.rolls, dice.faces, dice.count)
+        self.events.append({"type": "roll", "n": self.state.rolls, "dice": str(dice), "value": value,
+                            "reason": reason})
+        self.state = evolve(self.state, rolls=self.state.rolls + 1)
+        return value
+
+    # --- choosing ----------------------------------------------------------------------
+
+    def choose(self, side: str, kind: str, prompt: str, options: Iterable[Action],
+               why_not: Callable[[Action], str | None] | None = None) -> Flow:
+        """Ask ``side`` to choose; returns the chosen action.  Options are sorted for determinism."""
+        ordered = tuple(sorted(set(options), key=_action_key))
+        action = yield Decision(side, kind, prompt, ordered, why_not)
+        return action
+
+    # --- helpers procedures share --------------------------------------------------------
+
+    def enemies(self, side: str) -> tuple[str, ...]:
+        return tuple(s for s in self.rules.sides if s != side)
+
+    def label(self, unit: Unit, viewer: str | None = None) -> str:
+        """How a unit is named in the narrative: hidden counters stay anonymous to the enemy."""
+        if unit.hidden and viewer != unit.side:
+            return f"{unit.id} (hidden)"
+        return f"{unit.id} {self.rules.unit_type(unit.type).label}"
+
+    def update_unit(self, unit: Unit) -> None:
+        self.state = self.state.with_unit(unit)
+
+
+def _action_key(action: Action) -> tuple:
+    # Numbers sort as numbers so that "place 0910" follows "place 0109" column by column.
+    return (action.kind, tuple((0, int(a), "") if a.isdigit() else (1, 0, a) for a in action.args))

@@ -1,0 +1,223 @@
+"""The game API: ``Game.new(scenario, seed)``, ``legal_actions()``, ``apply()``, ``observe()``, save and load.
+
+The game is a generator (``interpreter.flow.play``) paused at a ``Decision``.
+``apply`` checks the action is legal (python-chess's ``push`` after
+``is_legal``), sends it in, and runs to the next decision.  The log records the
+scenario, the rulebook hash, the seed and every decision and roll; loading a
+save replays the choices and checks every roll comes out the same, so load =
+replay (event sourcing).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from dsl.ast import Span
+from dsl.diagnostics import RulesError, diagnostic, register
+from interpreter.actions import Action, AmbiguousActionError, Decision, IllegalActionError, illegal
+from interpreter.context import Context
+from interpreter.flow import missing_procedures, play
+from interpreter.scenario import Scenario, load_scenario
+
+TERMINAL = "terminal"
+LOG_VERSION = 1
+
+register("E805", "unsupported-procedure", """
+    ## What it does
+    Reports, before a game starts, a `do …` line of the rulebook's sequence of play that this
+    version of the interpreter cannot carry out yet.
+""")
+
+
+class Game:
+    """One game in progress."""
+
+    def __init__(self, scenario: Scenario, seed: int):
+        missing = missing_procedures(scenario.rulebook)
+        if missing:
+            raise RulesError([diagnostic("E805", p.span, f"procedure {p.get('procedure')!r} is not supported yet")
+                              for p in missing])
+        self.scenario = scenario
+        self.seed = seed
+        self.ctx = Context(scenario, seed)
+        self.ctx.result = None
+        self.choices: list[str] = []
+        self.log: list[dict] = []
+        self._flow = play(self.ctx)
+        self._pending: Decision | None = None
+        self._advance(None)
+
+    @classmethod
+    def new(cls, scenario: Scenario | str | os.PathLike, seed: int = 0) -> "Game":
+        """Start a game. ``scenario`` is a loaded ``Scenario`` or a path to one.
+
+        Raises:
+            RulesError: when the scenario, its rulebook or map is bad, or uses unsupported procedures.
+        """
+        if not isinstance(scenario, Scenario):
+            scenario = load_scenario(scenario)
+        return cls(scenario, seed)
+
+    # --- stepping ----------------------------------------------------------------------
+
+    def _flush(self) -> None:
+        self.log.extend(self.ctx.events)
+        self.ctx.events.clear()
+
+    def _advance(self, action: Action | None) -> None:
+        try:
+            self._pending = self._flow.send(action) if action is not None else next(self._flow)
+        except StopIteration:
+            self._pending = None
+        self._flush()
+
+    @property
+    def state(self):
+        return self.ctx.state
+
+    @property
+    def decision(self) -> Decision | None:
+        """The pending decision, or ``None`` when the game is over."""
+        return self._pending
+
+    def current_player(self) -> str:
+        return self._pending.side if self._pending else TERMINAL
+
+    def legal_actions(self) -> tuple[Action, ...]:
+        return self._pending.options if self._pending else ()
+
+    def is_over(self) -> bool:
+        return self._pending is None
+
+    def result(self) -> dict | None:
+        return self.ctx.result
+
+    def parse_action(self, text: str) -> Action:
+        """An action from text: its full words, its number in the option list (1-based), or a unique prefix.
+
+        Raises:
+            IllegalActionError / AmbiguousActionError: when it is not one legal option.
+        """
+        options = self.legal_actions()
+        where = Span.point("<action>")
+        if self._pending is None:
+            raise IllegalActionError(diagnostic("E801", where, "the game is over", None))
+        text = text.strip()
+        if text.isdigit() and 1 <= int(text) <= len(options):
+            return options[int(text) - 1]
+        exact = Action.parse(text)
+        if exact in options:
+            return exact
+        matches = [o for o in options if str(o).startswith(text)] if text else []
+        if len(matches) == 1:
+            return matches[0]
+        if len(matches) > 1:
+            raise AmbiguousActionError(diagnostic("E802", where, f"{text!r} matches {len(matches)} actions",
+                                                  "; ".join(map(str, matches[:6]))))
+        raise illegal(exact, self._pending, where)
+
+    def apply(self, action: Action | str) -> None:
+        """Play a legal action.
+
+        Raises:
+            IllegalActionError: when the action is not among ``legal_actions()``; the game is unchanged.
+        """
+        if isinstance(action, str):
+            action = self.parse_action(action)
+        if self._pending is None or action not in self._pending.options:
+            raise illegal(action, self._pending, Span.point("<action>")) if self._pending else \
+                IllegalActionError(diagnostic("E801", Span.point("<action>"), "the game is over"))
+        decision = self._pending
+        self.log.append({"type": "decision", "side": decision.side, "kind": decision.kind,
+                         "options": len(decision.options), "choice": str(action)})
+        self.choices.append(str(action))
+        self._advance(action)
+
+    # --- what a side may see ------------------------------------------------------------
+
+    def observe(self, side: str) -> dict[str, Any]:
+        """What ``side`` may know: its own units in full, enemy counters face down only as ``hidden``."""
+        units = []
+        for unit in self.state.units:
+            if unit.side == side or not unit.hidden:
+                units.append({"id": unit.id, "side": unit.side, "type": unit.type, "location": unit.location,
+                              "mode": unit.mode, "dummy": unit.dummy if unit.side == side else None})
+            elif unit.on_map:
+                units.append({"id": unit.id, "side": unit.side, "type": None, "location": unit.location,
+                              "mode": None, "dummy": None})
+        resources = {f"{s}.{r}": str(v) for s, r, v in self.state.resources}
+        return {"side": side, "turn": self.state.turn, "phase": self.state.phase, "units": units,
+                "resources": resources, "decision": self._pending if self._pending and self._pending.side == side
+                else None}
+
+    # --- save and load --------------------------------------------------------------------
+
+    def header(self) -> dict[str, Any]:
+        return {"type": "header", "warbook_log": LOG_VERSION, "scenario": self.scenario.path,
+                "scenario_hash": _hash(self.scenario.text), "rulebook_hash": self.scenario.rulebook.hash,
+                "seed": self.seed}
+
+    def save(self, path: str | os.PathLike) -> None:
+        """Write the log as JSON lines, atomically (a temporary file renamed into place)."""
+        path = Path(path)
+        lines = [json.dumps(self.header(), sort_keys=True, ensure_ascii=False)]
+        lines += [json.dumps(entry, sort_keys=True, ensure_ascii=False, default=str) for entry in self.log]
+        handle = tempfile.NamedTemporaryFile("w", encoding="utf-8", dir=path.parent or ".", delete=False,
+                                             prefix=f".{path.name}.", suffix=".tmp")
+        try:
+            with handle:
+                handle.write("\n".join(lines) + "\n")
+            os.replace(handle.name, path)
+        except BaseException:
+            Path(handle.name).unlink(missing_ok=True)
+            raise
+
+    @classmethod
+    def load(cls, path: str | os.PathLike) -> "Game":
+        """Replay a saved log and check it reproduces: same rulebook, scenario, options and rolls.
+
+        Raises:
+            RulesError: with an E803 diagnostic naming the first line that differs.
+        """
+        shown = str(path)
+        try:
+            lines = Path(path).read_text(encoding="utf-8").splitlines()
+            entries = [json.loads(line) for line in lines if line.strip()]
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+            raise RulesError([diagnostic("E803", Span.point(shown), f"cannot read log {shown!r}: {exc}")]) from None
+        if not entries or entries[0].get("type") != "header":
+            raise RulesError([diagnostic("E803", Span.point(shown), "not a warbook log: no header line")])
+        header = entries[0]
+        game = cls.new(header["scenario"], int(header["seed"]))
+        for key in ("scenario_hash", "rulebook_hash"):
+            if game.header()[key] != header.get(key):
+                raise RulesError([diagnostic("E803", Span.point(shown, 1),
+                                             f"the log was written for a different {key.split('_')[0]}",
+                                             "replay it with the files it was recorded with")])
+        expected_rolls = [e for e in entries if e.get("type") == "roll"]
+        for number, entry in enumerate(entries, start=1):
+            if entry.get("type") != "decision":
+                continue
+            if game.is_over() or len(game.legal_actions()) != entry.get("options"):
+                raise RulesError([diagnostic("E803", Span.point(shown, number),
+                                             f"line {number}: expected {entry.get('options')} legal actions, found "
+                                             f"{len(game.legal_actions())}")])
+            try:
+                game.apply(Action.parse(entry["choice"]))
+            except IllegalActionError as exc:
+                raise RulesError([diagnostic("E803", Span.point(shown, number), f"line {number}: {exc}")]) from None
+        got_rolls = [e for e in game.log if e.get("type") == "roll"]
+        for want, got in zip(expected_rolls, got_rolls):
+            if (want.get("value"), want.get("reason")) != (got.get("value"), got.get("reason")):
+                raise RulesError([diagnostic("E803", Span.point(shown), f"roll {want.get('n')} differs on replay: "
+                                             f"{want.get('value')} then, {got.get('value')} now")])
+        return game
+
+
+def _hash(text: str) -> str:
+    return hashlib.sha256(text.encode()).hexdigest()[:16]

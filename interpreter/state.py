@@ -1,0 +1,82 @@
+"""The game state: a frozen value; every change makes a new one (attrs ``evolve``).
+
+Every unit and marker is in exactly one place: a map cell id, or the name of a
+holding area (``eliminated``, a rulebook ``box``, ``offmap``).  Nothing here
+points into the board graph except cell ids, so one static map serves every
+playout.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Iterator
+
+from attrs import evolve, frozen
+
+ELIMINATED = "eliminated"
+OFFMAP = "offmap"
+
+
+@frozen(order=True)
+class Unit:
+    """One counter in play."""
+
+    id: str
+    """Stable id from the scenario set-up, e.g. ``A3`` (the side's short letter and a number)."""
+    type: str
+    side: str
+    location: str
+    hidden: bool = False
+    """Face down: the enemy sees only that a counter is there."""
+    dummy: bool = False
+    mode: str | None = None
+    """An order such as watch or patrol, cleared at the end of the turn."""
+    spent: frozenset[str] = frozenset()
+    """What the unit has done this phase or turn (``moved``, ``attacked``, ``fired``)."""
+
+    @property
+    def on_map(self) -> bool:
+        return self.location[:1].isdigit()
+
+
+@frozen
+class GameState:
+    """Everything that changes during a game, and nothing else."""
+
+    turn: int = 0
+    phase: str = "setup"
+    units: tuple[Unit, ...] = ()
+    resources: tuple[tuple[str, str, Fraction], ...] = ()
+    """(side, resource, value), sorted."""
+    rolls: int = 0
+    """How many dice rolls have been drawn: the RNG counter."""
+    over: bool = False
+
+    def unit(self, unit_id: str) -> Unit:
+        for unit in self.units:
+            if unit.id == unit_id:
+                return unit
+        raise KeyError(unit_id)
+
+    def units_at(self, cell: str) -> tuple[Unit, ...]:
+        return tuple(u for u in self.units if u.location == cell)
+
+    def units_of(self, side: str, on_map: bool = True) -> Iterator[Unit]:
+        return (u for u in self.units if u.side == side and (u.on_map or not on_map))
+
+    def occupied_by(self, cell: str) -> frozenset[str]:
+        """Sides with a unit (real or dummy) in a cell."""
+        return frozenset(u.side for u in self.units if u.location == cell)
+
+    def with_unit(self, unit: Unit) -> "GameState":
+        return evolve(self, units=tuple(unit if u.id == unit.id else u for u in self.units))
+
+    def resource(self, side: str, name: str) -> Fraction:
+        for s, r, v in self.resources:
+            if s == side and r == name:
+                return v
+        return Fraction(0)
+
+    def with_resource(self, side: str, name: str, value: Fraction) -> "GameState":
+        rest = [(s, r, v) for s, r, v in self.resources if (s, r) != (side, name)]
+        return evolve(self, resources=tuple(sorted([*rest, (side, name, Fraction(value))])))

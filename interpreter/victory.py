@@ -1,0 +1,137 @@
+"""Victory: points awarded as they occur or in scoring phases, sudden death, and the final level.
+
+Reads the rulebook's (or the scenario overlay's) ``victory`` and ``award``
+declarations.  With ``victory { by vp margin; level … }`` the side with more
+points wins at the level whose range holds the margin; a level named ``draw``
+(or a margin of 0 with no level) is a draw.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from attrs import evolve
+
+from interpreter.context import Context
+from interpreter.rules import Rules
+from interpreter.state import Unit
+
+
+def _victory(ctx: Context):
+    found = ctx.rulebook.of_kind("victory")
+    return found[0] if found else None
+
+
+def _victory_resource(ctx: Context) -> str | None:
+    decl = _victory(ctx)
+    prop = decl.first("by") if decl else None
+    return str(prop.get("resource")) if prop else None
+
+
+def gain(ctx: Context, side: str, resource: str, amount: Fraction, reason: str) -> None:
+    """Add to a side's resource within its cap; negative amounts spend (never below the minimum)."""
+    decl = ctx.rulebook.get("resource", resource)
+    cap = decl.first("cap") if decl else None
+    floor = decl.first("minimum") if decl else None
+    before = ctx.state.resource(side, resource)
+    after = before + amount
+    if cap is not None:
+        after = min(after, cap.get("value"))
+    if floor is not None:
+        after = max(after, floor.get("value"))
+    if after != before:
+        ctx.state = ctx.state.with_resource(side, resource, after)
+        ctx.say(f"{side} {'gains' if after > before else 'loses'} {abs(after - before)} {resource} ({reason})",
+                kind="resource", side=side, resource=resource, value=str(after))
+
+
+def award_for_loss(ctx: Context, unit: Unit, how: str) -> None:
+    """Score every ``award … on eliminated|refitted [by combat] of …`` that matches a unit leaving play."""
+    unit_type = ctx.rules.unit_type(unit.type)
+    if unit.dummy:
+        return
+    for award in ctx.rulebook.of_kind("award"):
+        on = award.first("on")
+        if on is None or not on.has(how):
+            continue
+        of = award.first("of")
+        if of is not None and not Rules.unit_matches(unit_type, of.get("who") or ()):
+            continue
+        to = award.first("to")
+        side = str(to.get("side")) if to else next(s for s in ctx.rules.sides if s != unit.side)
+        points = _points(ctx, award, unit_type)
+        resource = award.first("resource")
+        name = str(resource.get("resource")) if resource else _victory_resource(ctx)
+        if points and name:
+            gain(ctx, side, name, Fraction(points), f"{award.display}: {ctx.label(unit)}")
+
+
+def _points(ctx: Context, award, unit_type) -> int:
+    general = 0
+    for prop in award.all("points"):
+        who = prop.get("who")
+        if who and Rules.unit_matches(unit_type, who):
+            return prop.get("value")
+        if not who:
+            general = prop.get("value")
+    return general
+
+
+def score_held(ctx: Context, award) -> None:
+    """An ``award … on held; cells …`` scores for each matching cell only its side occupies."""
+    to = award.first("to")
+    cells = award.first("cells")
+    if to is None or cells is None:
+        return
+    side = str(to.get("side"))
+    wanted = {str(w) for w in cells.get("where") or ()}
+    name = (award.first("resource").get("resource") if award.first("resource") else None) or _victory_resource(ctx)
+    held = 0
+    for cell in ctx.board.cells:
+        if not wanted & ctx.rules.cell_selectors(ctx.board.terrain(cell), ctx.board.tags(cell)) \
+                and ctx.board.graph.nodes[cell].get("place") not in wanted:
+            continue
+        real = [u for u in ctx.state.units_at(cell) if not u.dummy]
+        if real and all(u.side == side for u in real):
+            held += 1
+    points = sum(p.get("value") for p in award.all("points") if not p.get("who"))
+    if held and points and name:
+        gain(ctx, side, str(name), Fraction(points * held), f"{award.display}: {held} held")
+
+
+def check_sudden_death(ctx: Context) -> bool:
+    decl = _victory(ctx)
+    prop = decl.first("sudden") if decl else None
+    resource = _victory_resource(ctx)
+    if prop is None or resource is None:
+        return False
+    lead = prop.get("lead")
+    totals = sorted((ctx.state.resource(s, resource), s) for s in ctx.rules.sides)
+    if totals[-1][0] - totals[0][0] >= lead:
+        ctx.say(f"sudden death: {totals[-1][1]} leads by {totals[-1][0] - totals[0][0]} {resource}", kind="victory")
+        ctx.state = evolve(ctx.state, over=True)
+        return True
+    return False
+
+
+def final_result(ctx: Context) -> dict:
+    """Decide and log the result: ``{"winner": side or None, "level": label, "margin": n}``."""
+    decl = _victory(ctx)
+    resource = _victory_resource(ctx)
+    if decl is None or resource is None:
+        result = {"winner": None, "level": "no victory conditions", "margin": 0}
+    else:
+        totals = sorted(((ctx.state.resource(s, resource), s) for s in ctx.rules.sides), reverse=True)
+        margin = totals[0][0] - totals[-1][0]
+        level_name, label = "draw", "Draw"
+        for prop in decl.all("level"):
+            if margin in prop.get("range"):
+                level_name = str(prop.get("level"))
+                label = str(prop.get("label")) if prop.get("label") else level_name
+        winner = None if margin == 0 or level_name == "draw" else totals[0][1]
+        result = {"winner": winner, "level": label, "margin": int(margin),
+                  "totals": {s: str(v) for v, s in totals}}
+    text = f"{result['winner']} wins: {result['level']}" if result["winner"] else f"result: {result['level']}"
+    ctx.say(text, kind="result", result=result)
+    ctx.result = result
+    return result
