@@ -113,9 +113,10 @@ def _clear_spent(ctx: Context, scope: str) -> None:
 
 
 def _end_of_turn(ctx: Context) -> None:
-    """Orders last one turn (declared each turn, as in the WATCH/PATROL phases)."""
-    if any(u.mode for u in ctx.state.units):
-        ctx.state = evolve(ctx.state, units=tuple(evolve(u, mode=None) if u.mode else u for u in ctx.state.units))
+    """Orders and turn flags last one turn (orders are declared each turn, as in the WATCH/PATROL phases)."""
+    if any(u.mode or u.turn_flags for u in ctx.state.units):
+        ctx.state = evolve(ctx.state, units=tuple(evolve(u, mode=None, turn_flags=frozenset())
+                                                  if u.mode or u.turn_flags else u for u in ctx.state.units))
 
 
 # --- set-up --------------------------------------------------------------------------------

@@ -32,7 +32,9 @@ class Unit:
     mode: str | None = None
     """An order such as watch or patrol, cleared at the end of the turn."""
     spent: frozenset[str] = frozenset()
-    """What the unit has done this phase or turn (``moved``, ``attacked``, ``fired``)."""
+    """What the unit has done this phase (``moved``, ``attacked``); cleared at the end of each phase."""
+    turn_flags: frozenset[str] = frozenset()
+    """What the unit has done this turn (``bombarded``, ``boarded``); cleared at the end of each turn."""
 
     @property
     def on_map(self) -> bool:
