@@ -190,9 +190,16 @@ class Game:
             entries = [json.loads(line) for line in lines if line.strip()]
         except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
             raise RulesError([diagnostic("E803", Span.point(shown), f"cannot read log {shown!r}: {exc}")]) from None
+        shapeless = next((n for n, e in enumerate(entries, start=1) if not isinstance(e, dict)), None)
+        if shapeless is not None:
+            raise RulesError([diagnostic("E803", Span.point(shown, shapeless),
+                                         f"line {shapeless}: not a log entry (a JSON object)")])
         if not entries or entries[0].get("type") != "header":
             raise RulesError([diagnostic("E803", Span.point(shown), "not a warbook log: no header line")])
         header = entries[0]
+        if not isinstance(header.get("scenario"), str) or type(header.get("seed")) is not int:
+            raise RulesError([diagnostic("E803", Span.point(shown, 1),
+                                         "the header needs 'scenario' (a path) and 'seed' (a whole number)")])
         game = cls.new(header["scenario"], int(header["seed"]))
         for key in ("scenario_hash", "rulebook_hash"):
             if game.header()[key] != header.get(key):
@@ -207,6 +214,9 @@ class Game:
                 raise RulesError([diagnostic("E803", Span.point(shown, number),
                                              f"line {number}: expected {entry.get('options')} legal actions, found "
                                              f"{len(game.legal_actions())}")])
+            if not isinstance(entry.get("choice"), str):
+                raise RulesError([diagnostic("E803", Span.point(shown, number), f"line {number}: a decision "
+                                             "without its 'choice'")])
             try:
                 game.apply(Action.parse(entry["choice"]))
             except IllegalActionError as exc:

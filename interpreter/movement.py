@@ -1,0 +1,935 @@
+"""Movement: where a unit may go this move, what it costs, and the path it takes.
+
+Three layers, each cheap enough for the one above it:
+
+1. ``cost_table(rules, board, type)`` compiles, once per rules, map and unit type,
+   what every cell costs that type to enter (``None``: it may never enter it)
+   from the terrain's ``cost`` lines and the movement class's ``enters only`` /
+   ``never enters`` lines, the side's ``never enters`` and the type's own ``never
+   enters`` / ``may enter``, plus the neighbours it may step to (``diagonals no``,
+   ``crosses only``).  Costs are whole numbers of ``1/scale`` points, so the
+   search adds integers, never ``Fraction``s (python-chess precomputes its attack
+   tables for the same reason).
+2. ``situation(world, side)`` reads the state once per search: cells holding
+   enemy counters, cells in enemy zones of control, cells with markers that stop
+   the side's units, and the side's stacks.
+3. ``search(world, unit)`` is Dijkstra with a cutoff at the unit's points over
+   those two; no rule is evaluated in its inner loop.  ``reachable`` gives the
+   cells it may end its move in, with their cost.
+
+Readings of the rules language (each a choice where the language leaves one):
+
+- **``enters only`` lines are alternatives**: a cell may be entered if any line
+  allows it; ``enters only road within 1`` allows every cell at most 1 cell from a
+  road cell (graph hops, the road cell itself included).
+- **Points.**  ``points factor F`` reads the type's factor F (``all`` is
+  unlimited, a blank factor is 0), ``points N``, ``points unlimited``; ``unlimited
+  distance`` ignores costs (each cell counts 1, for the canonical path) but not
+  where the class may go: ``no entry`` terrain bars it like any other unit.  A
+  class without a ``points`` line, ``never moves`` and ``needs transport`` give 0.
+- **Enemy counters.**  Every counter on the map occupies its cell, face down or
+  not, dummy or not (the mover sees a counter, not what it is).  An enemy cell is
+  passed through by a class that ``ignores enemy``; otherwise it is barred when a
+  ``stacking`` says ``enemy cells forbidden``, entered and stopped in when the
+  class ``stops on entering enemy``, and passed through otherwise.
+- **Zones of control.**  A zone reaches ``range`` cells (default 1) into cells its
+  ``into`` names (every cell without ``into``); a mode's ``zone range +N`` adds N,
+  and the added reach also covers the other cells up to N cells away: ZONE OF
+  CONTROL's "2 in road and clear hexes, 1 in non-clear" for range 1 and +1.
+  Distances are graph hops.  A zone with ``stops movement`` (or any zone, for a
+  class that ``stops on entering enemy zone``) ends the move of a unit entering
+  it.  ``zone to zone uses all points``: a unit that starts its move in an enemy
+  zone may step to an adjacent cell in an enemy zone by spending all its points
+  (the step must still be affordable), which ends its move; or it may leave
+  through cells outside enemy zones as usual, stopping again on entering one.
+  Mid-move a zone-to-zone step cannot happen, since entering a zone stops.
+- **Dummies and hidden information.**  Legal moves are computed from what the
+  moving side knows.  A face-down enemy dummy could be a unit, so it exerts a zone
+  like one; a revealed dummy exerts none (a dummy "only hides real units").
+  Otherwise a unit's legal moves would tell its owner which counters are dummies.
+  Markers that stop the side's units (``effect stop opponent``, a class's ``stops
+  on entering MARKER``) count only when the side can see them; hidden ones are
+  sprung during the move itself (``interpreter.procedures.move``).
+- **Stacking** is per side and per cell.  A unit counts against the first
+  ``limit … for WHO`` line naming it, else (unless ``exempt``) against the general
+  ``limit``; a marker counts only with ``counts for stacking yes``, a dummy unless
+  it says ``no``.  Only where a move ends is checked (MOVEMENT: "You may drop off
+  or pick up units on the way"), and only when ``checked always`` or ``during
+  movement`` (or when ``checked`` is not given).
+- **Canonical path**: the cheapest path; among equally cheap ones each cell's
+  predecessor is the one with the lowest cell id.  WATCH fire and hidden markers
+  are met along it.
+
+Limits: ``combines with``, ``joins any force`` and forces of several units are
+not handled here (one unit moves at a time); a zone with ``requires option`` is in
+force when the option's ``default`` is ``on`` (scenarios cannot switch options
+yet).
+"""
+
+from __future__ import annotations
+
+import heapq
+import math
+import weakref
+from collections.abc import Iterable, Mapping
+from fractions import Fraction
+from typing import Any, NamedTuple, Protocol
+
+from attrs import frozen
+
+from dsl.model import Declaration, Property, Rulebook
+from interpreter.board import Board
+from interpreter.rules import Rules, UnitType
+from interpreter.state import GameState, Unit
+
+_FRACTIONS: dict[tuple[int, int], Fraction] = {}
+
+UNLIMITED = None
+"""``allowance`` of a unit with no movement-point limit."""
+
+
+class World(Protocol):
+    """What movement reads: a ``Context`` or any object with these three attributes."""
+
+    rules: Rules
+    board: Board
+    state: GameState
+
+
+class Parts(NamedTuple):
+    """A ``World`` made of parts, for callers without a ``Context``."""
+
+    rules: Rules
+    board: Board
+    state: GameState
+
+
+def cite(decl: Declaration | None, prop: Property | None = None) -> str:
+    """The sections a rule comes from, as ``§A, §B`` (the line's own, else its declaration's)."""
+    names: tuple[str, ...] = ()
+    if prop is not None:
+        names = prop.provenance.section_names
+    if not names and decl is not None:
+        names = decl.provenance.section_names
+    return ", ".join(f"§{n}" for n in names)
+
+
+def because(text: str, decl: Declaration | None, prop: Property | None = None, inside: str = "") -> str:
+    """``text (inside, §SECTION)``: a reason followed by the rule that gives it."""
+    parts = [p for p in (inside, cite(decl, prop)) if p]
+    return f"{text} ({', '.join(parts)})" if parts else text
+
+
+def _names(value: Iterable[Any] | None) -> tuple[str, ...]:
+    return tuple(str(v) for v in value or ())
+
+
+# --- per map: neighbours and cell selectors -------------------------------------------------------
+
+_BOARD_CACHE: weakref.WeakKeyDictionary[Any, dict[str, Any]] = weakref.WeakKeyDictionary()
+_RULES_CACHE: weakref.WeakKeyDictionary[Rules, dict[Any, Any]] = weakref.WeakKeyDictionary()
+
+
+def _board_cache(board: Board) -> dict[str, Any]:
+    cache = _BOARD_CACHE.get(board.graph)
+    if cache is None:
+        cache = _BOARD_CACHE[board.graph] = {}
+    return cache
+
+
+def _rules_cache(rules: Rules, board: Board | None = None) -> dict[Any, Any]:
+    per_rules = _RULES_CACHE.get(rules)
+    if per_rules is None:
+        per_rules = _RULES_CACHE[rules] = {"boards": weakref.WeakKeyDictionary()}
+    if board is None:
+        return per_rules
+    per_board = per_rules["boards"].get(board.graph)
+    if per_board is None:
+        per_board = per_rules["boards"][board.graph] = {}
+    return per_board
+
+
+def adjacency(board: Board) -> dict[str, tuple[str, ...]]:
+    """Every cell's neighbours in id order, built once per map."""
+    cache = _board_cache(board)
+    if "adjacency" not in cache:
+        graph = board.graph
+        cache["adjacency"] = {cell: tuple(sorted(graph.adj[cell])) for cell in graph.nodes}
+    return cache["adjacency"]
+
+
+def within(board: Board, sources: Iterable[str], distance: int) -> dict[str, int]:
+    """Cells at most ``distance`` steps from any of ``sources`` (graph hops), with that distance."""
+    adj = adjacency(board)
+    seen = {cell: 0 for cell in sources}
+    frontier = list(seen)
+    for step in range(1, distance + 1):
+        nxt = []
+        for cell in frontier:
+            for n in adj[cell]:
+                if n not in seen:
+                    seen[n] = step
+                    nxt.append(n)
+        frontier = nxt
+    return seen
+
+
+def cell_selectors(rules: Rules, board: Board) -> dict[str, frozenset[str]]:
+    """Every name a selector may use for each cell (terrain, its tags, the cell's tags)."""
+    cache = _rules_cache(rules, board)
+    if "selectors" not in cache:
+        memo: dict[tuple[str, frozenset[str]], frozenset[str]] = {}
+        out = {}
+        for cell, data in board.graph.nodes(data=True):
+            key = (data["terrain"], data["tags"])
+            if key not in memo:
+                memo[key] = rules.cell_selectors(*key)
+            out[cell] = memo[key]
+        cache["selectors"] = out
+    return cache["selectors"]
+
+
+def _cells_named(rules: Rules, board: Board, names: Iterable[str]) -> frozenset[str]:
+    wanted = set(names)
+    return frozenset(c for c, sel in cell_selectors(rules, board).items() if sel & wanted)
+
+
+# --- per unit type: allowance and cost table -------------------------------------------------------
+
+
+def movement_class(rules: Rules, unit_type: UnitType) -> Declaration | None:
+    return rules.rulebook.get("movement", unit_type.movement) if unit_type.movement else None
+
+
+def never_moves(rules: Rules, unit_type: UnitType) -> bool:
+    """Whether a type cannot move by itself: ``never moves`` or ``needs transport``, on its class or marker."""
+    mclass = movement_class(rules, unit_type)
+    decl = rules.rulebook.get(unit_type.kind, unit_type.name)
+    for d in (mclass, decl):
+        if d is not None and (any(p.has("moves") for p in d.all("never")) or d.has("needs")):
+            return True
+    return False
+
+
+def allowance(rules: Rules, unit_type: UnitType) -> Fraction | None:
+    """Movement points per move: a ``Fraction``, or ``None`` (``UNLIMITED``)."""
+    if never_moves(rules, unit_type):
+        return Fraction(0)
+    mclass = movement_class(rules, unit_type)
+    if mclass is None:
+        return Fraction(0)
+    if mclass.has("unlimited"):
+        return UNLIMITED
+    points = mclass.first("points")
+    if points is None or points.has("none"):
+        return Fraction(0)
+    if points.has("unlimited"):
+        return UNLIMITED
+    if points.get("factor") is not None:
+        value = unit_type.factor(str(points.get("factor")))
+        if value == "all":
+            return UNLIMITED
+        return Fraction(value) if isinstance(value, (int, Fraction)) else Fraction(0)
+    return Fraction(points.get("count") or 0)
+
+
+@frozen
+class CostTable:
+    """What each cell costs one unit type to enter, compiled once per rules, map and type."""
+
+    type_name: str
+    scale: int
+    """Costs are whole numbers of ``1/scale`` movement points."""
+    cost: Mapping[str, int]
+    """Cells the type may enter, with their scaled cost; a cell not here is barred."""
+    barred: Mapping[str, str]
+    """Why each barred cell is barred, in words ending with the rule's section."""
+    adjacency: Mapping[str, tuple[str, ...]]
+    allowance: Fraction | None
+    must_end: frozenset[str] | None
+    """Cells a move must end in (``must end on``), or ``None`` when any will do."""
+    must_end_reason: str = ""
+
+    @property
+    def unlimited(self) -> bool:
+        return self.allowance is None
+
+    def scaled(self, points: Fraction | None) -> int | None:
+        """Points as a budget in table units (rounded down: costs are whole units)."""
+        return None if points is None else math.floor(points * self.scale)
+
+    def points(self, scaled: int) -> Fraction:
+        value = _FRACTIONS.get((scaled, self.scale))
+        if value is None:
+            value = _FRACTIONS[scaled, self.scale] = Fraction(scaled, self.scale)
+        return value
+
+
+def cost_table(rules: Rules, board: Board, type_name: str) -> CostTable:
+    """The compiled costs of ``type_name`` on ``board`` (cached while both are alive)."""
+    cache = _rules_cache(rules, board).setdefault("costs", {})
+    table = cache.get(type_name)
+    if table is None:
+        table = cache[type_name] = _compile(rules, board, rules.unit_type(type_name))
+    return table
+
+
+def _terrain_cost_line(rules: Rules, terrain: str, unit_type: UnitType) -> tuple[Fraction | None, str]:
+    cost = rules.terrain_cost(terrain, unit_type)
+    if cost is not None:
+        return cost, ""
+    decl = rules.rulebook.get("terrain", terrain)
+    line = next((p for p in decl.all("cost") if p.has("no")), None) if decl else None
+    return None, because(f"{terrain}: no entry", decl, line, f"terrain '{terrain}'")
+
+
+def _compile(rules: Rules, board: Board, unit_type: UnitType) -> CostTable:
+    rulebook = rules.rulebook
+    mclass = movement_class(rules, unit_type)
+    points = allowance(rules, unit_type)
+    unit_names = unit_type.selectors
+
+    # Where the class, the side and the type forbid or confine.
+    confine: list[tuple[frozenset[str], str]] = []  # (allowed cells, wording) per `enters only`, alternatives
+    forbid: list[tuple[frozenset[str], str]] = []
+    if mclass is not None:
+        for line in mclass.all("enters"):
+            where = _names(line.get("where"))
+            distance = line.get("distance")
+            cells = _cells_named(rules, board, where)
+            if distance:
+                cells = frozenset(within(board, cells, distance))
+            confine.append((cells, " ".join(where) + (f" within {distance}" if distance else "")))
+        for line in mclass.all("never"):
+            if line.has("moves"):
+                continue
+            exceptions = _names(line.get("exceptions"))
+            if exceptions and unit_names & set(exceptions):
+                continue
+            cells = _cells_named(rules, board, _names(line.get("where"))) - _cells_named(rules, board, exceptions)
+            where = " ".join(_names(line.get("where")))
+            forbid.append((cells, because(f"movement '{mclass.name}' never enters {where}", mclass, line)))
+    decl = rulebook.get(unit_type.kind, unit_type.name)
+    may_enter = frozenset()
+    if decl is not None:
+        may_enter = _cells_named(rules, board, [n for p in decl.all("may") for n in _names(p.get("where"))])
+        for line in decl.all("never"):
+            if line.has("moves"):
+                continue
+            where = " ".join(_names(line.get("where")))
+            forbid.append((_cells_named(rules, board, _names(line.get("where"))),
+                           because(f"{unit_type.name} never enters {where}", decl, line)))
+    side = rulebook.get("side", unit_type.side) if unit_type.side else None
+    if side is not None:
+        for line in side.all("never"):
+            cells = _cells_named(rules, board, _names(line.get("where"))) - may_enter
+            where = " ".join(_names(line.get("where")))
+            forbid.append((cells, because(f"side '{side.name}' never enters {where}", side, line)))
+    confine_reason = ""
+    if confine and mclass is not None:
+        line = mclass.first("enters")
+        confine_reason = because(f"movement '{mclass.name}' enters only "
+                                 f"{', or '.join(text for _, text in confine)}", mclass, line)
+
+    # Costs, terrain by terrain.
+    by_terrain: dict[str, tuple[Fraction | None, str]] = {}
+    raw: dict[str, Fraction] = {}
+    barred: dict[str, str] = {}
+    for cell, terrain in board.graph.nodes(data="terrain"):
+        if terrain not in by_terrain:
+            cost, why = _terrain_cost_line(rules, terrain, unit_type)
+            by_terrain[terrain] = (Fraction(1) if points is UNLIMITED and cost is not None else cost, why)
+        cost, why = by_terrain[terrain]
+        if cost is None:
+            barred[cell] = why
+            continue
+        if confine and not any(cell in cells for cells, _ in confine):
+            barred[cell] = f"{terrain}: {confine_reason}"
+            continue
+        reason = next((text for cells, text in forbid if cell in cells), None)
+        if reason is not None:
+            barred[cell] = f"{terrain}: {reason}"
+            continue
+        raw[cell] = cost
+    scale = 1
+    for value in {*raw.values(), *([points] if points else [])}:
+        scale = math.lcm(scale, value.denominator)
+    scaled = {value: int(value * scale) for value in set(raw.values())}
+    cost = {cell: scaled[value] for cell, value in raw.items()}
+
+    # Neighbours: every adjacent cell, unless the class limits diagonals or crossings.
+    adj = adjacency(board)
+    if mclass is not None and (mclass.has("crosses") or any(p.has("no") for p in mclass.all("diagonals"))):
+        features = set(_names(mclass.first("crosses").get("features"))) if mclass.has("crosses") else None
+        no_corners = any(p.has("no") for p in mclass.all("diagonals"))
+        filtered = {}
+        for cell, around in adj.items():
+            keep = []
+            for n in around:
+                edge = board.edge(cell, n)
+                if no_corners and edge.get("kind") == "corner":
+                    continue
+                if features is not None and not (edge.get("features", frozenset()) & features):
+                    continue
+                keep.append(n)
+            filtered[cell] = tuple(keep)
+        adj = filtered
+
+    must_end, must_end_reason = None, ""
+    if mclass is not None and mclass.has("must"):
+        line = mclass.first("must")
+        must_end = _cells_named(rules, board, _names(line.get("where")))
+        must_end_reason = because(f"movement '{mclass.name}' must end on "
+                                  f"{' '.join(_names(line.get('where')))}", mclass, line)
+    return CostTable(unit_type.name, scale, cost, barred, adj, points, must_end, must_end_reason)
+
+
+# --- the state around a moving side --------------------------------------------------------------
+
+
+@frozen
+class ZoneRule:
+    """A ``zone`` declaration, read."""
+
+    decl: Declaration
+    into: frozenset[str] | None
+    range: int
+    stops: bool
+    zone_to_zone: bool
+    blocks_retreat: bool
+    exerted_by: tuple[str, ...] | None
+
+
+def zone_rules(rules: Rules) -> tuple[ZoneRule, ...]:
+    cache = _rules_cache(rules)
+    if "zones" not in cache:
+        out = []
+        for decl in rules.rulebook.of_kind("zone"):
+            if not _option_on(rules.rulebook, decl):
+                continue
+            into = decl.first("into")
+            rng = decl.first("range")
+            exerted = decl.first("exerted")
+            out.append(ZoneRule(decl, frozenset(_names(into.get("where"))) if into else None,
+                                rng.get("range") if rng else 1, decl.has("stops"), decl.has("zone"),
+                                any(p.has("retreat") for p in decl.all("blocks")),
+                                _names(exerted.get("who")) if exerted else None))
+        cache["zones"] = tuple(out)
+    return cache["zones"]
+
+
+def _option_on(rulebook: Rulebook, decl: Declaration) -> bool:
+    needs = decl.first("requires")
+    if needs is None:
+        return True
+    option = rulebook.get("option", str(needs.get("option")))
+    default = option.first("default") if option else None
+    return default is not None and default.has("on")
+
+
+def is_counter(unit_type: UnitType) -> bool:
+    """A unit, or a dummy standing in for one: what occupies a cell and may exert a zone."""
+    return unit_type.kind == "unit" or unit_type.dummy
+
+
+def zone_extra(rules: Rules, unit: Unit, unit_type: UnitType) -> int:
+    """The ``zone range +N`` of the unit's mode (the first line naming it, else the general one)."""
+    mode = rules.rulebook.get("mode", unit.mode) if unit.mode else None
+    if mode is None:
+        return 0
+    general = 0
+    for line in mode.all("zone"):
+        who = line.get("who")
+        if who:
+            if Rules.unit_matches(unit_type, who):
+                return int(line.get("modifier"))
+        elif not general:
+            general = int(line.get("modifier"))
+    return general
+
+
+def zone_of(world: World, unit: Unit, zone: ZoneRule) -> frozenset[str]:
+    """The cells ``unit`` holds in ``zone`` (not its own cell), or nothing when it does not exert it."""
+    cache = _rules_cache(world.rules, world.board).setdefault("zone_of", {})
+    key = (unit.type, unit.location, unit.mode, zone.decl.name)
+    found = cache.get(key)
+    if found is None:
+        found = cache[key] = _zone_of(world, unit, zone)
+    return found
+
+
+def _zone_of(world: World, unit: Unit, zone: ZoneRule) -> frozenset[str]:
+    unit_type = world.rules.unit_type(unit.type)
+    if zone.exerted_by is not None and not Rules.unit_matches(unit_type, zone.exerted_by):
+        return frozenset()
+    extra = zone_extra(world.rules, unit, unit_type)
+    selectors = cell_selectors(world.rules, world.board)
+    out = set()
+    for cell, distance in within(world.board, [unit.location], zone.range + extra).items():
+        if distance == 0:
+            continue
+        if zone.into is None or selectors[cell] & zone.into:
+            if distance <= zone.range + extra:
+                out.add(cell)
+        elif distance <= extra:
+            out.add(cell)
+    return frozenset(out)
+
+
+def _exerts_for(unit: Unit, unit_type: UnitType, side: str, omniscient: bool) -> bool:
+    if unit.side == side or not unit.on_map or not is_counter(unit_type):
+        return False
+    if unit.dummy:
+        return unit.hidden and not omniscient  # a dummy the mover cannot tell from a unit
+    return True
+
+
+def enemy_zones(world: World, side: str, *, stopping: bool | None = None, blocking_retreat: bool | None = None,
+                omniscient: bool = False) -> dict[str, ZoneRule]:
+    """Cells in zones exerted by enemies of ``side``, with the zone each is in (the first, in rulebook order).
+
+    ``stopping``/``blocking_retreat`` keep only zones that (do or do not) stop movement or block retreat.
+    ``omniscient`` drops face-down dummies, which the moving side cannot tell from units.
+    """
+    zones = [z for z in zone_rules(world.rules)
+             if (stopping is None or z.stops == stopping)
+             and (blocking_retreat is None or z.blocks_retreat == blocking_retreat)]
+    out: dict[str, ZoneRule] = {}
+    if not zones:
+        return out
+    for unit in world.state.units:
+        unit_type = world.rules.unit_type(unit.type)
+        if not _exerts_for(unit, unit_type, side, omniscient):
+            continue
+        for zone in zones:
+            for cell in zone_of(world, unit, zone):
+                out.setdefault(cell, zone)
+    return out
+
+
+def stacking_rules(rules: Rules) -> tuple[Declaration, ...]:
+    return rules.rulebook.of_kind("stacking")
+
+
+def enemy_cells_forbidden(rules: Rules) -> Declaration | None:
+    """The ``stacking`` that says ``enemy cells forbidden``, if any."""
+    cache = _rules_cache(rules)
+    if "forbidding" not in cache:
+        cache["forbidding"] = next((d for d in stacking_rules(rules)
+                                    if any(p.has("forbidden") for p in d.all("enemy"))), None)
+    return cache["forbidding"]
+
+
+class StackRule:
+    """A ``stacking`` declaration, read: its limits and which line each type counts against."""
+
+    def __init__(self, rules: Rules, decl: Declaration):
+        self.rules = rules
+        self.decl = decl
+        self.limits = decl.all("limit")
+        self.counts = tuple(line.get("count") for line in self.limits)
+        self.one = tuple((name, line) for line in decl.all("one") for name in _names(line.get("who")))
+        checked = decl.first("checked")
+        self.on_moves = checked is None or checked.has("always") or checked.has("during")
+        self._lines: dict[str, int | None] = {}
+
+    def line_of(self, type_name: str) -> int | None:
+        """Which ``limit`` line a type counts against (its index), or ``None``."""
+        if type_name not in self._lines:
+            self._lines[type_name] = self._line(self.rules.unit_type(type_name))
+        return self._lines[type_name]
+
+    def _line(self, unit_type: UnitType) -> int | None:
+        decl = self.rules.rulebook.get(unit_type.kind, unit_type.name)
+        counts = decl.first("counts") if decl is not None else None
+        if unit_type.kind != "unit":
+            if not ((counts is not None and counts.has("yes"))
+                    or (unit_type.dummy and not (counts and counts.has("no")))):
+                return None
+        elif counts is not None and counts.has("no"):
+            return None
+        general = None
+        for index, line in enumerate(self.limits):
+            who = line.get("who")
+            if who:
+                if Rules.unit_matches(unit_type, who):
+                    return index
+            elif general is None:
+                general = index
+        if any(Rules.unit_matches(unit_type, line.get("who") or ()) for line in self.decl.all("exempt")):
+            return None
+        return general
+
+    def problem(self, together: list[Unit], arriving: list[Unit]) -> str | None:
+        counts = [0] * len(self.limits)
+        for unit in together:
+            index = self.line_of(unit.type)
+            if index is not None:
+                counts[index] += 1
+        for index, line in enumerate(self.limits):
+            if counts[index] > self.counts[index] and any(self.line_of(u.type) == index for u in arriving):
+                who = f" for {' '.join(_names(line.get('who')))}" if line.get("who") else ""
+                return because(f"stacking limit {self.counts[index]}{who}: {counts[index]} counters would end "
+                               "there", self.decl, line, f"stacking '{self.decl.name}'")
+        for name, line in self.one:
+            same = [u for u in together if Rules.unit_matches(self.rules.unit_type(u.type), [name])]
+            if len(same) > 1 and any(u in same for u in arriving):
+                return because(f"one {name} per cell", self.decl, line, f"stacking '{self.decl.name}'")
+        return None
+
+
+def stack_rules(rules: Rules) -> tuple[StackRule, ...]:
+    """The stacking rules checked where a move ends (``checked always``/``during movement``/unsaid)."""
+    cache = _rules_cache(rules)
+    if "stacks" not in cache:
+        cache["stacks"] = tuple(r for r in (StackRule(rules, d) for d in stacking_rules(rules)) if r.on_moves)
+    return cache["stacks"]
+
+
+def stacking_problem(world: World, side: str, cell: str, arriving: Iterable[Unit],
+                     leaving: Iterable[str] = ()) -> str | None:
+    """Why ``arriving`` may not end a move in ``cell`` beside the side's counters there, or ``None``."""
+    arriving = list(arriving)
+    gone = {u.id for u in arriving} | set(leaving)
+    here = [u for u in world.state.units if u.location == cell and u.side == side and u.id not in gone]
+    return _stack_problem(world.rules, [*here, *arriving], arriving)
+
+
+def _stack_problem(rules: Rules, together: list[Unit], arriving: list[Unit]) -> str | None:
+    for rule in stack_rules(rules):
+        found = rule.problem(together, arriving)
+        if found is not None:
+            return found
+    return None
+
+
+def stop_markers(world: World, unit: Unit, cell: str, *, known_only: bool = False) -> list[Unit]:
+    """Markers in ``cell`` that stop ``unit`` on entering it (``effect stop …``, ``stops on entering M``).
+
+    With ``known_only``, face-down markers of another side are left out: the mover cannot see them.
+    """
+    rules = world.rules
+    unit_type = rules.unit_type(unit.type)
+    mclass = movement_class(rules, unit_type)
+    named = {n for p in (mclass.all("stops") if mclass else ()) for n in _names(p.get("markers"))}
+    out = []
+    for marker in world.state.units:
+        if marker.location != cell or marker.id == unit.id:
+            continue
+        marker_type = rules.unit_type(marker.type)
+        if marker_type.kind != "marker" or marker_type.dummy:
+            continue
+        if known_only and marker.hidden and marker.side != unit.side:
+            continue
+        if marker.type in named and marker.side != unit.side or _marker_stops(rules, marker, unit):
+            out.append(marker)
+    return out
+
+
+def _marker_stops(rules: Rules, marker: Unit, unit: Unit) -> bool:
+    decl = rules.rulebook.get("marker", marker.type)
+    for line in decl.all("effect") if decl else ():
+        if line.get("effect") != "stop":
+            continue
+        if line.has("opponent") or line.has("enemy"):
+            if unit.side != marker.side:
+                return True
+        elif line.has("owner") or line.has("self"):
+            if unit.side == marker.side:
+                return True
+        elif line.has("both"):
+            return True
+    return False
+
+
+@frozen
+class Situation:
+    """What the state puts in the way of one side's moves, as that side sees it."""
+
+    side: str
+    enemy_cells: frozenset[str]
+    zone: Mapping[str, ZoneRule]
+    """Cells in enemy zones of control (any zone; the search keeps those that stop it), with the zone."""
+    markers: frozenset[str]
+    """Cells holding markers the side can see (the search asks which of them stop its unit)."""
+    stacks: Mapping[str, tuple[Unit, ...]]
+    """The side's own counters, by cell."""
+
+
+def situation(world: World, side: str, *, omniscient: bool = False) -> Situation:
+    """Read the state once for a search by ``side``."""
+    rules = world.rules
+    enemy, stacks, markers = set(), {}, set()
+    for unit in world.state.units:
+        if not unit.on_map:
+            continue
+        unit_type = rules.unit_type(unit.type)
+        if unit.side == side:
+            stacks.setdefault(unit.location, []).append(unit)
+        elif is_counter(unit_type):
+            enemy.add(unit.location)
+        if unit_type.kind == "marker" and not unit_type.dummy and (omniscient or not unit.hidden or unit.side == side):
+            markers.add(unit.location)
+    zone = enemy_zones(world, side, omniscient=omniscient)
+    return Situation(side, frozenset(enemy), zone, frozenset(markers),
+                     {cell: tuple(units) for cell, units in stacks.items()})
+
+
+# --- the search -----------------------------------------------------------------------------------
+
+
+class Reach:
+    """Where one unit may go this move: costs, canonical paths, and the cells it may end in."""
+
+    def __init__(self, unit: Unit, table: CostTable, points: Fraction | None, dist: dict[str, int],
+                 parent: dict[str, str], stops: set[str], ends: dict[str, Fraction]):
+        self.unit = unit
+        self.start = unit.location
+        self.table = table
+        self.points = points
+        """The points the search allowed (``None``: unlimited)."""
+        self.dist = dist
+        """Every cell reached (ends and cells only passed through), scaled cost."""
+        self.parent = parent
+        self.stops = stops
+        """Reached cells where the move must stop (an enemy zone, a stopping marker …)."""
+        self.ends = ends
+        """Cells the move may end in, with their cost in movement points."""
+
+    def cost(self, cell: str) -> Fraction:
+        return self.table.points(self.dist[cell])
+
+    def path(self, cell: str) -> tuple[str, ...]:
+        """The canonical path from the start to ``cell``, both included."""
+        out = [cell]
+        while out[-1] != self.start:
+            out.append(self.parent[out[-1]])
+        return tuple(reversed(out))
+
+    def points_left(self, cell: str) -> Fraction | None:
+        """Points the unit has left after moving to ``cell``: none when it had to stop there."""
+        if self.points is None:
+            return Fraction(0) if cell in self.stops else None
+        if cell in self.stops:
+            return Fraction(0)
+        return self.points - self.cost(cell)
+
+
+class UnionReach(Reach):
+    """Several searches as one (a dummy moves as any of its side's unit types could): the cheapest wins."""
+
+    def __init__(self, unit: Unit, reaches: list[Reach]):
+        self.unit, self.start = unit, unit.location
+        self.reaches = reaches
+        self.via: dict[str, Reach] = {}
+        for reach in reaches:
+            for cell in reach.ends:
+                best = self.via.get(cell)
+                if best is None or reach.ends[cell] < best.ends[cell]:
+                    self.via[cell] = reach
+        self.ends = {cell: reach.ends[cell] for cell, reach in sorted(self.via.items())}
+        self.stops = {cell for cell, reach in self.via.items() if cell in reach.stops}
+        self.points = reaches[0].points if reaches else Fraction(0)
+
+    def cost(self, cell: str) -> Fraction:
+        return self.ends[cell]
+
+    def path(self, cell: str) -> tuple[str, ...]:
+        return self.via[cell].path(cell)
+
+    def points_left(self, cell: str) -> Fraction | None:
+        return Fraction(0)
+
+
+def proxies(rules: Rules, unit: Unit) -> tuple[str, ...]:
+    """The types a counter moves as: its own, or for a dummy without a movement class every unit type
+    of its side that can move (so a dummy's moves never tell it from a unit)."""
+    unit_type = rules.unit_type(unit.type)
+    if not (unit_type.dummy and unit_type.movement is None):
+        return (unit.type,)
+    return tuple(sorted(t.name for t in rules.unit_types.values()
+                        if t.kind == "unit" and t.side == unit.side and allowance(rules, t) != 0))
+
+
+def search(world: World, unit: Unit, points: Fraction | None | str = "full", *, cargo: Iterable[Unit] = (),
+           omniscient: bool = False, ignore_stops: bool = False, as_type: str | None = None,
+           sit: Situation | None = None) -> Reach:
+    """Dijkstra from the unit's cell with a cutoff at ``points`` (``"full"``: its whole allowance).
+
+    ``cargo`` are units it carries: they end the move with it (stacking, no enemy cell).
+    ``ignore_stops`` lets zones and markers pass (for explanations), ``as_type`` moves it as
+    another type.  Dummies without a movement class: use ``reach``.
+    """
+    rules, board = world.rules, world.board
+    table = cost_table(rules, board, as_type or unit.type)
+    if points == "full":
+        points = table.allowance
+    if points is not UNLIMITED and table.allowance is UNLIMITED:
+        points = UNLIMITED
+    budget = table.scaled(points)
+    sit = sit or situation(world, unit.side, omniscient=omniscient)
+    mclass = movement_class(rules, rules.unit_type(as_type or unit.type))
+    ignores_enemy = mclass is not None and mclass.has("ignores")
+    stop_lines = mclass.all("stops") if mclass is not None else ()
+    enemy_stops = any(p.has("enemy") and not p.has("zone") for p in stop_lines)
+    class_zone = any(p.has("enemy") and p.has("zone") for p in stop_lines)
+    blocked: frozenset[str] = frozenset()
+    stop: set[str] = set()
+    if not ignores_enemy:
+        if enemy_cells_forbidden(rules) is not None:
+            blocked = sit.enemy_cells
+        elif enemy_stops:
+            stop |= sit.enemy_cells
+    zone = {} if ignore_stops else {c: z for c, z in sit.zone.items() if z.stops or class_zone}
+    stop |= set(zone)
+    if not ignore_stops:
+        stop |= {c for c in sit.markers if c != unit.location and stop_markers(world, unit, c,
+                                                                                  known_only=not omniscient)}
+    zone_to_zone = unit.location in zone and any(z.zone_to_zone for z in zone.values())
+
+    start = unit.location
+    cost, adj = table.cost, table.adjacency
+    dist = {start: 0}
+    parent: dict[str, str] = {}
+    done: set[str] = set()
+    heap = [(0, start)]
+    while heap:
+        d, cell = heapq.heappop(heap)
+        if cell in done:
+            continue
+        done.add(cell)
+        if cell in stop and cell != start:
+            continue
+        for n in adj[cell]:
+            step = cost.get(n)
+            if step is None or n in done or n in blocked:
+                continue
+            nd = d + step
+            if budget is not None and nd > budget:
+                continue
+            if zone_to_zone and cell == start and n in zone:
+                nd = budget if budget is not None else nd  # the step takes all the unit's points
+            old = dist.get(n)
+            if old is None or nd < old:
+                dist[n] = nd
+                parent[n] = cell
+                heapq.heappush(heap, (nd, n))
+            elif nd == old and cell < parent[n]:
+                parent[n] = cell
+
+    # Where the move may end.
+    cargo = list(cargo)
+    arriving = [unit, *cargo]
+    stacks = sit.stacks
+    gone = {u.id for u in arriving}
+    ends: dict[str, Fraction] = {}
+    must_end = table.must_end
+    alone = _stack_problem(rules, arriving, arriving) is None
+    points_of = table.points
+    for cell, d in dist.items():
+        if cell == start or (must_end is not None and cell not in must_end):
+            continue
+        if cargo and cell in sit.enemy_cells:
+            continue
+        here = stacks.get(cell)
+        if here:
+            here = [u for u in here if u.id not in gone]
+            if _stack_problem(rules, [*here, *arriving], arriving) is not None:
+                continue
+        elif not alone:
+            continue
+        ends[cell] = points_of(d)
+    reached_stops = {c for c in dist if c in stop and c != start}
+    return Reach(unit, table, points, dist, parent, reached_stops, ends)
+
+
+def reach(world: World, unit: Unit, points: Fraction | None | str = "full", **options: Any) -> Reach:
+    """``search`` for any counter, dummies included (a ``UnionReach`` over its side's unit types)."""
+    types = proxies(world.rules, unit)
+    if types == (unit.type,):
+        return search(world, unit, points, **options)
+    sit = options.pop("sit", None) or situation(world, unit.side, omniscient=options.get("omniscient", False))
+    return UnionReach(unit, [search(world, unit, "full", as_type=t, sit=sit, **options) for t in types])
+
+
+def reachable(world: World, unit: Unit, points: Fraction | None | str = "full", **options: Any) -> dict[str, Fraction]:
+    """The cells ``unit`` may end its move in, with what reaching each costs.
+
+    For example ``reachable(ctx, ctx.state.unit("A1"))`` → ``{"0102": Fraction(1), …}``.
+    """
+    return reach(world, unit, points, **options).ends
+
+
+def explain(world: World, unit: Unit, cell: str, points: Fraction | None | str = "full", *,
+            cargo: Iterable[Unit] = ()) -> str | None:
+    """Why ``unit`` may not end its move in ``cell`` (naming the rule and its section), or ``None``."""
+    rules, board = world.rules, world.board
+    if cell not in board.graph:
+        return f"{cell!r} is not a cell of the map"
+    if cell == unit.location:
+        return f"{unit.id} is already at {cell}"
+    cargo = list(cargo)
+    types = proxies(rules, unit)
+    reasons = [_explain_as(world, unit, cell, points, cargo, t) for t in types]
+    if not types or any(r is None for r in reasons):
+        return None if types else f"{unit.id} cannot move"
+    return reasons[0]
+
+
+def _explain_as(world: World, unit: Unit, cell: str, points, cargo: list[Unit], type_name: str) -> str | None:
+    rules = world.rules
+    table = cost_table(rules, world.board, type_name)
+    if table.allowance == 0 and points == "full":
+        mclass = movement_class(rules, rules.unit_type(type_name))
+        return because(f"{unit.id} cannot move", mclass, None, f"movement '{mclass.name if mclass else 'none'}'")
+    if cell in table.barred:
+        return f"{cell} is {table.barred[cell]}"
+    sit = situation(world, unit.side)
+    forbidding = enemy_cells_forbidden(rules)
+    if cell in sit.enemy_cells and (forbidding is not None or cargo):
+        if cargo:
+            return f"{cell} holds enemy counters: carried units may not be set down there"
+        line = next(p for p in forbidding.all("enemy") if p.has("forbidden"))
+        return because(f"{cell} holds enemy counters: enemy cells forbidden", forbidding, line,
+                       f"stacking '{forbidding.name}'")
+    found = search(world, unit, points, cargo=cargo, as_type=type_name, sit=sit)
+    if cell in found.ends:
+        return None
+    if cell in found.dist:
+        if table.must_end is not None and cell not in table.must_end:
+            return f"{cell}: {table.must_end_reason}"
+        return f"{cell}: " + (stacking_problem(world, unit.side, cell, [unit, *cargo]) or "the move may not end here")
+    free = search(world, unit, points, cargo=cargo, as_type=type_name, sit=sit, ignore_stops=True)
+    if cell in free.dist:
+        for step in free.path(cell)[1:]:
+            if step in sit.zone:
+                zone = sit.zone[step]
+                line = zone.decl.first("stops")
+                return because(f"enemy zone of control stops movement at {step}", zone.decl, line,
+                               f"zone '{zone.decl.name}'")
+            if step in sit.markers and stop_markers(world, unit, step, known_only=True):
+                marker = stop_markers(world, unit, step, known_only=True)[0]
+                decl = rules.rulebook.get("marker", marker.type)
+                return because(f"{marker.type} at {step} stops movement", decl, None, f"marker '{marker.type}'")
+        return f"{cell} cannot be reached"
+    anywhere = search(world, unit, UNLIMITED, cargo=cargo, as_type=type_name, sit=sit, ignore_stops=True)
+    if cell in anywhere.dist and points is not UNLIMITED:
+        have = table.allowance if points == "full" else points
+        mclass = movement_class(rules, rules.unit_type(type_name))
+        return because(f"{cell} is {show_points(anywhere.cost(cell))} away and {unit.id} has {show_points(have)}",
+                       mclass, None, f"movement '{mclass.name if mclass else '?'}'")
+    return f"{cell} cannot be reached from {unit.location}: no path avoids barred and enemy-held cells"
+
+
+def show_points(value: Fraction | None) -> str:
+    """Movement points in words: ``1 movement point``, ``2½ movement points``, ``unlimited movement``."""
+    if value is None:
+        return "unlimited movement"
+    whole, part = divmod(value, 1)
+    if part == 0:
+        text = str(int(whole))
+    elif part == Fraction(1, 2):
+        text = f"{int(whole) if whole else ''}½"
+    else:
+        text = f"{int(whole)} {part}" if whole else str(part)
+    return f"{text} movement point{'' if value == 1 else 's'}"

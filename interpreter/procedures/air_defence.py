@@ -1,0 +1,169 @@
+"""Fire against aircraft: ``do fire at aircraft with TABLE [when CONDITION]``.
+
+Who is fired on.  Units whose turn flags say they ``bombarded``, ``boarded`` or ``unboarded``
+this turn: the movement procedure flags transports that picked up or set down units, the
+combat procedure flags air units that bombarded.  They are fired on where it happened: a flag
+``bombarded:CELL`` names the cell (an air unit is not moved by bombarding), a plain flag
+without one means the unit's own cell.  Every other unit of the same side and the same
+movement class in that cell joins them as an **escort**: its factors count in the air units'
+total (escorts "help protect" the transports) and it shares their fate (one engagement, one
+set of targets).  Each cell where a side's units were exposed is one engagement, with one
+roll on the table.
+
+Who fires.  Enemy units in the cell or next to it ("the ground troops": an air unit is
+fired on by the troops it bombards, or by those around the landing zone, since a transport
+may not land on enemy troops), except dummies, units of the targets' movement classes
+(aircraft do not fire as ground troops) and units whose mode forbids ``attack``.  In a phase
+with an acting side only that side fires; in a mutual phase every side fires at every other
+side's exposed units.  A unit may fire in every engagement it is next to.  Firing costs
+nothing in any rule, so it is never offered as a decision: the ground troops always "open up"
+when they may.  Firing does not reveal face-down firers.
+
+When.  ``when ROLE FACTOR COMPARISON ROLE FACTOR`` compares two totals of printed factors over
+the engagement's roles (``firers`` and ``targets``): ``when firers attack exceeds targets
+attack`` fires only if the ground units' attack total is larger than the air units'.  The
+comparisons are ``exceeds``, ``at least``, ``at most``, ``below`` and ``equals``.  Factors
+that are not numbers (``all``, ``none``, missing) count 0.  When there is no fire the log says
+only "no ground fire", whether no one could fire or the fire was too weak, so it tells nothing
+about face-down counters.
+
+The table and its results are rolled and carried out by ``interpreter.combat`` (``roll_on_table``
+and ``apply_result``), with the firers as attackers and the air units as defenders, so results
+mean here what they mean in combat: ``eliminate 1 targets`` lets the air units' owner choose the
+loss (scored as eliminated); ``break off targets`` ("air units abandon mission") gives them the
+``broke off`` turn flag: they take no further part this turn, and what they did earlier in the
+turn stands, as the phases before this one are over.
+
+Limits: units carried aboard a transport are not followed (who a transport set down is not
+recorded, so an aborted landing is not undone and a transport shot down takes no passengers
+with it).
+
+Raises:
+    RulesError: (E805) for a ``when`` condition of another form.
+"""
+
+from __future__ import annotations
+
+import operator
+from fractions import Fraction
+from typing import Callable, Iterable
+
+import interpreter.game  # noqa: F401  (registers E805, unsupported-procedure, raised here)
+from dsl.diagnostics import RulesError, diagnostic
+from dsl.model import Property
+from interpreter.combat import Engagement, apply_result, roll_on_table
+from interpreter.context import Context, Flow
+from interpreter.flow import procedure
+from interpreter.state import ELIMINATED, Unit
+
+FIRED_ON = frozenset({"bombarded", "boarded", "unboarded"})
+"""Turn flags that expose a unit to fire against aircraft (``NAME`` or ``NAME:CELL``)."""
+
+COMPARISONS: dict[str, Callable[[Fraction, Fraction], bool]] = {
+    "exceeds": operator.gt,
+    "at least": operator.ge,
+    "at most": operator.le,
+    "below": operator.lt,
+    "equals": operator.eq,
+}
+"""The comparison words of ``when ROLE FACTOR COMPARISON ROLE FACTOR``."""
+
+
+@procedure("fire at aircraft")
+def fire_at_aircraft(ctx: Context, prop: Property) -> Flow:
+    """Every engagement, side by side and cell by cell: total up, maybe fire, roll, apply the result."""
+    firing_sides = [ctx.acting] if ctx.acting else list(ctx.player_order)
+    for side in ctx.player_order:
+        if ctx.acting and side == ctx.acting:
+            continue
+        cells = sorted({c for u in ctx.state.units if u.side == side for c in exposed_at(ctx, u)})
+        for cell in cells:
+            roles = engagement(ctx, side, cell, [s for s in firing_sides if s != side])
+            if roles["targets"]:
+                yield from _engage(ctx, prop, cell, roles)
+
+
+def exposed_at(ctx: Context, unit: Unit) -> set[str]:
+    """The cells where ``unit`` may be fired on this turn (none for dummies and eliminated units)."""
+    if unit.dummy or unit.location == ELIMINATED:
+        return set()
+    cells, plain = set(), set()
+    for flag in unit.turn_flags:
+        name, _, cell = flag.partition(":")
+        if name in FIRED_ON and cell:
+            cells.add(cell)
+        elif name in FIRED_ON:
+            plain.add(name)
+    for name in plain:
+        if unit.on_map and not any(f.startswith(f"{name}:") for f in unit.turn_flags):
+            cells.add(unit.location)
+    return {c for c in cells if c in ctx.board.graph}
+
+
+def engagement(ctx: Context, side: str, cell: str, firing_sides: Iterable[str]) -> dict[str, list[Unit]]:
+    """The ``targets`` (``side``'s units exposed at ``cell`` and their escorts) and the ``firers``."""
+    exposed = [u for u in ctx.state.units if u.side == side and cell in exposed_at(ctx, u)]
+    classes = {ctx.rules.unit_type(u.type).movement for u in exposed}
+    escorts = [u for u in ctx.state.units_at(cell) if u.side == side and not u.dummy and u not in exposed
+               and ctx.rules.unit_type(u.type).movement in classes]
+    near = {cell, *ctx.board.neighbours(cell)}
+    sides = set(firing_sides)
+    firers = [u for u in ctx.state.units
+              if u.side in sides and u.location in near and not u.dummy
+              and ctx.rules.unit_type(u.type).movement not in classes and not _forbids_attack(ctx, u)]
+    return {"targets": sorted([*exposed, *escorts]), "firers": sorted(firers)}
+
+
+def _forbids_attack(ctx: Context, unit: Unit) -> bool:
+    mode = ctx.rulebook.get("mode", unit.mode) if unit.mode else None
+    return bool(mode and any(p.has("attack") for p in mode.all("forbids")))
+
+
+def _engage(ctx: Context, prop: Property, cell: str, roles: dict[str, list[Unit]]) -> Flow:
+    targets = ", ".join(ctx.label(u) for u in roles["targets"])
+    condition = prop.get("condition")
+    if not roles["firers"] or (condition and not condition_holds(ctx, condition, roles, prop)):
+        ctx.say(f"no ground fire at {targets} in {cell}", kind="air defence", cell=cell, fired=False)
+        return
+    firers = ", ".join(ctx.label(u) for u in roles["firers"])
+    ctx.say(f"ground fire at {targets} in {cell} from {firers}", kind="air defence", cell=cell, fired=True,
+            targets=[u.id for u in roles["targets"]], firers=[u.id for u in roles["firers"]])
+    reason = f"fire at aircraft in {cell}"
+    roll, text = roll_on_table(ctx, str(prop.get("table")), reason=reason)
+    decl = ctx.rulebook.get("table", str(prop.get("table")))
+    result = ctx.rulebook.get("result", text)
+    ctx.say(f"{reason}: rolled {roll} on {decl.display}: {result.display if result else text}",
+            kind="air defence", cell=cell, roll=roll, result=text)
+    yield from apply_result(ctx, text, Engagement(ctx, None, roles["firers"], roles["targets"],
+                                                  roles["firers"][0].side, reason))
+
+
+# --- conditions -----------------------------------------------------------------------------
+
+
+def total(ctx: Context, units: Iterable[Unit], factor: str) -> Fraction:
+    """The sum of a printed factor over units; factors that are not numbers count 0."""
+    out = Fraction(0)
+    for unit in units:
+        value = ctx.rules.unit_type(unit.type).factor(factor)
+        if isinstance(value, (int, Fraction)) and not isinstance(value, bool):
+            out += value
+    return out
+
+
+def condition_holds(ctx: Context, words: Iterable, roles: dict[str, list[Unit]], where: Property) -> bool:
+    """``ROLE FACTOR COMPARISON ROLE FACTOR`` over the roles' factor totals.
+
+    Raises:
+        RulesError: (E805) for any other form of condition.
+    """
+    words = [str(w) for w in words]
+    comparison = " ".join(words[2:-2])
+    if (len(words) < 5 or comparison not in COMPARISONS or words[0] not in roles or words[-2] not in roles
+            or ctx.rulebook.get("factor", words[1]) is None or ctx.rulebook.get("factor", words[-1]) is None):
+        raise RulesError([diagnostic(
+            "E805", where.span, f"condition {' '.join(words)!r} is not supported here",
+            f"write ROLE FACTOR ({' | '.join(COMPARISONS)}) ROLE FACTOR with roles {', '.join(sorted(roles))}")])
+    left = total(ctx, roles[words[0]], words[1])
+    right = total(ctx, roles[words[-2]], words[-1])
+    return COMPARISONS[comparison](left, right)

@@ -1,0 +1,339 @@
+"""The combat procedures: ``do fight COMBAT``, ``do bombard with COMBAT`` and ``do trigger MARKER…``.
+
+Each decides who attacks what and hands the fight to ``interpreter.combat.resolve``.
+
+``fight`` (an assault on adjacent hexes, or on the own cell when the combat is
+not ``adjacent``) runs in rounds.  In each round the unit that may still attack
+and ranks first under the combat's ``order by F descending|ascending`` leads:
+its side chooses one of
+
+- ``attack CELL with ID…``: every one of the side's units that may still attack
+  and can reach CELL (the leader among them), so a stack adds up its factors;
+- ``attack CELL with ID``: a leading unit alone;
+- ``pass ID``: a leading unit gives up its attack this phase;
+- ``done``: the side makes no more attacks this phase.
+
+Several units rank equal when they share the value; between sides, player order
+breaks the tie (the source gives no order for equal motivation).  Each unit
+attacks at most once (``attacked`` in its phase flags); a cell may be attacked
+again by other units (the source limits attackers, not targets).  Only single
+units and the whole eligible group are offered, which keeps the choice small;
+any other subset is not an option.
+
+Who takes part: a unit may attack if it is real, on the map, has the combat's
+attack factor above 0, has a value for the combat's defence factor when the
+combat declares one (units printed ``defend none`` — aircraft — are no ground
+combatants), is in no mode that ``forbids attack``, and has a target.  Targets
+are enemy counters that have the defence factor, or are dummies; hidden counters
+may be attacked when a ``spotting`` rule says ``unspotted may be attacked`` (or
+the rulebook has no spotting rule).  Every attacking unit being in one mode with
+a ``roll modifier`` (WATCH's -1) modifies the roll.
+
+``bombard``: each side in player order bombards until it is done.  A unit with
+the combat's ``range factor`` reaches enemy cells up to that many hexes away; a
+unit without one whose movement class has ``unlimited distance`` (helicopters and
+aircraft) reaches any cell on the map, as it flies to its target.  Unlike an
+assault, a bombarding unit needs no defence factor (aircraft print none).  Every unit
+reaching a cell may join (``bombard CELL with ID…``: "the combined
+bombardment"), or one alone.  Each unit bombards once a phase (``bombarded`` in
+its phase flags); an air unit also gets ``bombarded`` and ``bombarded:CELL`` in
+its turn flags, for fire against aircraft.  It is not moved: the flag names its
+bombardment hex.
+
+``trigger``: for each marker of the named types on the map, the enemy units in
+its cell that stopped there this phase (``trap`` in their phase flags, set by
+movement) are attacked by each of the marker's ``attack`` effects
+(``attack opponent at 2:1 ignoring terrain``), using the first combat that
+compares odds (or totals, for ``attack … with N``).  The marker is revealed and
+stays; it is no attacking unit, so results against attackers fall on nobody.
+Other marker effects (``stop`` …) belong to other procedures; effects with a
+``when`` condition (markers that act when revealed) are not carried out here yet.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from attrs import evolve
+
+from dsl.model import Declaration, Property
+from interpreter.actions import Action
+from interpreter.combat import mode_roll_modifier, resolve, unit_factor
+from interpreter.context import Context, Flow
+from interpreter.flow import procedure
+from interpreter.state import Unit
+
+ATTACKED = "attacked"
+BOMBARDED = "bombarded"
+TRAP = "trap"
+
+
+# --- who may fight -------------------------------------------------------------------------
+
+
+def _cite(decl: Declaration | None) -> str:
+    names = decl.provenance.section_names if decl is not None else ()
+    return f" (§{names[0]})" if names else ""
+
+
+def _factor(combat: Declaration, which: str) -> str | None:
+    prop = combat.first(which)
+    return str(prop.get("factor")) if prop is not None else None
+
+
+def forbidding_mode(ctx: Context, unit: Unit, what: str) -> Declaration | None:
+    """The unit's mode when it ``forbids`` ``what`` (move, attack, transport), else ``None``."""
+    mode = ctx.rulebook.get("mode", unit.mode) if unit.mode else None
+    if mode is not None and any(p.has(what) for p in mode.all("forbids")):
+        return mode
+    return None
+
+
+def may_attack_hidden(ctx: Context) -> bool:
+    """Whether face-down counters may be attacked unspotted (SPOTTING-style `unspotted may be attacked`)."""
+    spotting = ctx.rulebook.of_kind("spotting")
+    return not spotting or any(d.has("unspotted") for d in spotting)
+
+
+def _fights(ctx: Context, combat: Declaration, unit: Unit) -> bool:
+    """Whether a real unit takes part in this kind of combat at all (has the defence factor it names)."""
+    defence = _factor(combat, "defence")
+    return defence is None or unit_factor(ctx, unit, defence) is not None
+
+
+def targets_in(ctx: Context, combat: Declaration, cell: str, side: str) -> list[Unit]:
+    """The enemy counters of ``side`` in ``cell`` that an attack there fights: units and dummies."""
+    hidden_ok = may_attack_hidden(ctx)
+    out = []
+    for unit in ctx.state.units_at(cell):
+        if unit.side == side or (unit.hidden and not hidden_ok):
+            continue
+        if unit.dummy or (ctx.rules.unit_type(unit.type).kind == "unit" and _fights(ctx, combat, unit)):
+            out.append(unit)
+    return out
+
+
+def _may_fire(ctx: Context, combat: Declaration, unit: Unit, flag: str, *, ground: bool = True) -> bool:
+    """Real, on the map, not done yet, not forbidden by its mode, with an attack factor above 0.
+
+    ``ground``: it must also have the defence factor (an assault is fought by units that can be
+    fought back; a bombardment is not).
+    """
+    if unit.dummy or not unit.on_map or flag in unit.spent or forbidding_mode(ctx, unit, "attack"):
+        return False
+    attack = unit_factor(ctx, unit, _factor(combat, "attack"))
+    return attack is not None and attack > 0 and (not ground or _fights(ctx, combat, unit))
+
+
+def attack_cells(ctx: Context, combat: Declaration, unit: Unit) -> list[str]:
+    """Cells this unit may attack now: adjacent ones (``adjacent``) or its own, holding targets."""
+    if not _may_fire(ctx, combat, unit, ATTACKED):
+        return []
+    cells = ctx.board.neighbours(unit.location) if combat.has("adjacent") else [unit.location]
+    return sorted(c for c in cells if targets_in(ctx, combat, c, unit.side))
+
+
+def _rank(ctx: Context, combat: Declaration, unit: Unit) -> tuple[int, object]:
+    """Sort key: smaller goes first.  Units without the ordering factor go last."""
+    order = combat.first("order")
+    if order is None:
+        return (0, 0)
+    value = unit_factor(ctx, unit, str(order.get("factor")))
+    if value is None:
+        return (1, 0)
+    return (0, -value if order.has("descending") else value)
+
+
+def _flag(ctx: Context, ids: Iterable[str], flag: str, turn: bool = False) -> None:
+    for unit_id in ids:
+        unit = ctx.state.unit(unit_id)
+        if turn:
+            ctx.update_unit(evolve(unit, turn_flags=unit.turn_flags | {flag}))
+        else:
+            ctx.update_unit(evolve(unit, spent=unit.spent | {flag}))
+
+
+def _sides(ctx: Context) -> list[str]:
+    return [ctx.acting] if ctx.acting else list(ctx.player_order)
+
+
+# --- fight ---------------------------------------------------------------------------------------
+
+
+@procedure("fight")
+def fight(ctx: Context, prop: Property) -> Flow:
+    """Assaults in order of the combat's ``order by`` factor, each unit at most once (module docstring)."""
+    combat = ctx.rulebook.get("combat", str(prop.get("combat")))
+    sides = _sides(ctx)
+    finished: set[str] = set()
+    while True:
+        ready = {}
+        for side in sides:
+            if side in finished:
+                continue
+            for unit in ctx.state.units_of(side):
+                cells = attack_cells(ctx, combat, unit)
+                if cells:
+                    ready[unit.id] = (unit, cells)
+        if not ready:
+            return
+        first = min((_rank(ctx, combat, u), sides.index(u.side)) for u, _ in ready.values())
+        side = sides[first[1]]
+        leaders = [u for u, _ in ready.values() if u.side == side and _rank(ctx, combat, u) == first[0]]
+        mine = {uid: cells for uid, (u, cells) in ready.items() if u.side == side}
+        options = []
+        for cell in sorted({c for u in leaders for c in mine[u.id]}):
+            group = sorted(uid for uid, cells in mine.items() if cell in cells)
+            options.append(Action("attack", (cell, "with", *group)))
+            options.extend(Action("attack", (cell, "with", u.id)) for u in leaders if cell in mine[u.id])
+        options.extend(Action("pass", (u.id,)) for u in leaders)
+        options.append(Action("done"))
+        action = yield from ctx.choose(
+            side, "attack", f"{combat.display}: {', '.join(u.id for u in leaders)} may attack now",
+            options, lambda a, side=side, leaders=leaders: _why_not_attack(ctx, combat, side, a, leaders))
+        if action.kind == "done":
+            finished.add(side)
+            ctx.say(f"{side} makes no more attacks", kind="combat", side=side)
+            continue
+        if action.kind == "pass":
+            _flag(ctx, action.args, ATTACKED)
+            ctx.say(f"{ctx.label(ctx.state.unit(action.args[0]))} does not attack", kind="combat",
+                    unit=action.args[0])
+            continue
+        cell, ids = action.args[0], action.args[2:]
+        _flag(ctx, ids, ATTACKED)
+        attackers = [ctx.state.unit(i) for i in ids]
+        defenders = targets_in(ctx, combat, cell, side)
+        table = str(combat.first("table").get("table"))
+        ctx.say(f"{', '.join(ctx.label(u) for u in attackers)} attack {cell}", kind="attack", cell=cell,
+                units=list(ids), side=side)
+        yield from resolve(ctx, combat.name, attackers, defenders, reason=f"attack on {cell}", attacker_side=side,
+                           roll_modifier=mode_roll_modifier(ctx, attackers, table))
+
+
+def _why_not_attack(ctx: Context, combat: Declaration, side: str, action: Action, leaders: list[Unit]) -> str | None:
+    if action.kind != "attack" or len(action.args) < 3 or action.args[1] != "with":
+        return None
+    cell, ids = action.args[0], action.args[2:]
+    cite = _cite(combat)
+    for unit_id in ids:
+        try:
+            unit = ctx.state.unit(unit_id)
+        except KeyError:
+            return f"there is no unit {unit_id!r}"
+        if unit.side != side:
+            return f"{unit_id} is not {side}'s"
+        mode = forbidding_mode(ctx, unit, "attack")
+        if mode is not None:
+            return f"{unit_id} is on {mode.display} orders, which forbid attacking{_cite(mode)}"
+        if ATTACKED in unit.spent:
+            return f"{unit_id} has already attacked this phase{cite}"
+        if combat.has("adjacent") and cell not in set(ctx.board.neighbours(unit.location)):
+            return f"{unit_id} is not adjacent to {cell}: units in adjacent hexes can be attacked{cite}"
+    if cell in ctx.board.graph and not targets_in(ctx, combat, cell, side):
+        return f"{cell} holds no enemy counter that may be attacked{cite}"
+    if not any(u.id in ids for u in leaders):
+        return f"{', '.join(u.id for u in leaders)} attack first (in order of the combat's ranking){cite}"
+    return None
+
+
+# --- bombard ---------------------------------------------------------------------------------------
+
+
+def _reach(ctx: Context, combat: Declaration, unit: Unit) -> tuple[list[str], bool]:
+    """(enemy cells the unit may bombard, whether it flies there)."""
+    if not _may_fire(ctx, combat, unit, BOMBARDED, ground=False):
+        return [], False
+    reach = unit_factor(ctx, unit, _factor(combat, "range"))
+    flies = False
+    if reach is not None:
+        cells = [c for c in ctx.board.within(unit.location, int(reach)) if c != unit.location]
+    else:
+        unit_type = ctx.rules.unit_type(unit.type)
+        movement = ctx.rulebook.get("movement", unit_type.movement) if unit_type.movement else None
+        if movement is None or not movement.has("unlimited"):
+            return [], False
+        cells, flies = list(ctx.board.cells), True
+    return sorted(c for c in cells if targets_in(ctx, combat, c, unit.side)), flies
+
+
+@procedure("bombard")
+def bombard(ctx: Context, prop: Property) -> Flow:
+    """Combined bombardment of enemy cells in range, each unit once (module docstring)."""
+    combat = ctx.rulebook.get("combat", str(prop.get("combat")))
+    table = str(combat.first("table").get("table"))
+    for side in _sides(ctx):
+        while True:
+            reach = {}
+            for unit in ctx.state.units_of(side):
+                cells, flies = _reach(ctx, combat, unit)
+                if cells:
+                    reach[unit.id] = (cells, flies)
+            targets = sorted({c for cells, _ in reach.values() for c in cells})
+            if not targets:
+                break
+            options = [Action("done")]
+            for cell in targets:
+                group = sorted(uid for uid, (cells, _) in reach.items() if cell in cells)
+                options.append(Action("bombard", (cell, "with", *group)))
+                if len(group) > 1:
+                    options.extend(Action("bombard", (cell, "with", uid)) for uid in group)
+            action = yield from ctx.choose(side, "bombard", f"{combat.display}: choose a hex to bombard", options)
+            if action.kind == "done":
+                break
+            cell, ids = action.args[0], action.args[2:]
+            _flag(ctx, ids, BOMBARDED)
+            for uid in ids:
+                if reach[uid][1]:
+                    _flag(ctx, [uid], BOMBARDED, turn=True)
+                    _flag(ctx, [uid], f"{BOMBARDED}:{cell}", turn=True)
+            attackers = [ctx.state.unit(i) for i in ids]
+            ctx.say(f"{', '.join(ctx.label(u) for u in attackers)} bombard {cell}", kind="attack", cell=cell,
+                    units=list(ids), side=side)
+            yield from resolve(ctx, combat.name, attackers, targets_in(ctx, combat, cell, side),
+                               reason=f"bombardment of {cell}", attacker_side=side,
+                               roll_modifier=mode_roll_modifier(ctx, attackers, table))
+
+
+# --- trigger ---------------------------------------------------------------------------------------
+
+
+def _combat_for(ctx: Context, effect: Property) -> Declaration:
+    wanted = "odds" if effect.get("odds") is not None else "total"
+    combats = ctx.rulebook.of_kind("combat")
+    for combat in combats:
+        compare = combat.first("compare")
+        if compare is not None and compare.has(wanted):
+            return combat
+    return combats[0]
+
+
+@procedure("trigger")
+def trigger(ctx: Context, prop: Property) -> Flow:
+    """Markers attack the enemy units stopped in their cell (module docstring)."""
+    names = {str(m) for m in prop.get("markers") or ()}
+    markers = sorted((u for u in ctx.state.units if u.type in names and u.on_map), key=lambda u: (u.location, u.id))
+    for marker in markers:
+        decl = ctx.rulebook.get("marker", marker.type)
+        cell = marker.location
+        victims = [u for u in ctx.state.units_at(cell) if u.side != marker.side and TRAP in u.spent]
+        if not victims:
+            continue
+        for effect in decl.all("effect"):
+            if effect.get("effect") != "attack" or effect.get("condition"):
+                continue
+            victims = [u for u in (ctx.state.unit(v.id) for v in victims) if u.location == cell]
+            if not victims:
+                break
+            marker = ctx.state.unit(marker.id)
+            if marker.hidden:
+                ctx.update_unit(evolve(marker, hidden=False))
+            ctx.say(f"{decl.display} at {cell} attacks {', '.join(ctx.label(u) for u in victims)}", kind="attack",
+                    cell=cell, units=[u.id for u in victims], marker=marker.id)
+            combat = _combat_for(ctx, effect)
+            yield from resolve(ctx, combat.name, (), victims, reason=f"{decl.display} at {cell}",
+                               attacker_side=marker.side, fixed_odds=effect.get("odds"),
+                               ignore_terrain=effect.has("ignoring"), strength=effect.get("strength"))
+        for unit in ctx.state.units:
+            if TRAP in unit.spent and unit.location == cell and unit.side != marker.side:
+                ctx.update_unit(evolve(unit, spent=unit.spent - {TRAP}))

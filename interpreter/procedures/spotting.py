@@ -1,0 +1,175 @@
+"""Spotting: ``do spot with SPOTTING`` turns face-down enemy counters face up.
+
+A ``spotting`` declaration may say three things; this procedure does each one it says, in
+this order:
+
+- ``hide again when enemy leaves``: a revealed counter of a face-down side with no enemy unit
+  in its cell is turned face down again.
+- ``reveal on entering with enemy``: a hidden counter sharing its cell with an enemy unit is
+  revealed, whatever the terrain.
+- ``range N [in MODE] [for WHO]`` (with a mode's ``spot range N [for WHO]`` lines read as
+  ``range N in MODE [for WHO]``): a hidden counter within N cells of one of the spotting side's
+  units may be spotted.  The line that applies to a unit is the most specific one that matches
+  it (mode and ``for`` > mode > ``for`` > neither; the larger range among equals), so
+  ``range 1`` / ``range 2 in patrol`` / ``range 3 in patrol for special_forces`` give a
+  patrolling special forces unit 3, a patrolling infantry unit 2 and every other unit 1.
+  The counter's terrain decides: ``spot auto`` reveals it; ``spot 1-3`` rolls the terrain's
+  ``on`` dice, else the spotting's ``roll DICE against terrain`` dice, and reveals it when the
+  roll is in the range.
+
+Readings this procedure makes, because rules rarely say:
+
+- **One attempt per counter each time the procedure runs** (once a phase), however many units
+  are in range: the roll is against the counter's terrain, not the spotter.
+- **Every eligible counter is tried, with no decision.**  No rule makes trying cost anything,
+  so "don't try" would be a dominated option that only lengthens games.  Counters are tried in
+  id order (ids of face-down sides are shuffled at set-up, so the order tells nothing).
+- **Who spots**: the phase's acting side, or in a mutual phase every side in player order.
+  Any of its units on the map may spot, except dummies (they are not units); the spotter need
+  not take part in any attack.
+- **What is spotted**: every face-down counter of another side on the map, units and markers
+  alike ("the counter is revealed").
+- **A spotted dummy is revealed and removed** from the map (to ``eliminated``).  It scores
+  nothing: it is not a unit (``award_for_loss`` ignores dummies).
+- **Revealed counters stay revealed** unless the spotting says ``hide again when enemy leaves``.
+
+Limits: hiding again happens when spotting runs, not the moment the enemy leaves; a counter in
+terrain with no ``spot`` line cannot be spotted by range (only by sharing a cell, when the
+spotting says so).
+
+Raises:
+    RulesError: (E805) when a terrain's ``spot`` number must be rolled but neither the terrain
+    (``spot 1-3 on d6``) nor the spotting (``roll d6 against terrain``) names the dice.
+"""
+
+from __future__ import annotations
+
+from attrs import evolve
+
+import interpreter.game  # noqa: F401  (registers E805, unsupported-procedure, raised here)
+from dsl.diagnostics import RulesError, diagnostic
+from dsl.model import Declaration, Property
+from interpreter.context import Context, Flow
+from interpreter.flow import procedure
+from interpreter.rules import Rules
+from interpreter.state import ELIMINATED, Unit
+
+
+@procedure("spot")
+def spot(ctx: Context, prop: Property) -> Flow:
+    """Hide, reveal and spot as the named ``spotting`` declaration says (module docstring)."""
+    spotting = ctx.rulebook.get("spotting", str(prop.get("spotting")))
+    if spotting.has("hide"):
+        _hide_again(ctx)
+    if spotting.has("reveal"):
+        _reveal_with_enemy(ctx)
+    sides = [ctx.acting] if ctx.acting else list(ctx.player_order)
+    for side in sides:
+        for counter in sorted(ctx.state.units, key=lambda u: u.id):
+            counter = ctx.state.unit(counter.id)
+            if not (counter.hidden and counter.on_map and counter.side != side):
+                continue
+            if not _in_range_of(ctx, spotting, side, counter.location):
+                continue
+            _try_to_spot(ctx, spotting, prop, side, counter)
+    return
+    yield  # a generator that needs no decision
+
+
+# --- range --------------------------------------------------------------------------------
+
+
+def spot_range_of(ctx: Context, spotting: Declaration, unit: Unit) -> int | None:
+    """How far ``unit`` spots under ``spotting`` and its mode, or ``None`` when no line applies."""
+    unit_type = ctx.rules.unit_type(unit.type)
+    lines = [(p.get("mode"), p.get("who"), p.get("range")) for p in spotting.all("range")]
+    mode = ctx.rulebook.get("mode", unit.mode) if unit.mode else None
+    if mode is not None:
+        lines += [(unit.mode, p.get("who"), p.get("range")) for p in mode.all("spot")]
+    best: tuple[int, int] | None = None
+    for in_mode, who, distance in lines:
+        if in_mode is not None and str(in_mode) != unit.mode:
+            continue
+        if who and not Rules.unit_matches(unit_type, who):
+            continue
+        key = (2 * (in_mode is not None) + bool(who), distance)
+        if best is None or key > best:
+            best = key
+    return best[1] if best else None
+
+
+def _in_range_of(ctx: Context, spotting: Declaration, side: str, cell: str) -> bool:
+    for unit in ctx.state.units_of(side):
+        if unit.dummy:
+            continue
+        distance = spot_range_of(ctx, spotting, unit)
+        if distance is not None and ctx.board.distance(unit.location, cell) <= distance:
+            return True
+    return False
+
+
+# --- revealing ----------------------------------------------------------------------------
+
+
+def _try_to_spot(ctx: Context, spotting: Declaration, prop: Property, side: str, counter: Unit) -> None:
+    cell = counter.location
+    terrain = ctx.board.terrain(cell)
+    decl = ctx.rulebook.get("terrain", terrain)
+    where = f"{decl.display if decl else terrain} {cell}"
+    needed = ctx.rules.spot_range(terrain)
+    if needed is None:
+        return
+    if needed == "auto":
+        _reveal(ctx, counter, f"{counter.id} spotted in {where} (automatic)", side=side)
+        return
+    line = decl.first("spot")
+    dice = line.get("dice") or (spotting.first("roll").get("dice") if spotting.first("roll") else None)
+    if dice is None:
+        raise RulesError([diagnostic("E805", line.span, f"no dice to roll for spotting in terrain {terrain!r}",
+                                     f"write 'spot {needed.text} on d6' or 'roll d6 against terrain' "
+                                     f"in spotting {spotting.name!r}")])
+    value = ctx.roll(str(dice), f"spot {counter.id} in {where} (needs {needed.text})")
+    text = f"roll {value} on {dice}, needs {needed.text}"
+    if value in needed:
+        _reveal(ctx, counter, f"{counter.id} spotted in {where}: {text}", side=side)
+    else:
+        ctx.say(f"{counter.id} not spotted in {where}: {text}", kind="spot", unit=counter.id, cell=cell,
+                spotted=False, by=side)
+
+
+def _reveal(ctx: Context, counter: Unit, text: str, **data) -> None:
+    """Turn a counter face up; a dummy is shown and removed from the map."""
+    label = ctx.rules.unit_type(counter.type).label
+    if counter.dummy:
+        ctx.update_unit(evolve(counter, hidden=False, location=ELIMINATED))
+        ctx.say(f"{text}; it is a {label}, removed from the map", kind="spot", unit=counter.id,
+                cell=counter.location, spotted=True, dummy=True, **data)
+    else:
+        ctx.update_unit(evolve(counter, hidden=False))
+        ctx.say(f"{text}; it is a {label}", kind="spot", unit=counter.id, cell=counter.location, spotted=True,
+                **data)
+
+
+def _face_down(ctx: Context, side: str) -> bool:
+    decl = ctx.rulebook.get("side", side)
+    counters = decl.first("counters") if decl else None
+    return bool(counters and counters.has("down"))
+
+
+def _enemy_in(ctx: Context, side: str, cell: str) -> bool:
+    return any(u.side != side and not u.dummy for u in ctx.state.units_at(cell))
+
+
+def _reveal_with_enemy(ctx: Context) -> None:
+    for counter in sorted(ctx.state.units, key=lambda u: u.id):
+        if counter.hidden and counter.on_map and _enemy_in(ctx, counter.side, counter.location):
+            _reveal(ctx, counter, f"{counter.id} revealed: enemy in its cell {counter.location}")
+
+
+def _hide_again(ctx: Context) -> None:
+    for counter in sorted(ctx.state.units, key=lambda u: u.id):
+        if (not counter.hidden and counter.on_map and _face_down(ctx, counter.side)
+                and not _enemy_in(ctx, counter.side, counter.location)):
+            ctx.update_unit(evolve(counter, hidden=True))
+            ctx.say(f"{counter.id} is face down again: no enemy in {counter.location}", kind="spot",
+                    unit=counter.id, cell=counter.location, hidden=True)

@@ -1,0 +1,264 @@
+"""``do fire at aircraft with aa_hit when firers attack exceeds targets attack`` under the shipped
+Several Klicks rules, checked by hand against the seed.
+
+Seed text (FIRE AGAINST AIRCRAFT): "Aircraft may only be fired upon when dropping their payload or
+boarding/unboarding troops.  Total up the attack factors of all units, if it exceeds the combined
+air units attack factor the ground troops may open up. … To hit the aircraft roll D10: 1-2 = hit.
+Roll again 1-2 = 1 unit KO, 3-7 = air units abandon mission (the LZ is too hot!) 8-10 = No effect."
+MOVEMENT: "Transport choppers may have gunship escorts. … This will help protect them from ground
+fire."  Attack factors (UNITS): Huey 1, Gunship 5, Obs Chopper 2; VC (Local) 1, VC (Mainforce) 2,
+NVA 3.  Dummy markers have none.
+
+Map: fixtures/spotting/klicks_map.toml.  The landing zone 0204 touches 0104, 0105, 0203, 0205,
+0304 and 0305; 0207 is three hexes down the column from it.
+"""
+
+from pathlib import Path
+
+import pytest
+
+from interpreter import rng
+from interpreter.actions import Action
+from interpreter.context import Context
+from interpreter.flow import PROCEDURES, _load_procedures
+from interpreter.scenario import load_scenario
+from interpreter.state import ELIMINATED, GameState, Unit
+
+FIXTURES = Path(__file__).parent / "fixtures" / "spotting"
+KLICKS = load_scenario(FIXTURES / "klicks.toml")
+_load_procedures()
+FIRE = next(p for phase in KLICKS.rulebook.of_kind("phase") for p in phase.all("do")
+            if p.get("procedure") == "fire at aircraft")
+
+
+def game_with(*units: Unit) -> Context:
+    ctx = Context(KLICKS, seed=0)
+    ctx.state = GameState(turn=1, phase="air_defence_phase", units=tuple(sorted(units)))
+    return ctx
+
+
+def run(ctx: Context, choices: tuple[str, ...] = ()) -> list:
+    """Run the procedure, answering its decisions with ``choices``; returns the decisions asked."""
+    flow = PROCEDURES["fire at aircraft"](ctx, FIRE)
+    asked, answers = [], list(choices)
+    try:
+        decision = next(flow)
+        while True:
+            asked.append(decision)
+            decision = flow.send(Action.parse(answers.pop(0)))
+    except StopIteration:
+        pass
+    assert answers == []
+    return asked
+
+
+def texts(ctx: Context) -> list[str]:
+    return [e["text"] for e in ctx.events if e["type"] == "event"]
+
+
+def results(ctx: Context) -> list[str]:
+    """The table results read, in order (the to-hit roll, then the effect roll after a hit)."""
+    return [e["result"] for e in ctx.events if e["type"] == "event" and "result" in e]
+
+
+@pytest.fixture
+def dice(monkeypatch):
+    """Scripted dice: append ``(faces, value)``; every roll must be scripted and every script used."""
+    script: list[tuple[int, int]] = []
+
+    def roll(seed, n, faces, count=1):
+        assert script, f"unexpected roll of d{faces}"
+        want_faces, value = script.pop(0)
+        assert faces == want_faces and count == 1
+        return value
+
+    monkeypatch.setattr(rng, "roll", roll)
+    yield script
+    assert script == [], "scripted rolls left unused"
+
+
+def air(uid: str, at: str, type_: str = "huey", *flags: str) -> Unit:
+    return Unit(uid, type_, "allies", at, turn_flags=frozenset(flags))
+
+
+def vc(uid: str, at: str, type_: str = "vc_local") -> Unit:
+    return Unit(uid, type_, "vc_nva", at, hidden=True, dummy=type_ == "dummy")
+
+
+# --- who is fired on ---------------------------------------------------------------------------
+
+
+def test_aircraft_that_did_not_drop_or_board_are_not_fired_on(dice):
+    ctx = game_with(air("A1", "0204"), air("A2", "0304", "gunship"), vc("V1", "0205", "nva"))
+    run(ctx)
+    assert texts(ctx) == []
+
+
+@pytest.mark.parametrize("flag", ["unboarded", "boarded", "bombarded"])
+def test_aircraft_that_dropped_their_payload_or_boarded_are_fired_on(dice, flag):
+    dice.append((10, 5))  # aa_hit 3-10: miss
+    ctx = game_with(air("A1", "0204", "huey", flag), vc("V1", "0205", "nva"))
+    run(ctx)
+    assert results(ctx) == ["miss"]
+    assert "fire at aircraft in 0204: rolled 5 on Fire against aircraft: to hit: Miss" in texts(ctx)
+    assert ctx.state.unit("A1").location == "0204"
+
+
+def test_a_bombarding_air_unit_is_fired_on_over_the_hex_it_bombarded(dice):
+    # Bombardment does not move the air unit; its turn flag bombarded:0208 names the hex.
+    dice.append((10, 4))
+    ctx = game_with(air("A1", "0101", "gunship", "bombarded", "bombarded:0208"),
+                    vc("V1", "0208", "nva"), vc("V2", "0308", "nva"), vc("V3", "0102", "nva"))
+    run(ctx)  # V1 in the hex and V2 next to it: 6 exceeds 5; V3 is next to the gunship, not the hex
+    assert "ground fire at A1 Gunship in 0208 from V1 (hidden), V2 (hidden)" in texts(ctx)
+
+
+def test_ground_troops_in_the_bombarded_hex_fire(dice):
+    dice.append((10, 9))
+    ctx = game_with(air("A1", "0205", "gunship", "bombarded"), vc("V1", "0205", "nva"), vc("V2", "0205", "nva"))
+    run(ctx)  # NVA 3 + NVA 3 = 6 exceeds the gunship's 5
+    assert "ground fire at A1 Gunship in 0205 from V1 (hidden), V2 (hidden)" in texts(ctx)
+
+
+def test_ground_troops_further_than_adjacent_do_not_fire(dice):
+    ctx = game_with(air("A1", "0204", "huey", "unboarded"), vc("V1", "0207", "nva"))
+    run(ctx)
+    assert texts(ctx) == ["no ground fire at A1 Huey in 0204"]
+
+
+# --- the attack totals (when firers attack exceeds targets attack) -----------------------------
+
+
+def test_equal_totals_do_not_exceed_so_no_fire(dice):
+    ctx = game_with(air("A1", "0204", "huey", "unboarded"), vc("V1", "0205"))
+    run(ctx)  # VC (Local) 1 does not exceed Huey 1
+    assert texts(ctx) == ["no ground fire at A1 Huey in 0204"]
+
+
+def test_a_larger_total_opens_up(dice):
+    dice.append((10, 10))
+    ctx = game_with(air("A1", "0204", "huey", "unboarded"), vc("V1", "0205"), vc("V2", "0104", "vc_mainforce"))
+    run(ctx)  # 1 + 2 = 3 exceeds 1
+    assert "ground fire at A1 Huey in 0204 from V1 (hidden), V2 (hidden)" in texts(ctx)
+
+
+def test_dummies_add_nothing_to_the_ground_total(dice):
+    ctx = game_with(air("A1", "0204", "huey", "unboarded"), vc("V1", "0205"), vc("V2", "0203", "dummy"))
+    run(ctx)  # 1 + 0 does not exceed 1
+    assert texts(ctx) == ["no ground fire at A1 Huey in 0204"]
+
+
+def test_a_gunship_escort_adds_its_attack_to_the_air_total(dice):
+    ground = (vc("V1", "0205", "nva"), vc("V2", "0203", "vc_mainforce"))  # 3 + 2 = 5
+    ctx = game_with(air("A1", "0204", "huey", "unboarded"), air("A2", "0204", "gunship"), *ground)
+    run(ctx)  # 5 does not exceed Huey 1 + Gunship 5 = 6
+    assert texts(ctx) == ["no ground fire at A1 Huey, A2 Gunship in 0204"]
+    dice.append((10, 6))
+    ctx = game_with(air("A1", "0204", "huey", "unboarded"), *ground)
+    run(ctx)  # without the escort 5 exceeds 1
+    assert "ground fire at A1 Huey in 0204 from V1 (hidden), V2 (hidden)" in texts(ctx)
+
+
+def test_an_escort_in_another_hex_does_not_help(dice):
+    dice.append((10, 6))
+    ctx = game_with(air("A1", "0204", "huey", "unboarded"), air("A2", "0104", "gunship"),
+                    vc("V1", "0205", "nva"), vc("V2", "0203", "vc_mainforce"))
+    run(ctx)
+    assert "ground fire at A1 Huey in 0204 from V1 (hidden), V2 (hidden)" in texts(ctx)
+
+
+def test_each_hex_is_its_own_engagement(dice):
+    dice.extend([(10, 4), (10, 7)])  # two misses, one roll per hex
+    ctx = game_with(air("A1", "0204", "huey", "unboarded"), air("A2", "0208", "gunship", "bombarded"),
+                    vc("V1", "0205", "nva"), vc("V2", "0208", "nva"), vc("V3", "0308", "nva"))
+    run(ctx)
+    assert [e["reason"] for e in ctx.events if e["type"] == "roll"] == [
+        "Fire against aircraft: to hit (fire at aircraft in 0204)",
+        "Fire against aircraft: to hit (fire at aircraft in 0208)"]
+
+
+# --- the two d10 tables --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("to_hit", [3, 10])
+def test_three_to_ten_misses_and_there_is_no_second_roll(dice, to_hit):
+    dice.append((10, to_hit))
+    ctx = game_with(air("A1", "0204", "huey", "unboarded"), vc("V1", "0205", "nva"))
+    run(ctx)
+    assert results(ctx) == ["miss"]  # no second roll: the dice fixture would fail on an unscripted one
+    assert ctx.state.unit("A1").location == "0204"
+
+
+@pytest.mark.parametrize("to_hit, effect", [(1, 1), (2, 2)])
+def test_a_hit_then_one_or_two_knocks_out_the_only_aircraft(dice, to_hit, effect):
+    dice.extend([(10, to_hit), (10, effect)])
+    ctx = game_with(air("A1", "0204", "huey", "unboarded"), vc("V1", "0205", "nva"))
+    assert run(ctx) == []  # one aircraft: nothing to choose
+    assert ctx.state.unit("A1").location == ELIMINATED
+    assert results(ctx) == ["hit", "KO"]
+
+
+def test_the_owner_chooses_which_aircraft_is_knocked_out(dice):
+    dice.extend([(10, 1), (10, 2)])
+    ctx = game_with(air("A1", "0204", "huey", "unboarded"), air("A2", "0204", "gunship"),
+                    vc("V1", "0205", "nva"), vc("V2", "0104", "nva"), vc("V3", "0203", "nva"))
+    asked = run(ctx, ("lose A2",))  # 9 exceeds 6; the escort shares the transport's fate
+    assert [(d.side, d.kind, [str(o) for o in d.options]) for d in asked] == [
+        ("allies", "losses", ["lose A1", "lose A2"])]
+    assert ctx.state.unit("A2").location == ELIMINATED and ctx.state.unit("A1").location == "0204"
+
+
+@pytest.mark.parametrize("effect", [3, 7])
+def test_three_to_seven_the_air_units_abandon_the_mission(dice, effect):
+    dice.extend([(10, 2), (10, effect)])
+    ctx = game_with(air("A1", "0204", "huey", "unboarded"), air("A2", "0204", "gunship"),
+                    vc("V1", "0205", "nva"), vc("V2", "0104", "nva"), vc("V3", "0203", "nva"))
+    run(ctx)
+    assert results(ctx) == ["hit", "abort"]
+    for uid in ("A1", "A2"):  # both break off: they take no further part this turn
+        assert ctx.state.unit(uid).location == "0204" and "broke off" in ctx.state.unit(uid).turn_flags
+    # The ground troops stay where they are, face down.
+    assert all(ctx.state.unit(v).hidden and ctx.state.unit(v).on_map for v in ("V1", "V2", "V3"))
+
+
+@pytest.mark.parametrize("effect", [8, 10])
+def test_eight_to_ten_no_effect(dice, effect):
+    dice.extend([(10, 1), (10, effect)])
+    ctx = game_with(air("A1", "0204", "huey", "unboarded"), vc("V1", "0205", "nva"))
+    run(ctx)
+    assert ctx.state.unit("A1") == air("A1", "0204", "huey", "unboarded")
+    assert results(ctx) == ["hit", "no_effect"]
+
+
+# --- the condition, generically ------------------------------------------------------------------
+
+
+def test_conditions_compare_factor_totals_of_the_roles():
+    from interpreter.procedures.air_defence import condition_holds
+
+    ctx = game_with()
+    roles = {"firers": [vc("V1", "0205"), vc("V2", "0203", "dummy")], "targets": [air("A1", "0204")]}
+    assert not condition_holds(ctx, "firers attack exceeds targets attack".split(), roles, FIRE)  # 1 + 0 vs 1
+    assert condition_holds(ctx, "firers attack at least targets attack".split(), roles, FIRE)
+    assert condition_holds(ctx, "firers attack equals targets attack".split(), roles, FIRE)
+    # The Huey's printed 'defend none' counts 0; VC (Local) defends 1.
+    assert condition_holds(ctx, "targets defend below firers defend".split(), roles, FIRE)
+    assert condition_holds(ctx, "firers defend at most targets attack".split(), roles, FIRE)
+
+
+def test_an_unknown_condition_is_a_diagnostic():
+    from dsl.diagnostics import RulesError
+    from interpreter.procedures.air_defence import condition_holds
+
+    ctx = game_with()
+    with pytest.raises(RulesError) as info:
+        condition_holds(ctx, "firers outnumber targets".split(), {"firers": [], "targets": []}, FIRE)
+    assert info.value.diagnostics[0].code == "E805"
+    assert info.value.diagnostics[0].span == FIRE.span
+
+
+def test_only_the_acting_side_fires_in_a_phase_that_has_one(dice):
+    ctx = game_with(air("A1", "0204", "huey", "unboarded"), vc("V1", "0205", "nva"))
+    ctx.acting = "allies"  # the allies' own phase: no VC fire, and allied aircraft are not the VC's to expose
+    run(ctx)
+    assert texts(ctx) == []
