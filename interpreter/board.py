@@ -1,6 +1,6 @@
 """The board: a map file read into a read-only ``networkx`` graph of cells.
 
-A map is TOML (see ``docs/maps.md``)::
+A map is TOML (see ``docs/scenarios.md``)::
 
     [map]
     name = "Village sweep"

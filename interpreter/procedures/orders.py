@@ -18,7 +18,8 @@ from interpreter.victory import score_held
 
 
 def may_take(ctx: Context, mode, unit) -> bool:
-    if unit.dummy or not unit.on_map or unit.mode:
+    """Units (not markers, not dummies) on the map without orders, of the mode's side and kinds."""
+    if unit.dummy or not unit.on_map or unit.mode or ctx.rules.unit_type(unit.type).kind == "marker":
         return False
     side = mode.first("side")
     if side is not None and str(side.get("side")) != unit.side:

@@ -88,3 +88,18 @@ def test_tampered_log_is_refused(tmp_path):
     assert info.value.diagnostics[0].code == "E803"
     with pytest.raises(RulesError):
         Game.load(tmp_path / "missing.jsonl")
+
+
+def test_markers_never_take_orders():
+    """Orders (WATCH MODE, PATROL MODE) are given to units; a booby trap marker never takes one."""
+    scenario = Path(__file__).resolve().parents[2] / "scenarios" / "klicks_firebase_night.toml"
+    game = Game.new(scenario, seed=1)
+    declared = 0
+    while not game.is_over() and game.state.turn <= 1:
+        options = game.legal_actions()
+        for action in options:
+            if action.kind == "declare":
+                declared += 1
+                assert game.state.unit(action.args[0]).type != "booby_trap"
+        game.apply(options[-1] if options[-1].kind == "done" else options[0])
+    assert declared, "the first turn offered orders"
