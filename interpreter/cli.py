@@ -1,8 +1,15 @@
-"""The ``warbook`` command: one subcommand per stage (``lint``, ``show``).
+"""The ``warbook`` command: one subcommand per stage (``lint``, ``show``, ``play``, ``replay``).
 
 Exit codes (ruff's): 0 clean, 1 diagnostics at or above the fail level, 2 a
 usage error or a bug in warbook.  ``--exit-zero`` turns 1 into 0 but never
-masks 2.  Only this module writes to stdout and stderr.
+masks 2.  Only this module writes to stdout and stderr (and the human agent,
+to the terminal stream this module hands it).
+
+``play`` and ``replay`` print the narrative (``interpreter.narrate``) on
+stdout and diagnostics on stderr as ``path:line:col: CODE message``.  They
+exit 0 when the game ends (or the log replays), 1 when a file is bad (the
+scenario, a script, a log that does not replay) or a person ends the input
+before the game is over, and 2 for usage errors.
 """
 
 from __future__ import annotations
@@ -53,6 +60,21 @@ def build_parser() -> argparse.ArgumentParser:
     show.add_argument("name", nargs="?", help="a declaration name (KIND:NAME when ambiguous)")
     show.add_argument("--json", action="store_true", help="machine-readable output")
     show.set_defaults(run=run_show)
+
+    play = sub.add_parser("play", help="play a scenario with agents and print the narrative")
+    play.add_argument("scenario", help="a scenario file (.toml)")
+    play.add_argument("--seed", type=_seed, default=0, help="the game's seed: same seed and agents, same game "
+                      "(default: 0)")
+    play.add_argument("--agents", help="one per side, in the scenario's player order, comma separated: "
+                      f"{', '.join(AGENT_KINDS)} or script:FILE (default: random for every side)")
+    play.add_argument("--log", metavar="FILE", help="save the game here (JSON lines; `warbook replay` reads it)")
+    play.add_argument("--quiet", action="store_true", help="print only the result")
+    play.set_defaults(run=run_play)
+
+    replay = sub.add_parser("replay", help="check that a saved game replays, and narrate it")
+    replay.add_argument("log", help="a log written by `warbook play --log`")
+    replay.add_argument("--quiet", action="store_true", help="print only the result")
+    replay.set_defaults(run=run_replay)
     return parser
 
 
@@ -60,6 +82,8 @@ def run_lint(args: argparse.Namespace) -> int:
     from dsl.lint import iter_selected, lint_report, load_checks
 
     load_checks()
+    if args.list or args.explain:
+        _register_play_codes()
     if args.list:
         for code in sorted(CODES):
             info = CODES[code]
@@ -106,6 +130,15 @@ def run_lint(args: argparse.Namespace) -> int:
     return EXIT_CLEAN
 
 
+def _register_play_codes() -> None:
+    """Import the modules whose codes ``play`` and ``replay`` print (maps, scenarios, saves, scripts),
+    so ``--list`` and ``--explain`` know them too."""
+    import importlib
+
+    for module in ("interpreter.agents", "interpreter.game"):  # E811; E7xx maps and scenarios, E8xx saves
+        importlib.import_module(module)
+
+
 def _expand(raw: str) -> list[str]:
     """A folder stands for every ``.rules`` file below it, in sorted order (as ruff takes folders)."""
     path = Path(raw)
@@ -133,6 +166,137 @@ def run_show(args: argparse.Namespace) -> int:
     from interpreter.show import show
 
     return show(args)
+
+
+# --- play and replay ------------------------------------------------------------------------
+
+AGENT_KINDS = ("random", "greedy", "human")
+"""Agents by name on the command line; ``script:FILE`` is the fourth kind."""
+
+
+def _seed(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"the seed must be a whole number, not {text!r}") from None
+
+
+def _usage(message: str) -> int:
+    print(f"warbook: error: {message}", file=sys.stderr)
+    return EXIT_ERROR
+
+
+def _diagnostics(diagnostics) -> None:
+    for d in diagnostics:
+        print(render.concise(d), file=sys.stderr)
+
+
+def _agent_specs(text: str | None) -> list[str] | str:
+    """The agent names, or a message saying what is wrong with them."""
+    if text is None:
+        return []
+    specs = [part.strip() for part in text.split(",")]
+    for spec in specs:
+        if spec.startswith("script:"):
+            if not spec[len("script:"):]:
+                return "'script:' needs a file: script:FILE"
+        elif spec not in AGENT_KINDS:
+            return f"unknown agent {spec!r}; choose from {', '.join(AGENT_KINDS)} or script:FILE"
+    return specs
+
+
+def _make_agent(spec: str, side: str, game):
+    from interpreter import agents
+    from interpreter.rng import choice_rng
+
+    if spec == "random":
+        return agents.RandomAgent(choice_rng(game.seed, f"random:{side}"))
+    if spec == "greedy":
+        return agents.GreedyAgent(choice_rng(game.seed, f"greedy:{side}"), game)
+    if spec == "human":
+        labels = {name: t.label for name, t in game.ctx.rules.unit_types.items()}
+        return agents.HumanAgent(sys.stdin, sys.stdout, board=game.scenario.board, labels=labels)
+    return agents.ScriptedAgent.from_file(spec[len("script:"):], side)
+
+
+def run_play(args: argparse.Namespace) -> int:
+    from dsl.diagnostics import RulesError
+    from interpreter.actions import IllegalActionError
+    from interpreter.agents import InputEnded, ScriptError, iter_play
+    from interpreter.game import Game
+    from interpreter.narrate import Narrator, redactions, result_line, title
+
+    specs = _agent_specs(args.agents)
+    if isinstance(specs, str):
+        return _usage(specs)
+    if args.log and not Path(args.log).parent.is_dir():
+        return _usage(f"cannot write the log {args.log!r}: no folder {str(Path(args.log).parent)!r}")
+    try:
+        game = Game.new(args.scenario, args.seed)
+    except RulesError as exc:
+        _diagnostics(exc.diagnostics)
+        return EXIT_FINDINGS
+    sides = game.scenario.player_order
+    specs = specs or ["random"] * len(sides)
+    if len(specs) != len(sides):
+        return _usage(f"--agents names {len(specs)} agent{'s' if len(specs) != 1 else ''} but the scenario has "
+                      f"{len(sides)} sides ({', '.join(sides)}), in that order")
+    try:
+        agents = {side: _make_agent(spec, side, game) for side, spec in zip(sides, specs)}
+    except ScriptError as exc:
+        _diagnostics([exc.diagnostic])
+        return EXIT_FINDINGS
+    humans = [side for side, spec in zip(sides, specs) if spec == "human"]
+    viewer = humans[0] if len(humans) == 1 else None
+    narrator = Narrator()
+    if not args.quiet:
+        print(title(game))
+    status = EXIT_CLEAN
+    try:
+        for entry in iter_play(game, agents):
+            if args.quiet:
+                continue
+            if viewer is not None:
+                narrator.set_redactions(redactions(game, viewer))
+            for line in narrator.lines(entry):
+                print(line, flush=viewer is not None)
+    except InputEnded as exc:
+        print(f"warbook: {exc}; the game is not over", file=sys.stderr)
+        status = EXIT_FINDINGS
+    except (ScriptError, IllegalActionError) as exc:
+        _diagnostics([exc.diagnostic])
+        status = EXIT_FINDINGS
+    finally:
+        if args.log:
+            try:
+                game.save(args.log)
+            except OSError as exc:
+                print(f"warbook: error: cannot write the log {args.log!r}: {exc.strerror or exc}", file=sys.stderr)
+                status = EXIT_FINDINGS
+    if args.quiet and game.is_over():
+        print(result_line(game.result()))
+    return status
+
+
+def run_replay(args: argparse.Namespace) -> int:
+    from dsl.diagnostics import RulesError
+    from interpreter.game import Game
+    from interpreter.narrate import narrate, result_line, title
+
+    try:
+        game = Game.load(args.log)
+    except RulesError as exc:
+        _diagnostics(exc.diagnostics)
+        return EXIT_FINDINGS
+    if args.quiet:
+        print(result_line(game.result()))
+    else:
+        print(title(game))
+        for line in narrate(game.log):
+            print(line)
+        if not game.is_over():
+            print(result_line(None))
+    return EXIT_CLEAN
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -1,0 +1,584 @@
+"""Agents: who answers a ``Decision`` — a random player, a one-ply greedy one, a person, a script.
+
+An agent is one method (OpenSpiel's ``Bot``)::
+
+    class Agent(Protocol):
+        def choose(self, observation: dict, decision: Decision) -> Action: ...
+
+It sees only ``Game.observe(side)`` — its own units in full, enemy counters
+face down as ``type: None`` — never the game state, so hidden information
+stays hidden (DESIGN: "hidden info respected").  Every random choice comes
+from an injected ``random.Random``; the command line seeds it from the game
+seed with ``rng.choice_rng(seed, purpose)``, a stream apart from the dice, so
+the same seed and agents give the same game and an agent never shifts a roll.
+
+``iter_play(game, agents)`` runs a game to the end with one agent per side and
+yields each log entry as it happens; the command line and the examples use it.
+
+>>> from interpreter.actions import Action, Decision
+>>> import random
+>>> RandomAgent(random.Random(1)).choose({}, Decision("blue", "demo", "pick", (Action("a"), Action("b"))))
+Action(kind='a', args=())
+
+Limits:
+
+- ``GreedyAgent`` looks one choice ahead and no further: it scores each option
+  on its own (see its docstring) and cannot plan a sequence of moves.
+- Against face-down counters it guesses their types from the scenario's
+  set-up counts (public: both players know the order of battle); it does not
+  track what earlier combat revealed.
+- ``HumanAgent`` draws the map as one character per cell from the map's own
+  legend; hex rows are not offset, so read neighbours from the cell ids.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+from fractions import Fraction
+from pathlib import Path
+from typing import IO, Iterable, Iterator, Mapping, Protocol, Sequence
+
+from dsl.ast import Span
+from dsl.diagnostics import WarbookError, diagnostic, register
+from interpreter.actions import Action, AmbiguousActionError, Decision, IllegalActionError, illegal
+
+register("E811", "bad-script", """
+    ## What it does
+    Reports a scripted agent's file (`--agents script:FILE`) that cannot be read, or that runs
+    out of choices before the game ends.
+
+    ## Example
+    A script of one action per line, or a warbook log whose choices are replayed:
+
+        place R1 0302
+        done
+""")
+
+ATTACK_VERBS = frozenset({"attack", "assault", "fire", "watch-fire", "bombard", "shoot"})
+"""Action kinds the greedy agent scores as combat: the verbs the engine's combat and fire procedures
+use.  An action whose kind is the name of a rulebook ``combat`` is scored the same way."""
+
+LOSS_VERBS = frozenset({"lose", "eliminate"})
+"""Action kinds that pick a unit to lose: greedy gives up the one with the smallest factors."""
+
+ADJACENT_ENEMY = Fraction(1)
+"""Greedy's bonus for a cell next to an enemy counter (seen or face down)."""
+
+PER_CELL_CLOSER = Fraction(1, 10)
+"""Greedy's bonus for each cell nearer to the nearest objective or enemy counter."""
+
+HIDDEN_GUESSES = 64
+"""Greedy enumerates at most this many type assignments for face-down defenders; beyond that it assumes
+each remaining one is the most common type."""
+
+
+class Agent(Protocol):
+    """Answers decisions from what its side may see."""
+
+    def choose(self, observation: dict, decision: Decision) -> Action:
+        """One of ``decision.options``."""
+        ...
+
+
+class InputEnded(WarbookError):
+    """The person at the terminal closed the input (end of file): the game is abandoned, not broken."""
+
+
+class ScriptError(WarbookError):
+    """A scripted agent's file cannot be read or has run out; ``diagnostic`` says where."""
+
+    def __init__(self, diag):
+        self.diagnostic = diag
+        super().__init__(str(diag))
+
+
+# --- choosing from text, as Game.parse_action does ------------------------------------
+
+
+def parse_choice(text: str, decision: Decision, where: Span | None = None) -> Action:
+    """The option ``text`` names: its number (1-based), its full words, or a unique prefix.
+
+    The same rules as ``Game.parse_action``, for agents that see only the decision.
+
+    Raises:
+        IllegalActionError / AmbiguousActionError: when ``text`` names no option, or more than one.
+    """
+    where = where or Span.point("<input>")
+    options = decision.options
+    text = " ".join(text.split())
+    if text.isdigit() and 1 <= int(text) <= len(options):
+        return options[int(text) - 1]
+    exact = Action.parse(text)
+    if exact in options:
+        return exact
+    matches = [o for o in options if str(o).startswith(text)] if text else []
+    if len(matches) == 1:
+        return matches[0]
+    if len(matches) > 1:
+        raise AmbiguousActionError(diagnostic("E802", where, f"{text!r} matches {len(matches)} actions",
+                                              "; ".join(map(str, matches[:6]))))
+    raise illegal(exact, decision, where)
+
+
+# --- random ---------------------------------------------------------------------------
+
+
+class RandomAgent:
+    """Chooses uniformly among the legal options (OpenSpiel's ``UniformRandomBot``)."""
+
+    def __init__(self, rng):
+        self.rng = rng
+
+    def choose(self, observation: dict, decision: Decision) -> Action:
+        return self.rng.choice(decision.options)
+
+
+# --- greedy ---------------------------------------------------------------------------
+
+
+class GreedyAgent:
+    """One-ply greedy: scores every option and takes the best, breaking ties with its ``rng``.
+
+    Scores, all exact fractions so that play is deterministic:
+
+    - **Combat** (an option whose kind is an attack verb, ``ATTACK_VERBS``, or the name of a
+      ``combat`` declaration): the expected ``worth`` of the rulebook's own results, from
+      ``interpreter.combat.expected_worth`` — attackers are the option's own units (or, when it
+      names none, every own unit next to the target), defenders the enemy units it names or that
+      stand on the cells it names.  Face-down defenders are guessed
+      from the scenario's set-up counts.  When the combat module is absent or cannot score the
+      option, it scores 0, so greedy falls back to a random choice.
+    - **Cells** (any other option naming a map cell: moves, placements): the value of the last cell
+      named, minus the value of where the unit stands now.  A cell's value is the points of every
+      ``award … on held`` whose ``cells`` it matches (for either side: holding denies the enemy),
+      plus ``ADJACENT_ENEMY`` if an enemy counter is next to it, minus ``PER_CELL_CLOSER`` per cell
+      to the nearest objective or enemy counter.
+    - **Losses** (``LOSS_VERBS``: which unit to lose): minus the sum of the unit's numeric factors,
+      so the weakest counter goes first.
+    - Anything else (orders, ``done``, ``pass``): 0.
+
+    Only ``observation`` and the scenario's public data (rulebook, map, set-up counts) are read;
+    the game passed in is used for its ``scenario`` alone, never its state.
+    """
+
+    def __init__(self, rng, game):
+        from interpreter.rules import Rules
+
+        self.rng = rng
+        self.scenario = game.scenario
+        self.rules = Rules(self.scenario.rulebook)
+        self.board = self.scenario.board
+        self._objectives = self._objective_points()
+        self._combats = tuple(d.name for d in self.scenario.rulebook.of_kind("combat"))
+        self._combat_titles = tuple((d.name, d.display) for d in self.scenario.rulebook.of_kind("combat"))
+        self._context = None
+
+    def choose(self, observation: dict, decision: Decision) -> Action:
+        scored = [(self.score(observation, decision, option), option) for option in decision.options]
+        best = max(score for score, _ in scored)
+        return self.rng.choice([option for score, option in scored if score == best])
+
+    # The scoring terms.
+
+    def score(self, observation: dict, decision: Decision, option: Action) -> Fraction:
+        """How good ``option`` looks one choice ahead (see the class docstring)."""
+        if option.kind in ATTACK_VERBS or option.kind in self._combats:
+            return self._combat_score(observation, decision, option)
+        if option.kind in LOSS_VERBS:
+            return -self._strength(observation, option)
+        cells = [a for a in option.args if a in self.board.graph]
+        if not cells:
+            return Fraction(0)
+        side = observation.get("side")
+        unit = next((u for u in observation.get("units", ()) if u["id"] in option.args and u["side"] == side), None)
+        here = unit["location"] if unit and unit["location"] in self.board.graph else None
+        value = self.cell_value(observation, cells[-1])
+        return value - self.cell_value(observation, here) if here else value
+
+    def _strength(self, observation: dict, option: Action) -> Fraction:
+        """The sum of the numeric factors of the own units an option names (a dummy's count nothing)."""
+        side = observation.get("side")
+        total = Fraction(0)
+        for unit in observation.get("units", ()):
+            if unit["id"] in option.args and unit["side"] == side and unit["type"] and not unit.get("dummy"):
+                factors = self.rules.unit_type(unit["type"]).factors
+                total += sum((v for _, v in factors if isinstance(v, Fraction)), Fraction(0))
+        return total
+
+    def cell_value(self, observation: dict, cell: str) -> Fraction:
+        side = observation.get("side")
+        enemy_cells = {u["location"] for u in observation.get("units", ())
+                       if u["side"] != side and u["location"] in self.board.graph}
+        value = self._objectives.get(cell, Fraction(0))
+        if enemy_cells & set(self.board.neighbours(cell)):
+            value += ADJACENT_ENEMY
+        goals = enemy_cells | set(self._objectives)
+        if goals:
+            value -= PER_CELL_CLOSER * min(self.board.distance(cell, g) for g in goals)
+        return value
+
+    def _objective_points(self) -> dict[str, Fraction]:
+        """Cells named by ``award … on held``, with the points they score per turn."""
+        points: dict[str, Fraction] = {}
+        for award in self.scenario.rulebook.of_kind("award"):
+            on, cells = award.first("on"), award.first("cells")
+            if on is None or not on.has("held") or cells is None:
+                continue
+            wanted = {str(w) for w in cells.get("where") or ()}
+            value = sum((Fraction(p.get("value")) for p in award.all("points") if not p.get("who")), Fraction(0))
+            for cell in self.board.cells:
+                selectors = self.rules.cell_selectors(self.board.terrain(cell), self.board.tags(cell))
+                if wanted & selectors or self.board.graph.nodes[cell].get("place") in wanted:
+                    points[cell] = points.get(cell, Fraction(0)) + value
+        return points
+
+    def _combat_score(self, observation: dict, decision: Decision, option: Action) -> Fraction:
+        try:
+            from interpreter.combat import expected_worth
+        except ImportError:
+            return Fraction(0)
+        side = observation.get("side")
+        units = {u["id"]: u for u in observation.get("units", ())}
+        attackers = [units[a] for a in option.args if a in units and units[a]["side"] == side]
+        named = [units[a] for a in option.args if a in units and units[a]["side"] != side]
+        cells = {a for a in option.args if a in self.board.graph}
+        defenders = named or [u for u in units.values() if u["side"] != side and u["location"] in cells]
+        combat = self._combat_for(decision, option)
+        if not defenders or combat is None:
+            return Fraction(0)
+        if not attackers:  # the option names only its target: count every own unit beside it
+            around = set(self.board.neighbours(defenders[0]["location"])) \
+                if defenders[0]["location"] in self.board.graph else set()
+            attackers = [u for u in units.values() if u["side"] == side and u["location"] in around]
+        ctx = self._public_context(observation)
+        total, weight = Fraction(0), 0
+        for guess, odds in self._guesses(defenders):
+            ctx.state = _state_from(observation, guess, self.rules)
+            try:
+                worth = expected_worth(ctx, combat, [_unit(a, a["type"], self.rules) for a in attackers],
+                                       [_unit(d, guess[d["id"]], self.rules) for d in defenders])
+            except (KeyError, ValueError, NotImplementedError, ZeroDivisionError):  # a combat it cannot score
+                return Fraction(0)
+            total += Fraction(worth) * odds
+            weight += odds
+        return total / weight if weight else Fraction(0)
+
+    def _combat_for(self, decision: Decision, option: Action) -> str | None:
+        """The ``combat`` declaration an option refers to: named (or titled) in it or in the decision,
+        or the only one."""
+        words = {option.kind, *option.args, *decision.kind.split(), *decision.prompt.replace(":", " ").split()}
+        named = [c for c in self._combats if c in words]
+        if not named:
+            named = [c for c, title in self._combat_titles if decision.prompt.startswith(f"{title}:")]
+        if named:
+            return named[0]
+        return self._combats[0] if len(self._combats) == 1 else None
+
+    def _public_context(self, observation: dict):
+        """A context of the scenario's own (never the game's): its state is rebuilt from observations."""
+        if self._context is None:
+            from interpreter.context import Context
+
+            self._context = Context(self.scenario, 0)
+        return self._context
+
+    def _guesses(self, defenders: Sequence[dict]) -> Iterator[tuple[dict[str, str], int]]:
+        """Type assignments for the defenders with their weights: seen types as they are, face-down ones
+        from the set-up counts of their side."""
+        known = {d["id"]: d["type"] for d in defenders if d["type"] is not None}
+        hidden = [d for d in defenders if d["type"] is None]
+        priors = [self._prior(d["side"]) for d in hidden]
+        if not hidden:
+            yield known, 1
+            return
+        combos = 1
+        enumerated = 0
+        for prior in priors:
+            if combos * len(prior) > HIDDEN_GUESSES:
+                break
+            combos *= len(prior)
+            enumerated += 1
+        rest = {d["id"]: max(prior, key=lambda t: (prior[t], t)) for d, prior in zip(hidden[enumerated:],
+                                                                                     priors[enumerated:])}
+        choices = [sorted(prior.items()) for prior in priors[:enumerated]]
+        for combo in itertools.product(*choices):
+            weight = 1
+            guess = dict(known)
+            guess.update(rest)
+            for defender, (type_name, count) in zip(hidden, combo):
+                guess[defender["id"]] = type_name
+                weight *= count
+            yield guess, weight
+
+    def _prior(self, side: str) -> dict[str, int]:
+        counts: dict[str, int] = {}
+        for placement in self.scenario.setup:
+            if placement.side == side:
+                counts[placement.unit] = counts.get(placement.unit, 0) + placement.count
+        return counts or {t.name: 1 for t in self.rules.unit_types.values() if t.side == side}
+
+
+def _unit(seen: dict, type_name: str, rules):
+    """A unit as ``seen``; a face-down one gets ``type_name`` (a guess) and that type's dummy flag."""
+    from interpreter.state import Unit
+
+    dummy = seen.get("dummy")
+    if dummy is None:
+        dummy = rules.unit_type(type_name).dummy
+    return Unit(seen["id"], type_name, seen["side"], seen["location"], hidden=seen["type"] is None,
+                dummy=bool(dummy), mode=seen.get("mode"))
+
+
+def _state_from(observation: dict, guess: Mapping[str, str], rules):
+    """A game state built from an observation alone, face-down counters given guessed types."""
+    from interpreter.state import GameState
+
+    units = []
+    for seen in observation.get("units", ()):
+        type_name = seen["type"] if seen["type"] is not None else guess.get(seen["id"])
+        if type_name is not None:
+            units.append(_unit(seen, type_name, rules))
+    resources = []
+    for key, value in sorted(observation.get("resources", {}).items()):
+        side, _, name = key.partition(".")
+        resources.append((side, name, Fraction(value)))
+    return GameState(turn=observation.get("turn", 0), phase=observation.get("phase", ""),
+                     units=tuple(sorted(units)), resources=tuple(resources))
+
+
+# --- a person at a terminal -------------------------------------------------------------
+
+
+class HumanAgent:
+    """A person at a terminal: shows the side's view and numbered options, reads a choice.
+
+    Accepts an option's number, its full words or a unique prefix; anything else gets the
+    reason and the question again.  ``?`` lists the options again.  End of input raises
+    ``InputEnded``, which the command line turns into a clean exit.  It writes only to the
+    ``output`` stream it is given (the terminal), as the command line's part of the program.
+    """
+
+    def __init__(self, input: IO[str], output: IO[str], board=None, labels: Mapping[str, str] | None = None):
+        self.input = input
+        self.output = output
+        self.board = board
+        """The map to draw (``Board``), or ``None`` for no map."""
+        self.labels = dict(labels or {})
+        """Unit type name to the name people read."""
+
+    def choose(self, observation: dict, decision: Decision) -> Action:
+        self._write(self.view(observation, decision))
+        self._write(self.options_text(decision))
+        while True:
+            self.output.write(f"{decision.side}> ")
+            self.output.flush()
+            line = self.input.readline()
+            if not line:
+                self._write("")
+                raise InputEnded(f"input ended while {decision.side} was to choose ({decision.kind})")
+            text = line.strip()
+            if text == "?":
+                self._write(self.options_text(decision))
+                continue
+            if not text:
+                self._write("  type an option's number, its words or the start of them ('?' lists them)")
+                continue
+            try:
+                return parse_choice(text, decision)
+            except IllegalActionError as exc:
+                self._write(f"  {exc.diagnostic.message}")
+                self._write(f"  help: {exc.diagnostic.hint or ''}" if isinstance(exc, AmbiguousActionError)
+                            else "  type '?' to list the options")
+
+    def _write(self, text: str) -> None:
+        self.output.write(text + "\n")
+
+    def view(self, observation: dict, decision: Decision) -> str:
+        """The side's picture of the game: the map with units it may see, its units, resources, the question."""
+        side = observation.get("side", decision.side)
+        units = observation.get("units", ())
+        lines = ["", f"== {side} — turn {observation.get('turn', '?')}, {observation.get('phase', '?')}"]
+        if self.board is not None:
+            lines += self.map_text(side, units)
+        for heading, group in (("yours", [u for u in units if u["side"] == side]),
+                               ("enemy", [u for u in units if u["side"] != side])):
+            if group:
+                lines.append(f"{heading}:")
+                lines += [f"  {where}: {', '.join(self._describe(u) for u in here)}"
+                          for where, here in _by_location(group)]
+        resources = observation.get("resources") or {}
+        if resources:
+            lines.append("resources: " + ", ".join(f"{k.replace('.', ' ')} {v}" for k, v in sorted(resources.items())))
+        lines.append(f"{decision.side} to choose ({decision.kind}): {decision.prompt}")
+        return "\n".join(lines)
+
+    def _describe(self, unit: dict) -> str:
+        if unit["type"] is None:
+            name = "face down"
+        else:
+            name = self.labels.get(unit["type"], unit["type"])
+            if unit.get("dummy"):
+                name += " (dummy)"
+        mode = f" ({unit['mode']})" if unit.get("mode") else ""
+        return f"{unit['id']} {name}{mode}"
+
+    def map_text(self, side: str, units: Iterable[dict]) -> list[str]:
+        """The map rows with ``O`` where the side has units, ``X`` where it sees enemy counters, ``*`` both."""
+        board = self.board
+        marks: dict[str, str] = {}
+        for unit in units:
+            if unit["location"] not in board.graph:
+                continue
+            mark = "O" if unit["side"] == side else "X"
+            marks[unit["location"]] = mark if marks.get(unit["location"], mark) == mark else "*"
+        width = board.graph.graph.get("id_width", 2)
+        rows = board.to_text().splitlines()
+        tens = "".join(str(c // 10 % 10) for c in range(1, board.width + 1))
+        ones = "".join(str(c % 10) for c in range(1, board.width + 1))
+        pad = " " * (width + 1)
+        lines = [pad + tens, pad + ones]
+        for r, row in enumerate(rows, start=1):
+            chars = list(row)
+            for c in range(1, board.width + 1):
+                cell = f"{c:0{width}d}{r:0{width}d}"
+                if cell in marks:
+                    chars[c - 1] = marks[cell]
+            lines.append(f"{r:0{width}d} " + "".join(chars))
+        lines.append(f"{pad}O yours, X enemy, * both; " + ", ".join(f"{c} {t}" for c, t in self._legend()))
+        return lines
+
+    def _legend(self) -> list[tuple[str, str]]:
+        """Each map character with the terrain it stands for (the first cell drawn with it)."""
+        chars = self.board.graph.graph.get("chars", {})
+        legend: dict[str, str] = {}
+        for cell in sorted(chars):
+            legend.setdefault(chars[cell], self.board.terrain(cell))
+        return sorted(legend.items())
+
+    @staticmethod
+    def options_text(decision: Decision, width: int = 96) -> str:
+        """The options numbered from 1, in columns when there are many."""
+        items = [f"{n:>3}. {option}" for n, option in enumerate(decision.options, start=1)]
+        if len(items) <= 12:
+            return "\n".join(items)
+        cell = max(len(i) for i in items) + 2
+        columns = max(1, width // cell)
+        height = -(-len(items) // columns)
+        rows = []
+        for r in range(height):
+            row = [items[c * height + r] for c in range(columns) if c * height + r < len(items)]
+            rows.append("".join(i.ljust(cell) for i in row).rstrip())
+        return "\n".join(rows)
+
+
+def _by_location(units: Sequence[dict]) -> list[tuple[str, list[dict]]]:
+    """Units grouped by where they are: map cells in id order, then holding areas by name."""
+    places: dict[str, list[dict]] = {}
+    for unit in units:
+        places.setdefault(unit["location"], []).append(unit)
+    order = sorted(places, key=lambda where: (not where[:1].isdigit(), where))
+    return [(where, places[where]) for where in order]
+
+
+# --- a script ---------------------------------------------------------------------------
+
+
+class ScriptedAgent:
+    """Plays a fixed list of choices in order: for replays and tests.
+
+    Each choice is resolved against the decision like typed input (number, words or a unique
+    prefix), so a script written by hand may abbreviate.
+
+    Raises (from ``choose``):
+        ScriptError: when the script has no choice left (E811).
+        IllegalActionError: when the next choice is not legal now; its span is the script line.
+    """
+
+    def __init__(self, choices: Iterable[str | Action], source: str = "<script>",
+                 lines: Sequence[int] | None = None):
+        self.choices = [str(c) for c in choices]
+        self.source = source
+        self.lines = list(lines) if lines is not None else list(range(1, len(self.choices) + 1))
+        self.position = 0
+
+    @classmethod
+    def from_file(cls, path: str | Path, side: str | None = None) -> "ScriptedAgent":
+        """Read one action per line (blank lines and ``#`` comments skipped), or a warbook log.
+
+        From a log (JSON lines with a header) it takes the recorded choices, only ``side``'s when a
+        side is given, so one log can drive every side of a replay.
+
+        Raises:
+            ScriptError: when the file cannot be read (E811).
+        """
+        shown = str(path)
+        try:
+            text = Path(path).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            reason = "no such file" if isinstance(exc, FileNotFoundError) else str(exc)
+            raise ScriptError(diagnostic("E811", Span.point(shown), f"cannot read script {shown!r}: {reason}")) \
+                from None
+        choices, lines = [], []
+        numbered = list(enumerate(text.splitlines(), start=1))
+        first = next((line for _, line in numbered if line.strip()), "")
+        if first.lstrip().startswith("{"):
+            for number, line in numbered:
+                if not line.strip():
+                    continue
+                try:
+                    entry = json.loads(line)
+                except json.JSONDecodeError as exc:
+                    raise ScriptError(diagnostic("E811", Span.point(shown, number),
+                                                 f"line {number} of log {shown!r} is not JSON: {exc.msg}")) from None
+                if isinstance(entry, dict) and entry.get("type") == "decision" and \
+                        (side is None or entry.get("side") == side):
+                    choices.append(str(entry.get("choice", "")))
+                    lines.append(number)
+        else:
+            for number, line in numbered:
+                text_line = line.split("#", 1)[0].strip()
+                if text_line:
+                    choices.append(text_line)
+                    lines.append(number)
+        return cls(choices, shown, lines)
+
+    def choose(self, observation: dict, decision: Decision) -> Action:
+        if self.position >= len(self.choices):
+            raise ScriptError(diagnostic(
+                "E811", Span.point(self.source, (self.lines[-1] + 1) if self.lines else 1),
+                f"script {self.source!r} ran out after {len(self.choices)} choices; "
+                f"{decision.side} must still choose: {decision.prompt}"))
+        text, line = self.choices[self.position], self.lines[self.position]
+        action = parse_choice(text, decision, Span.point(self.source, line))
+        self.position += 1
+        return action
+
+    @property
+    def remaining(self) -> int:
+        return len(self.choices) - self.position
+
+
+# --- playing a game ---------------------------------------------------------------------
+
+
+def iter_play(game, agents: Mapping[str, Agent]) -> Iterator[dict]:
+    """Play ``game`` to the end, one agent per side; yield every log entry as it is written.
+
+    Entries already in the log (set-up done before the first decision) come first.
+
+    Raises:
+        KeyError: when a side has no agent.
+        Whatever an agent raises (``InputEnded``, ``ScriptError``, ``IllegalActionError``); the game
+        keeps every choice made so far.
+    """
+    shown = 0
+    while True:
+        while shown < len(game.log):
+            yield game.log[shown]
+            shown += 1
+        if game.is_over():
+            return
+        side = game.current_player()
+        action = agents[side].choose(game.observe(side), game.decision)
+        game.apply(action)

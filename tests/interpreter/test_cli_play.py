@@ -1,0 +1,138 @@
+"""``warbook play`` and ``warbook replay`` end to end on the tiny generic game."""
+
+import io
+import json
+from pathlib import Path
+
+import pytest
+
+from interpreter.cli import main
+
+MINI = str((Path(__file__).parent / "fixtures" / "mini" / "mini.toml").resolve())
+RESULT = "Result: Victory for blue (margin 4; blue 4, red 0)"
+
+
+def run(capsys, *argv):
+    """Exit code, stdout and stderr of one command (argparse's usage errors exit through SystemExit)."""
+    try:
+        code = main(list(argv))
+    except SystemExit as exc:
+        code = exc.code
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_play_prints_the_narrative_and_result_and_replay_narrates_it_identically(capsys, tmp_path):
+    log = tmp_path / "game.jsonl"
+    code, played, err = run(capsys, "play", MINI, "--seed", "3", "--log", str(log))
+    assert code == 0 and err == ""
+    assert played.startswith("Mini, seed 3\n") and played.rstrip("\n").endswith(RESULT)
+    assert "Turn 1 — Orders (blue)" in played
+    code, replayed, err = run(capsys, "replay", str(log))
+    assert code == 0 and err == "" and replayed == played
+
+
+def test_play_is_byte_identical_for_the_same_seed_and_agents(capsys):
+    for agents in ("random,random", "greedy,random", "greedy,greedy"):
+        first = run(capsys, "play", MINI, "--seed", "11", "--agents", agents)
+        assert first[0] == 0 and run(capsys, "play", MINI, "--seed", "11", "--agents", agents) == first
+
+
+def test_quiet_prints_only_the_result(capsys, tmp_path):
+    log = tmp_path / "game.jsonl"
+    assert run(capsys, "play", MINI, "--quiet", "--log", str(log)) == (0, RESULT + "\n", "")
+    assert run(capsys, "replay", str(log), "--quiet") == (0, RESULT + "\n", "")
+
+
+def test_scripted_agents_replay_a_log_through_the_command_line(capsys, tmp_path):
+    log = tmp_path / "game.jsonl"
+    _, played, _ = run(capsys, "play", MINI, "--seed", "8", "--agents", "greedy,random", "--log", str(log))
+    again = run(capsys, "play", MINI, "--seed", "8", "--agents", f"script:{log},script:{log}")
+    assert again == (0, played, "")
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--agents", "random,wizard"], "unknown agent 'wizard'"),
+    (["--agents", "random"], "--agents names 1 agent but the scenario has 2 sides (blue, red)"),
+    (["--agents", "script:,random"], "'script:' needs a file"),
+    (["--seed", "x"], "the seed must be a whole number, not 'x'"),
+    (["--log", "/no/such/folder/game.jsonl"], "no folder '/no/such/folder'"),
+    (["--colour", "red"], "unrecognized arguments: --colour"),
+])
+def test_bad_arguments_exit_2_with_a_message(capsys, argv, message):
+    code, _, err = run(capsys, "play", MINI, *argv)
+    assert code == 2 and message in err and "Traceback" not in err
+
+
+def test_missing_files_are_one_line_diagnostics(capsys, tmp_path):
+    code, out, err = run(capsys, "play", str(tmp_path / "nope.toml"))
+    assert code == 1 and out == "" and err == f"{tmp_path / 'nope.toml'}:1:1: E004 no such scenario file " \
+                                              f"'{tmp_path / 'nope.toml'}'\n"
+    code, _, err = run(capsys, "play", MINI, "--agents", f"script:{tmp_path / 'x.txt'},random")
+    assert code == 1 and "E811 cannot read script" in err
+    code, _, err = run(capsys, "replay", str(tmp_path / "nope.jsonl"))
+    assert code == 1 and "E803 cannot read log" in err
+    assert run(capsys, "replay")[0] == 2
+
+
+def tamper(path: Path, number: int, change) -> None:
+    lines = path.read_text().splitlines()
+    entry = json.loads(lines[number - 1])
+    change(entry)
+    lines[number - 1] = json.dumps(entry)
+    path.write_text("\n".join(lines) + "\n")
+
+
+def test_a_tampered_log_exits_1_with_a_positioned_diagnostic(capsys, tmp_path):
+    log = tmp_path / "game.jsonl"
+    run(capsys, "play", MINI, "--seed", "3", "--log", str(log))
+    number = next(n for n, line in enumerate(log.read_text().splitlines(), start=1) if '"decision"' in line)
+    tamper(log, number, lambda e: e.update(choice="place R9 0101"))
+    code, out, err = run(capsys, "replay", str(log))
+    assert code == 1 and out == "" and err.startswith(f"{log}:{number}:1: E803 line {number}: illegal action")
+    tamper(log, 1, lambda e: e.pop("seed"))
+    code, _, err = run(capsys, "replay", str(log))
+    assert code == 1 and err == f"{log}:1:1: E803 the header needs 'scenario' (a path) and 'seed' (a whole number)\n"
+    log.write_text("[1, 2]\n")
+    code, _, err = run(capsys, "replay", str(log))
+    assert code == 1 and "E803 line 1: not a log entry" in err
+
+
+def test_a_person_plays_through_the_terminal(capsys, monkeypatch):
+    # Blue's decisions in the mini game: watch orders for B1 each turn.  Turn 1: garbage, then
+    # "1" (declare B1 watch).  Turn 2: "d" is ambiguous (declare, done), then "do" means done.
+    monkeypatch.setattr("sys.stdin", io.StringIO("garbage\n1\nd\ndo\n"))
+    code, out, err = run(capsys, "play", MINI, "--seed", "3", "--agents", "human,random")
+    assert code == 0 and err == ""
+    assert "illegal action 'garbage' for blue (declare watch)" in out
+    assert "'d' matches 2 actions" in out
+    assert "  B1 Trooper goes on Watch" in out and out.rstrip("\n").endswith(RESULT)
+    # Narrated to blue, red's face-down counters stay anonymous, even in red's own set-up lines.
+    assert "Guerrilla" not in out and "Decoy" not in out
+
+
+def test_end_of_input_abandons_the_game_cleanly_and_keeps_the_log(capsys, monkeypatch, tmp_path):
+    monkeypatch.setattr("sys.stdin", io.StringIO("1\n"))
+    log = tmp_path / "game.jsonl"
+    code, out, err = run(capsys, "play", MINI, "--seed", "3", "--agents", "human,random", "--log", str(log))
+    assert code == 1 and "input ended while blue was to choose" in err and "Traceback" not in err
+    code, out, _ = run(capsys, "replay", str(log))
+    assert code == 0 and out.rstrip("\n").endswith("Result: the game is not over")
+
+
+SHIPPED = sorted((Path(__file__).resolve().parents[2] / "scenarios").glob("*.toml"))
+
+
+@pytest.mark.parametrize("scenario", SHIPPED, ids=lambda p: p.stem)
+def test_shipped_scenarios_play_and_replay_identically(capsys, tmp_path, scenario):
+    from dsl.diagnostics import RulesError
+    from interpreter.game import Game
+
+    try:
+        Game.new(scenario, 0)
+    except RulesError as exc:
+        pytest.skip(f"{scenario.name} does not load yet: {exc}")
+    log = tmp_path / "game.jsonl"
+    code, played, err = run(capsys, "play", str(scenario), "--seed", "2", "--agents", "greedy,random", "--log", str(log))
+    assert code == 0 and err == "" and played.splitlines()[-1].startswith("Result: ")
+    assert run(capsys, "replay", str(log)) == (0, played, "")
