@@ -395,6 +395,11 @@ class MovePhase:
             if carrier.location not in found.dist:
                 return mv.because(f"{unit_id} cannot reach {carrier.location} and still pay "
                                   f"{mv.show_points(cost)} to board", mclass, board_line)
+            # The walk to the rendezvous ends in the carrier's hex, so stacking applies there
+            # (the carrier may yet stay and set the unit down where it boarded).
+            crowded = mv.stacking_problem(ctx, unit.side, carrier.location, [unit])
+            if crowded is not None:
+                return crowded
         return None
 
     def board(self, carrier: Unit, unit_id: str, cargo: list[str]) -> Flow:

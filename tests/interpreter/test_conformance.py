@@ -1,0 +1,102 @@
+"""Conformance: every shipped scenario plays to the end, and the invariants hold after every step.
+
+OpenSpiel's ``random_sim_test`` for each scenario: 200 seeded random games and 50
+greedy-versus-random games (greedy on each side in turn).  After every step:
+
+- every unit is in exactly one place, and that place is a map cell or a holding area;
+- no cell holds units (markers aside) of two sides when the rulebook forbids enemy cells;
+- resources stay within their declared minimum and cap;
+and at the end of every phase, stacking is within the rulebook's limits.
+
+``FAST=1`` plays fewer games for a quick local run; CI plays them all.
+"""
+
+import os
+from pathlib import Path
+
+import pytest
+
+from interpreter.agents import GreedyAgent, RandomAgent
+from interpreter.game import Game
+from interpreter.movement import enemy_cells_forbidden, stack_rules
+from interpreter.rng import choice_rng
+from interpreter.scenario import load_scenario
+from interpreter.state import ELIMINATED, OFFMAP
+
+ROOT = Path(__file__).resolve().parents[2]
+SCENARIOS = sorted((ROOT / "scenarios").glob("*.toml"))
+FAST = os.environ.get("FAST") == "1"
+RANDOM_GAMES = 20 if FAST else 200
+GREEDY_GAMES = 4 if FAST else 50
+
+
+def check_invariants(game: Game, phase_ended: bool) -> None:
+    state, rules, board = game.state, game.ctx.rules, game.ctx.board
+    ids = [u.id for u in state.units]
+    assert len(ids) == len(set(ids)), "a unit is in two places"
+    for unit in state.units:
+        assert unit.location in board.graph or unit.location in (ELIMINATED, OFFMAP), \
+            f"{unit.id} is nowhere: {unit.location!r}"
+    cells: dict[str, list] = {}
+    for unit in state.units:
+        if unit.on_map:
+            cells.setdefault(unit.location, []).append(unit)
+    if enemy_cells_forbidden(rules) is not None:
+        for cell, here in cells.items():
+            sides = {u.side for u in here if rules.unit_type(u.type).kind == "unit"}
+            assert len(sides) <= 1, f"units of {sorted(sides)} share {cell} on turn {state.turn} ({state.phase})"
+    for side, name, value in state.resources:
+        decl = game.scenario.rulebook.get("resource", name)
+        floor, cap = decl.first("minimum"), decl.first("cap")
+        assert floor is None or value >= floor.get("value"), f"{side} {name} below minimum"
+        assert cap is None or value <= cap.get("value"), f"{side} {name} above cap"
+    if phase_ended:
+        for cell, here in cells.items():
+            for side in {u.side for u in here}:
+                together = [u for u in here if u.side == side]
+                for rule in stack_rules(rules):
+                    assert rule.problem(together, together) is None, \
+                        f"{side} over-stacked in {cell} at the end of {state.phase} on turn {state.turn}"
+
+
+def play_checked(scenario, seed: int, agents_for) -> Game:
+    game = Game.new(scenario, seed=seed)
+    agents = agents_for(game)
+    check_invariants(game, phase_ended=True)
+    steps = 0
+    while not game.is_over():
+        phase = (game.state.turn, game.state.phase)
+        side = game.current_player()
+        game.apply(agents[side].choose(game.observe(side), game.decision))
+        check_invariants(game, phase_ended=(game.state.turn, game.state.phase) != phase)
+        steps += 1
+        assert steps < 20_000, "a game that does not end"
+    check_invariants(game, phase_ended=True)
+    assert game.result() is not None and "level" in game.result()
+    return game
+
+
+@pytest.fixture(scope="module", params=SCENARIOS, ids=lambda p: p.stem)
+def scenario(request):
+    return load_scenario(request.param)
+
+
+def test_random_games_play_to_the_end(scenario):
+    results = set()
+    for seed in range(RANDOM_GAMES):
+        game = play_checked(scenario, seed, lambda g: {s: RandomAgent(choice_rng(seed, s)) for s in g.ctx.rules.sides})
+        results.add(game.result()["level"])
+    assert results, "no game finished"
+
+
+def test_greedy_against_random_plays_to_the_end(scenario):
+    sides = scenario.player_order
+    for n in range(GREEDY_GAMES):
+        seed = 1000 + n
+        greedy_side = sides[n % len(sides)]
+
+        def agents(game, seed=seed, greedy_side=greedy_side):
+            return {s: GreedyAgent(choice_rng(seed, s), game) if s == greedy_side else RandomAgent(choice_rng(seed, s))
+                    for s in game.ctx.rules.sides}
+
+        play_checked(scenario, seed, agents)
