@@ -55,7 +55,7 @@ register("E007", "path-outside-root", """
     Reports an `include` or `extends` path that leaves the folder of the rulebook being loaded.
     ## Why is this bad?
     A rulebook must be self-contained so it can be shared as a folder. To build on a shipped
-    game, use its name: `extends "sea_lords"`.
+    game, use its name: `extends "NAME"`, where NAME is the rulebook's file name without `.rules`.
 """)
 register("E008", "misplaced-extends", """
     ## What it does
@@ -197,7 +197,7 @@ class _Loader:
         target = (path.parent / text.text).resolve()
         if not target.is_relative_to(root):
             self.error("E007", text.span, f"{text.text!r} is outside the rulebook folder {_display_path(root)!r}",
-                       'to build on a shipped rulebook, name it: extends "sea_lords"')
+                       'to build on a shipped rulebook, name it: extends "NAME" (its file name without .rules)')
             return None
         return target
 

@@ -165,13 +165,17 @@ class Game:
     def save(self, path: str | os.PathLike) -> None:
         """Write the log as JSON lines, atomically (a temporary file renamed into place)."""
         path = Path(path)
-        lines = [json.dumps(self.header(), sort_keys=True, ensure_ascii=False)]
+        header = self.header()
+        # The scenario is recorded relative to the log, so a log replays from any working folder.
+        header["scenario"] = Path(os.path.relpath(Path(self.scenario.path).resolve(), path.resolve().parent)).as_posix()
+        lines = [json.dumps(header, sort_keys=True, ensure_ascii=False)]
         lines += [json.dumps(entry, sort_keys=True, ensure_ascii=False, default=str) for entry in self.log]
         handle = tempfile.NamedTemporaryFile("w", encoding="utf-8", dir=path.parent or ".", delete=False,
                                              prefix=f".{path.name}.", suffix=".tmp")
         try:
             with handle:
                 handle.write("\n".join(lines) + "\n")
+            os.chmod(handle.name, 0o666 & ~_umask())  # temporary files are private; a save is not
             os.replace(handle.name, path)
         except BaseException:
             Path(handle.name).unlink(missing_ok=True)
@@ -200,7 +204,8 @@ class Game:
         if not isinstance(header.get("scenario"), str) or type(header.get("seed")) is not int:
             raise RulesError([diagnostic("E803", Span.point(shown, 1),
                                          "the header needs 'scenario' (a path) and 'seed' (a whole number)")])
-        game = cls.new(header["scenario"], int(header["seed"]))
+        beside_log = Path(path).resolve().parent / header["scenario"]
+        game = cls.new(beside_log if beside_log.is_file() else header["scenario"], int(header["seed"]))
         for key in ("scenario_hash", "rulebook_hash"):
             if game.header()[key] != header.get(key):
                 raise RulesError([diagnostic("E803", Span.point(shown, 1),
@@ -227,6 +232,12 @@ class Game:
                 raise RulesError([diagnostic("E803", Span.point(shown), f"roll {want.get('n')} differs on replay: "
                                              f"{want.get('value')} then, {got.get('value')} now")])
         return game
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
 
 
 def _hash(text: str) -> str:

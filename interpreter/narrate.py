@@ -4,7 +4,7 @@ Every log entry becomes zero or more lines, in order, with nothing drawn from
 outside the log, so narrating a game as it is played and narrating its saved
 log afterwards give the same text, byte for byte::
 
-    Village Sweep (Several Klicks in the 'Nam), seed 3
+    Mini (Mini), seed 3
 
     Set-up
       B1 Trooper set up at 0202

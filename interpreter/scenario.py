@@ -148,7 +148,7 @@ def load_scenario(path: str | Path) -> Scenario:
     if not isinstance(rules_name, str):
         raise RulesError([diagnostic("E704", Span.point(shown, _line(text, "[scenario]")),
                                      "the scenario names no rules", 'add rules = "my_overlay.rules" or '
-                                     'rulebook = "several_klicks"')])
+                                     'rulebook = "NAME" (a shipped rulebook)')])
     rules_path = path.parent / rules_name
     if not rules_path.is_file():
         found = find_rulebook(rules_name)

@@ -41,7 +41,10 @@ def gain(ctx: Context, side: str, resource: str, amount: Fraction, reason: str) 
         after = max(after, floor.get("value"))
     if after != before:
         ctx.state = ctx.state.with_resource(side, resource, after)
-        ctx.say(f"{side} {'gains' if after > before else 'loses'} {abs(after - before)} {resource} ({reason})",
+        side_decl = ctx.rulebook.get("side", side)
+        shown = side_decl.display if side_decl else side
+        sign = "+" if after > before else "-"
+        ctx.say(f"{shown}: {sign}{abs(after - before)} {resource}, now {after} ({reason})",
                 kind="resource", side=side, resource=resource, value=str(after))
 
 

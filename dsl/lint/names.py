@@ -166,7 +166,7 @@ def unit_without_side(rb: Rulebook) -> Iterator[Diagnostic]:
         attack 2
     }
     ```
-    Use instead: add `side blue` or `nationality marines`.
+    Use instead: add `side blue` or `nationality navy`.
     """
     idx = index(rb)
     sides = idx.names("side")

@@ -286,6 +286,6 @@ def unused_nationality(rb: Rulebook) -> Iterator[Diagnostic]:
     Usually units name the side instead and lose the colour and rules of their nationality.
 
     ## Example
-    `nationality marines "Marines"` with no unit saying `nationality marines`.
+    `nationality navy "Navy"` with no unit saying `nationality navy`.
     """
     return _unused(rb, "nationality", "W413", "give it to units with 'nationality NAME'")

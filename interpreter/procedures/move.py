@@ -45,7 +45,7 @@ Readings (each a choice the rules leave open):
   there).  A leg flown empty must be followed by a pickup, so a carrier makes at
   most two legs per unit carried ("make two runs carrying two separate units");
   a leg that ends where the carrier must stop ends its move.  ``carries N`` is
-  read as N units per turn (the Huey example in MOVEMENT), counted by
+  read as N units per turn (the carrying example in MOVEMENT), counted by
   ``carried:UNIT`` turn flags; ``boarded`` and ``unboarded`` turn flags on the
   carrier tell the air-defence procedure it was exposed.
 - **WATCH** fire is one watcher against the one entering unit, at most once per
