@@ -349,6 +349,7 @@ _add(_kind(
     ("recycle until one side remains", "Repeat rounds until one side holds the cell."),
     ("adjacent", "Fights units in adjacent cells (otherwise in the same cell)."),
     ("range factor <factor:REF(factor)>", "Fires at a distance up to this factor (bombardment)."),
+    ("attackers unharmed", "Results against the attackers do not apply (they fire from a distance)."),
 ))
 _add(_kind(
     "victory", "How the game is won: margins, levels, sudden death.", "victory [<name:NAME>] [<label:TEXT>]",

@@ -357,12 +357,14 @@ class Engagement:
 
     def units(self, role: str) -> list[Unit]:
         """The units of a role still in play, in id order."""
+        # ``attackers unharmed``: fire from a distance, so results against the firers fall on nobody.
+        attackers = () if self.combat is not None and self.combat.has("attackers") else self.attackers
         if role in ATTACKER_ROLES:
-            ids = self.attackers
+            ids = attackers
         elif role in DEFENDER_ROLES:
             ids = self.defenders
         elif role == "both":
-            ids = (*self.attackers, *self.defenders)
+            ids = (*attackers, *self.defenders)
         else:
             ids = ()
         units = (self.ctx.state.unit(i) for i in ids)

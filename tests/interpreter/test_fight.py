@@ -188,6 +188,18 @@ def test_air_units_bombard_anywhere_and_are_flagged(scenario, monkeypatch):
     assert ctx.state.unit("V1").location == ELIMINATED
 
 
+def test_bombarding_units_are_unharmed_by_attacker_results(scenario, monkeypatch):
+    # The rulebook's reading of a gap (combat bombardment, 'attackers unharmed'): bombarding
+    # units fire from a distance.  Mortars 5 alone on an NVA (defend 4) in clear 0103: 5:4 → 1:1;
+    # row 6 of 1:1 is ½A, which in an assault would cost the attackers half; here nobody.
+    ctx = make(scenario, Unit("A1", "mortars", "allies", "0101"), Unit("V1", "nva", "vc_nva", "0103"))
+    script_dice(monkeypatch, 6)
+    run(ctx, "bombard", ["bombard 0103 with A1"])
+    assert rolls(ctx) == ["Combat Results Table 1:1 (bombardment of 0103)"]
+    assert ctx.state.unit("A1").location == "0101"
+    assert ctx.state.unit("V1").location == "0103"
+
+
 # --- trigger (BOOBY TRAPS) --------------------------------------------------------------------------
 
 
