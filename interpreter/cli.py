@@ -67,6 +67,8 @@ def build_parser() -> argparse.ArgumentParser:
                       "(default: 0)")
     play.add_argument("--agents", help="one per side, in the scenario's player order, comma separated: "
                       f"{', '.join(AGENT_KINDS)} or script:FILE (default: random for every side)")
+    play.add_argument("--rules", metavar="RULEBOOK", help="play under this rulebook instead of the scenario's own "
+                      "(a house rule that extends it)")
     play.add_argument("--log", metavar="FILE", help="save the game here (JSON lines; `warbook replay` reads it)")
     play.add_argument("--quiet", action="store_true", help="print only the result")
     play.set_defaults(run=run_play)
@@ -232,7 +234,7 @@ def run_play(args: argparse.Namespace) -> int:
     if args.log and not Path(args.log).parent.is_dir():
         return _usage(f"cannot write the log {args.log!r}: no folder {str(Path(args.log).parent)!r}")
     try:
-        game = Game.new(args.scenario, args.seed)
+        game = Game.new(args.rules, args.scenario, args.seed) if args.rules else Game.new(args.scenario, args.seed)
     except RulesError as exc:
         _diagnostics(exc.diagnostics)
         return EXIT_FINDINGS

@@ -22,7 +22,7 @@ from dsl.diagnostics import RulesError, diagnostic, register
 from interpreter.actions import Action, AmbiguousActionError, Decision, IllegalActionError, illegal
 from interpreter.context import Context
 from interpreter.flow import missing_procedures, play
-from interpreter.scenario import Scenario, load_scenario
+from interpreter.scenario import Scenario, load_scenario, with_rulebook
 
 TERMINAL = "terminal"
 LOG_VERSION = 1
@@ -53,15 +53,35 @@ class Game:
         self._advance(None)
 
     @classmethod
-    def new(cls, scenario: Scenario | str | os.PathLike, seed: int = 0) -> "Game":
-        """Start a game. ``scenario`` is a loaded ``Scenario`` or a path to one.
+    def new(cls, *args: Any, seed: int | None = None) -> "Game":
+        """Start a game: ``Game.new(scenario, seed)`` or ``Game.new(rulebook, scenario, seed)``.
+
+        ``scenario`` is a loaded ``Scenario`` or a path to one.  A ``rulebook`` (a loaded
+        ``Rulebook`` or a path) replaces the scenario's own rules: a house rule played on a
+        shipped scenario.  It must declare what the scenario needs (its terrain, unit types and,
+        for a result, its victory conditions).
+
+        >>> Game.new("tests/interpreter/fixtures/mini/mini.toml", 1).current_player()
+        'red'
 
         Raises:
             RulesError: when the scenario, its rulebook or map is bad, or uses unsupported procedures.
+            TypeError: for a call with neither form.
         """
+        rulebook = None
+        if len(args) == 3 or (len(args) == 2 and not isinstance(args[1], int)):
+            rulebook, scenario, *rest = args
+        elif len(args) in (1, 2):
+            scenario, *rest = args
+        else:
+            raise TypeError("Game.new(scenario, seed) or Game.new(rulebook, scenario, seed)")
+        if rest:
+            seed = rest[0]
         if not isinstance(scenario, Scenario):
             scenario = load_scenario(scenario)
-        return cls(scenario, seed)
+        if rulebook is not None:
+            scenario = with_rulebook(scenario, rulebook)
+        return cls(scenario, 0 if seed is None else int(seed))
 
     # --- stepping ----------------------------------------------------------------------
 
@@ -167,7 +187,9 @@ class Game:
         path = Path(path)
         header = self.header()
         # The scenario is recorded relative to the log, so a log replays from any working folder.
-        header["scenario"] = Path(os.path.relpath(Path(self.scenario.path).resolve(), path.resolve().parent)).as_posix()
+        here = path.resolve().parent
+        header["scenario"] = Path(os.path.relpath(Path(self.scenario.path).resolve(), here)).as_posix()
+        header["rulebook"] = Path(os.path.relpath(Path(self.scenario.rulebook.path).resolve(), here)).as_posix()
         lines = [json.dumps(header, sort_keys=True, ensure_ascii=False)]
         lines += [json.dumps(entry, sort_keys=True, ensure_ascii=False, default=str) for entry in self.log]
         handle = tempfile.NamedTemporaryFile("w", encoding="utf-8", dir=path.parent or ".", delete=False,
@@ -204,8 +226,14 @@ class Game:
         if not isinstance(header.get("scenario"), str) or type(header.get("seed")) is not int:
             raise RulesError([diagnostic("E803", Span.point(shown, 1),
                                          "the header needs 'scenario' (a path) and 'seed' (a whole number)")])
-        beside_log = Path(path).resolve().parent / header["scenario"]
+        folder = Path(path).resolve().parent
+        beside_log = folder / header["scenario"]
         game = cls.new(beside_log if beside_log.is_file() else header["scenario"], int(header["seed"]))
+        rules = header.get("rulebook")
+        if game.header()["rulebook_hash"] != header.get("rulebook_hash") and isinstance(rules, str) \
+                and (folder / rules).is_file():
+            # Played under another rulebook than the scenario's own (a house rule): replay under it.
+            game = cls.new(folder / rules, game.scenario, int(header["seed"]))
         for key in ("scenario_hash", "rulebook_hash"):
             if game.header()[key] != header.get(key):
                 raise RulesError([diagnostic("E803", Span.point(shown, 1),

@@ -230,3 +230,31 @@ def load_scenario(path: str | Path) -> Scenario:
         raise RulesError(problems)
     return Scenario(shown, str(head.get("name", path.stem)), text, rulebook, board, int(turns), tuple(order),
                     tuple(setup_order), tuple(resources), tuple(placements), str(head.get("note", "")))
+
+
+def with_rulebook(scenario: Scenario, rulebook: Rulebook | str | Path) -> Scenario:
+    """The scenario played under another rulebook (a loaded one, or a path to load).
+
+    Raises:
+        RulesError: when the rulebook does not load, or lacks a terrain of the map or a unit
+        type of the set-up.
+    """
+    from attrs import evolve
+
+    if not isinstance(rulebook, Rulebook):
+        loaded, diagnostics = load_with_diagnostics(rulebook)
+        errors = [d for d in diagnostics if d.severity.name == "ERROR"]
+        if loaded is None or errors:
+            raise RulesError(errors or diagnostics)
+        rulebook = loaded
+    rules = Rules(rulebook)
+    where = Span.point(scenario.path)
+    missing = [diagnostic("E704", where, f"the rulebook has no terrain {t!r}, which the map uses")
+               for t in sorted({scenario.board.terrain(c) for c in scenario.board.cells})
+               if rulebook.get("terrain", t) is None]
+    missing += [diagnostic("E704", Span.point(scenario.path, p.line),
+                           f"the rulebook has no unit type {p.unit!r}, which the set-up uses")
+                for p in scenario.setup if p.unit not in rules.unit_types]
+    if missing:
+        raise RulesError(missing)
+    return evolve(scenario, rulebook=rulebook)

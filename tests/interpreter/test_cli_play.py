@@ -136,3 +136,16 @@ def test_shipped_scenarios_play_and_replay_identically(capsys, tmp_path, scenari
     code, played, err = run(capsys, "play", str(scenario), "--seed", "2", "--agents", "greedy,random", "--log", str(log))
     assert code == 0 and err == "" and played.splitlines()[-1].startswith("Result: ")
     assert run(capsys, "replay", str(log)) == (0, played, "")
+
+
+def test_play_under_a_house_rule_and_replay_it(capsys, tmp_path):
+    house = tmp_path / "house.rules"
+    base = (Path(MINI).parent / "mini.rules").read_text(encoding="utf-8")
+    house.write_text(base.replace("points 2", "points 5"), encoding="utf-8")
+    log = tmp_path / "game.jsonl"
+    code, out, err = run(capsys, "play", MINI, "--rules", str(house), "--quiet", "--log", str(log))
+    # The trooper holds the town (0202) both turns and nothing moves it: 5 points a turn.
+    assert (code, err) == (0, "") and "blue 10" in out
+    assert run(capsys, "replay", str(log), "--quiet")[1] == out
+    code, _, err = run(capsys, "play", MINI, "--rules", str(tmp_path / "missing.rules"))
+    assert code == 1 and "E004" in err

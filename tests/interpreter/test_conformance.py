@@ -100,3 +100,9 @@ def test_greedy_against_random_plays_to_the_end(scenario):
                     for s in game.ctx.rules.sides}
 
         play_checked(scenario, seed, agents)
+
+
+def test_greedy_against_greedy_plays_to_the_end(scenario):
+    for seed in range(2 if FAST else 5):
+        play_checked(scenario, 2000 + seed,
+                     lambda game, seed=seed: {s: GreedyAgent(choice_rng(seed, s), game) for s in game.ctx.rules.sides})

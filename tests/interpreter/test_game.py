@@ -103,3 +103,28 @@ def test_markers_never_take_orders():
                 assert game.state.unit(action.args[0]).type != "booby_trap"
         game.apply(options[-1] if options[-1].kind == "done" else options[0])
     assert declared, "the first turn offered orders"
+
+
+def test_a_game_under_another_rulebook_saves_and_replays(tmp_path):
+    """Game.new(rulebook, scenario, seed): a house rule played on a scenario, and its save replays under it."""
+    house = tmp_path / "house.rules"
+    base = (MINI.parent / "mini.rules").read_text(encoding="utf-8")
+    house.write_text(base.replace("points 2", "points 5"), encoding="utf-8")
+    game = Game.new(house, MINI, 4)
+    pick = random.Random(0)
+    while not game.is_over():
+        game.apply(pick.choice(game.legal_actions()))
+    # The trooper holds the town both turns: 5 points a turn under the house rule.
+    assert game.result()["totals"]["blue"] == "10"
+    game.save(tmp_path / "house.jsonl")
+    assert Game.load(tmp_path / "house.jsonl").result() == game.result()
+
+
+def test_another_rulebook_must_know_the_scenario(tmp_path):
+    other = tmp_path / "other.rules"
+    other.write_text('side blue "Blue"\nside red "Red"\nterrain clear "Clear"\n', encoding="utf-8")
+    with pytest.raises(RulesError) as info:
+        Game.new(other, MINI, 0)
+    messages = [d.message for d in info.value.diagnostics]
+    assert "the rulebook has no terrain 'town', which the map uses" in messages
+    assert "the rulebook has no unit type 'trooper', which the set-up uses" in messages
