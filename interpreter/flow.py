@@ -190,10 +190,18 @@ def _hides(ctx: Context, side: str) -> bool:
 
 
 def _may_place(ctx: Context, unit: Unit, cell: str, per_cell: int | None) -> bool:
+    """Set up only where the unit could be in play: enterable, no enemy, within stacking and the zone's limit."""
+    from interpreter.movement import stacking_problem
+
     here = ctx.state.units_at(cell)
     if any(u.side != unit.side for u in here):
         return False
     if per_cell is not None and sum(1 for u in here if u.side == unit.side) >= per_cell:
         return False
     unit_type = ctx.rules.unit_type(unit.type)
+    decl = ctx.rulebook.get(unit_type.kind, unit_type.name)
+    if decl is not None and decl.has("one") and any(u.type == unit.type for u in here):
+        return False  # a marker declared 'one per cell'
+    if stacking_problem(ctx, unit.side, cell, [unit]) is not None:
+        return False
     return ctx.rules.terrain_cost(ctx.board.terrain(cell), unit_type) is not None or unit_type.kind == "marker"

@@ -115,6 +115,27 @@ def _span_range(text: str) -> tuple[int, int] | None:
     return r.low, r.high
 
 
+def _check_dummies(rulebook: Rulebook, rules: Rules, placements: list[Placement], bad) -> None:
+    """A side's ``dummies`` limit: ``none``, ``up to units`` (no more than its real units) or a number."""
+    for side in rules.sides:
+        decl = rulebook.get("side", side)
+        limit_prop = decl.first("dummies") if decl else None
+        dummies = sum(p.count for p in placements if p.side == side and rules.unit_type(p.unit).dummy)
+        if not dummies or limit_prop is None:  # a rulebook that says nothing sets no limit
+            continue
+        real = sum(p.count for p in placements if p.side == side and rules.unit_type(p.unit).kind == "unit")
+        if limit_prop.has("none"):
+            limit, why = 0, "may have no dummies"
+        elif limit_prop.has("up"):
+            limit, why = real, f"may have up to as many dummies as units ({real})"
+        else:
+            limit, why = limit_prop.get("count"), f"may have {limit_prop.get('count')} dummies"
+        if dummies > limit:
+            line = next(p.line for p in placements if p.side == side and rules.unit_type(p.unit).dummy)
+            bad(f"{side} sets up {dummies} dummies but {why}", after=line,
+                hint=f"side {side!r}: {limit_prop.text}")
+
+
 def load_scenario(path: str | Path) -> Scenario:
     """Load a scenario with its rulebook and map.
 
@@ -226,6 +247,7 @@ def load_scenario(path: str | Path) -> Scenario:
         per_cell = entry.get("per_cell")
         placements.append(Placement(side, unit, count, at, zone, per_cell if isinstance(per_cell, int) else None,
                                     line))
+    _check_dummies(rulebook, rules, placements, bad)
     if problems:
         raise RulesError(problems)
     return Scenario(shown, str(head.get("name", path.stem)), text, rulebook, board, int(turns), tuple(order),

@@ -128,3 +128,21 @@ def test_another_rulebook_must_know_the_scenario(tmp_path):
     messages = [d.message for d in info.value.diagnostics]
     assert "the rulebook has no terrain 'town', which the map uses" in messages
     assert "the rulebook has no unit type 'trooper', which the set-up uses" in messages
+
+
+def test_a_side_may_not_set_up_more_dummies_than_it_allows(tmp_path):
+    """Several Klicks UNITS: 'up to the same number of dummy markers as actual units' (here: none allowed)."""
+    folder = MINI.parent
+    for name in ("mini.rules", "map.toml"):
+        (tmp_path / name).write_text((folder / name).read_text(encoding="utf-8"), encoding="utf-8")
+    rules = (tmp_path / "mini.rules").read_text(encoding="utf-8")
+    (tmp_path / "mini.rules").write_text(rules.replace("counters face down", "counters face down\n    dummies none"),
+                                         encoding="utf-8")
+    (tmp_path / "mini.toml").write_text(MINI.read_text(encoding="utf-8"), encoding="utf-8")
+    with pytest.raises(RulesError) as info:
+        Game.new(tmp_path / "mini.toml", 0)
+    (d,) = info.value.diagnostics
+    assert d.code == "E704" and d.message == "red sets up 1 dummies but may have no dummies"
+    (tmp_path / "mini.rules").write_text(rules.replace("counters face down", "counters face down\n    dummies up to units"),
+                                         encoding="utf-8")
+    assert Game.new(tmp_path / "mini.toml", 0)  # 1 decoy for 2 guerrillas is within the limit
