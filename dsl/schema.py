@@ -310,6 +310,7 @@ _add(_kind(
     ("zone to zone uses all points", "Moving from one enemy zone to another takes the whole allowance."),
     ("blocks retreat", "Units may not retreat through it."),
     ("exerted by <who:" + SEL + ">+", "Only these units exert it."),
+    ("ignored by <who:" + SEL + ">+", "These units move as if it were not there."),
 ))
 _add(_kind(
     "spotting", "How hidden units are found.", f"spotting {_NAMED}",

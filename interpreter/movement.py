@@ -387,6 +387,11 @@ def _compile(rules: Rules, board: Board, unit_type: UnitType) -> CostTable:
 # --- the state around a moving side --------------------------------------------------------------
 
 
+def _ignores(rules: Rules, unit_type: UnitType, zone: "ZoneRule") -> bool:
+    """Whether the zone's ``ignored by`` names the moving unit's type."""
+    return zone.ignored_by is not None and Rules.unit_matches(unit_type, zone.ignored_by)
+
+
 @frozen
 class ZoneRule:
     """A ``zone`` declaration, read."""
@@ -398,6 +403,7 @@ class ZoneRule:
     zone_to_zone: bool
     blocks_retreat: bool
     exerted_by: tuple[str, ...] | None
+    ignored_by: tuple[str, ...] | None = None
 
 
 def zone_rules(rules: Rules) -> tuple[ZoneRule, ...]:
@@ -410,10 +416,12 @@ def zone_rules(rules: Rules) -> tuple[ZoneRule, ...]:
             into = decl.first("into")
             rng = decl.first("range")
             exerted = decl.first("exerted")
+            ignored = decl.first("ignored")
             out.append(ZoneRule(decl, frozenset(_names(into.get("where"))) if into else None,
                                 rng.get("range") if rng else 1, decl.has("stops"), decl.has("zone"),
                                 any(p.has("retreat") for p in decl.all("blocks")),
-                                _names(exerted.get("who")) if exerted else None))
+                                _names(exerted.get("who")) if exerted else None,
+                                _names(ignored.get("who")) if ignored else None))
         cache["zones"] = tuple(out)
     return cache["zones"]
 
@@ -780,7 +788,9 @@ def search(world: World, unit: Unit, points: Fraction | None | str = "full", *, 
             blocked = sit.enemy_cells
         elif enemy_stops:
             stop |= sit.enemy_cells
-    zone = {} if ignore_stops else {c: z for c, z in sit.zone.items() if z.stops or class_zone}
+    zone = {} if ignore_stops else {c: z for c, z in sit.zone.items()
+                                    if (z.stops or class_zone)
+                                    and not _ignores(rules, rules.unit_type(as_type or unit.type), z)}
     stop |= set(zone)
     if not ignore_stops:
         stop |= {c for c in sit.markers if c != unit.location and stop_markers(world, unit, c,
