@@ -836,10 +836,12 @@ def search(world: World, unit: Unit, points: Fraction | None | str = "full", *, 
     must_end = table.must_end
     alone = _stack_problem(rules, arriving, arriving) is None
     points_of = table.points
+    # Carried units are set down where the carrier ends: only where they could stand.
+    cargo_costs = [cost_table(rules, board, u.type).cost for u in cargo if not u.dummy]
     for cell, d in dist.items():
         if cell == start or (must_end is not None and cell not in must_end):
             continue
-        if cargo and cell in sit.enemy_cells:
+        if cargo and (cell in sit.enemy_cells or any(cell not in costs for costs in cargo_costs)):
             continue
         here = stacks.get(cell)
         if here:

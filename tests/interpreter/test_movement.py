@@ -298,3 +298,12 @@ def test_move_order_descending(generic):
         except StopIteration:
             decision = None
     assert asked == ["R1", "C1", "W1"]
+
+
+def test_a_carrier_never_ends_where_its_cargo_could_not_stand(klicks):
+    # MOVEMENT: the Huey may fly over and end over the river (the rulebook's gap reading),
+    # but not with US Infantry aboard: "River | No entry" for the troops it would set down.
+    ctx = make_ctx(klicks, [".r.."], [unit("H1", "allies", "huey", "0101"), unit("A1", "allies", "us_infantry", "0101")])
+    huey, infantry = ctx.state.unit("H1"), ctx.state.unit("A1")
+    assert set(mv.reachable(ctx, huey)) == {"0201", "0301", "0401"}
+    assert set(mv.search(ctx, huey, cargo=[infantry]).ends) == {"0301", "0401"}
