@@ -78,3 +78,28 @@ def illegal(action: Action | str, decision: Decision, where: Span) -> IllegalAct
     if reason:
         message += f": {reason}"
     return IllegalActionError(diagnostic("E801", where, message, hint))
+
+
+def parse_choice(text: str, decision: Decision, where: Span | None = None) -> Action:
+    """The option ``text`` names: its number (1-based), its full words, or a unique prefix.
+
+    The same rules as ``Game.parse_action``, for agents that see only the decision.
+
+    Raises:
+        IllegalActionError / AmbiguousActionError: when ``text`` names no option, or more than one.
+    """
+    where = where or Span.point("<input>")
+    options = decision.options
+    text = " ".join(text.split())
+    if text.isdigit() and 1 <= int(text) <= len(options):
+        return options[int(text) - 1]
+    exact = Action.parse(text)
+    if exact in options:
+        return exact
+    matches = [o for o in options if str(o).startswith(text)] if text else []
+    if len(matches) == 1:
+        return matches[0]
+    if len(matches) > 1:
+        raise AmbiguousActionError(diagnostic("E802", where, f"{text!r} matches {len(matches)} actions",
+                                              "; ".join(map(str, matches[:6]))))
+    raise illegal(exact, decision, where)

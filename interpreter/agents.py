@@ -41,7 +41,7 @@ from typing import IO, Iterable, Iterator, Mapping, Protocol, Sequence
 
 from dsl.ast import Span
 from dsl.diagnostics import WarbookError, diagnostic, register
-from interpreter.actions import Action, AmbiguousActionError, Decision, IllegalActionError, illegal
+from interpreter.actions import Action, AmbiguousActionError, Decision, IllegalActionError, parse_choice
 
 register("E811", "bad-script", """
     ## What it does
@@ -94,31 +94,6 @@ class ScriptError(WarbookError):
 
 
 # --- choosing from text, as Game.parse_action does ------------------------------------
-
-
-def parse_choice(text: str, decision: Decision, where: Span | None = None) -> Action:
-    """The option ``text`` names: its number (1-based), its full words, or a unique prefix.
-
-    The same rules as ``Game.parse_action``, for agents that see only the decision.
-
-    Raises:
-        IllegalActionError / AmbiguousActionError: when ``text`` names no option, or more than one.
-    """
-    where = where or Span.point("<input>")
-    options = decision.options
-    text = " ".join(text.split())
-    if text.isdigit() and 1 <= int(text) <= len(options):
-        return options[int(text) - 1]
-    exact = Action.parse(text)
-    if exact in options:
-        return exact
-    matches = [o for o in options if str(o).startswith(text)] if text else []
-    if len(matches) == 1:
-        return matches[0]
-    if len(matches) > 1:
-        raise AmbiguousActionError(diagnostic("E802", where, f"{text!r} matches {len(matches)} actions",
-                                              "; ".join(map(str, matches[:6]))))
-    raise illegal(exact, decision, where)
 
 
 # --- random ---------------------------------------------------------------------------

@@ -19,7 +19,7 @@ from typing import Any
 
 from dsl.ast import Span
 from dsl.diagnostics import RulesError, diagnostic, register
-from interpreter.actions import Action, AmbiguousActionError, Decision, IllegalActionError, illegal
+from interpreter.actions import Action, Decision, IllegalActionError, illegal, parse_choice
 from interpreter.context import Context
 from interpreter.flow import missing_procedures, play
 from interpreter.scenario import Scenario, load_scenario, with_rulebook
@@ -123,23 +123,9 @@ class Game:
         Raises:
             IllegalActionError / AmbiguousActionError: when it is not one legal option.
         """
-        options = self.legal_actions()
-        where = Span.point("<action>")
         if self._pending is None:
-            raise IllegalActionError(diagnostic("E801", where, "the game is over", None))
-        text = text.strip()
-        if text.isdigit() and 1 <= int(text) <= len(options):
-            return options[int(text) - 1]
-        exact = Action.parse(text)
-        if exact in options:
-            return exact
-        matches = [o for o in options if str(o).startswith(text)] if text else []
-        if len(matches) == 1:
-            return matches[0]
-        if len(matches) > 1:
-            raise AmbiguousActionError(diagnostic("E802", where, f"{text!r} matches {len(matches)} actions",
-                                                  "; ".join(map(str, matches[:6]))))
-        raise illegal(exact, self._pending, where)
+            raise IllegalActionError(diagnostic("E801", Span.point("<action>"), "the game is over", None))
+        return parse_choice(text, self._pending, Span.point("<action>"))
 
     def apply(self, action: Action | str) -> None:
         """Play a legal action.
