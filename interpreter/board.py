@@ -173,6 +173,8 @@ def board_from_text(text: str, path: str, terrain_names: Iterable[str] | None = 
     id_width = 2 if max(width, height) <= 99 else 3
     cells = _legend(reader, legend, terrain_names)
     graph = nx.Graph(chars={}, id_width=id_width)
+    ids: dict[tuple[int, int], str] = {}
+    tag_sets: dict[tuple[str, ...], frozenset[str]] = {}  # one set per distinct legend entry, shared by its cells
     if len(rows) != height:
         reader.error("E702", f"map has {len(rows)} rows but height is {height}", "rows")
     for r, line in enumerate(rows[:height], start=1):
@@ -188,12 +190,12 @@ def board_from_text(text: str, path: str, terrain_names: Iterable[str] | None = 
             if cells[char] is None:
                 continue
             terrain, tags = cells[char]
-            cid = grid.cell_id(c, r, id_width)
-            graph.add_node(cid, terrain=terrain, tags=frozenset(tags), place=None)
+            cid = ids[c, r] = grid.cell_id(c, r, id_width)
+            graph.add_node(cid, terrain=terrain, tags=tag_sets.setdefault(tags, frozenset(tags)), place=None)
             graph.graph["chars"][cid] = char
     if reader.diagnostics:
         raise RulesError(reader.diagnostics)
-    _connect(graph, kind, width, height, id_width)
+    _connect(graph, kind, ids)
     places = _places(reader, spec.get("places", {}), graph)
     _features(reader, spec.get("features", []), graph)
     if reader.diagnostics:
@@ -220,17 +222,18 @@ def _legend(reader: _MapReader, legend: dict, terrain_names) -> dict[str, tuple[
     return out
 
 
-def _connect(graph: nx.Graph, kind: str, width: int, height: int, id_width: int) -> None:
-    for c in range(1, width + 1):
-        for r in range(1, height + 1):
-            here = grid.cell_id(c, r, id_width)
-            if kind == "hex":
-                around = [(n, "side") for n in grid.hex_neighbours(c, r)]
-            else:
-                around = grid.square_neighbours(c, r)
-            for (nc, nr), edge_kind in around:
-                if 1 <= nc <= width and 1 <= nr <= height:
-                    graph.add_edge(here, grid.cell_id(nc, nr, id_width), kind=edge_kind, features=frozenset())
+_NO_FEATURES: frozenset[str] = frozenset()
+"""Shared by every edge without features: one empty set, not one per edge (maps have many edges)."""
+
+
+def _connect(graph: nx.Graph, kind: str, ids: dict[tuple[int, int], str]) -> None:
+    """Join each cell to its neighbours; ``ids`` are the node id strings, reused by every edge."""
+    for (c, r), here in ids.items():
+        around = [(n, "side") for n in grid.hex_neighbours(c, r)] if kind == "hex" else grid.square_neighbours(c, r)
+        for neighbour, edge_kind in around:
+            there = ids.get(neighbour)
+            if there is not None:
+                graph.add_edge(here, there, kind=edge_kind, features=_NO_FEATURES)
 
 
 def _places(reader: _MapReader, places, graph: nx.Graph) -> tuple[tuple[str, str], ...]:

@@ -29,7 +29,9 @@ class Context:
     def __init__(self, scenario, seed: int):
         self.scenario = scenario
         self.rulebook = scenario.rulebook
-        self.rules = Rules(scenario.rulebook)
+        # A loaded scenario shares one compiled Rules (and movement's cost tables) across games.
+        shared = getattr(scenario, "rules", None)
+        self.rules = shared if isinstance(shared, Rules) else Rules(scenario.rulebook)
         self.board = scenario.board
         self.seed = seed
         self.state = GameState()

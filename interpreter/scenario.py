@@ -30,6 +30,7 @@ the file and, where it can be found, the line (E704).
 
 from __future__ import annotations
 
+import functools
 import tomllib
 from pathlib import Path
 
@@ -99,6 +100,11 @@ class Scenario:
     resources: tuple[tuple[str, str, int], ...]
     setup: tuple[Placement, ...]
     note: str = ""
+
+    @functools.cached_property
+    def rules(self) -> Rules:
+        """The compiled rules, built once and shared by every game of this scenario (and its caches)."""
+        return Rules(self.rulebook)
 
 
 def _line(text: str, needle: str, after: int = 0) -> int:

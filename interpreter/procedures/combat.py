@@ -254,7 +254,9 @@ def _reach(ctx: Context, combat: Declaration, unit: Unit) -> tuple[list[str], bo
         if movement is None or not movement.has("unlimited"):
             return [], False
         cells, flies = list(ctx.board.cells), True
-    return sorted(c for c in cells if targets_in(ctx, combat, c, unit.side)), flies
+    # Only cells holding an enemy counter can hold a target: look there, not at every cell.
+    occupied = {u.location for u in ctx.state.units if u.side != unit.side and u.on_map}
+    return sorted(c for c in cells if c in occupied and targets_in(ctx, combat, c, unit.side)), flies
 
 
 @procedure("bombard")
