@@ -212,7 +212,14 @@ def never_moves(rules: Rules, unit_type: UnitType) -> bool:
 
 
 def allowance(rules: Rules, unit_type: UnitType) -> Fraction | None:
-    """Movement points per move: a ``Fraction``, or ``None`` (``UNLIMITED``)."""
+    """Movement points per move: a ``Fraction``, or ``None`` (``UNLIMITED``); read once per unit type."""
+    cache = _rules_cache(rules).setdefault("allowance", {})
+    if unit_type.name not in cache:
+        cache[unit_type.name] = _allowance(rules, unit_type)
+    return cache[unit_type.name]
+
+
+def _allowance(rules: Rules, unit_type: UnitType) -> Fraction | None:
     if never_moves(rules, unit_type):
         return Fraction(0)
     mclass = movement_class(rules, unit_type)
@@ -665,7 +672,17 @@ class Situation:
 
 
 def situation(world: World, side: str, *, omniscient: bool = False) -> Situation:
-    """Read the state once for a search by ``side``."""
+    """Read the state once for a search by ``side`` (remembered while the state is the same object)."""
+    memo = _rules_cache(world.rules, world.board).setdefault("situation", {})
+    last = memo.get((side, omniscient))
+    if last is not None and last[0] is world.state:
+        return last[1]
+    found = _situation(world, side, omniscient)
+    memo[side, omniscient] = (world.state, found)
+    return found
+
+
+def _situation(world: World, side: str, omniscient: bool) -> Situation:
     rules = world.rules
     enemy, stacks, markers = set(), {}, set()
     for unit in world.state.units:
