@@ -15,7 +15,7 @@ from __future__ import annotations
 import codecs
 import functools
 
-from lark import Lark, Token, Transformer, Tree, v_args, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+from lark import Lark, Token, Transformer, Tree, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 from lark.tree import Meta
 
 from dsl.ast import Annotation, RulesFile, Span, Statement, Word
@@ -62,9 +62,20 @@ _DISPLAY = {
 
 @functools.cache
 def _parser() -> Lark:
+    """The bare LALR parser, building Lark's tree (tests and the loading benchmark's baseline)."""
     return Lark.open_from_package(
         "dsl", "grammar.lark", parser="lalr", propagate_positions=True, maybe_placeholders=True
     )
+
+
+@functools.cache
+def _ast_parser() -> tuple[Lark, "_ToAst"]:
+    """The parser ``parse_text`` uses: it builds ``dsl.ast`` nodes during the parse (Lark's inline
+    ``transformer=``), so no intermediate tree is built and walked again.  The transformer's
+    ``path`` is set before each parse."""
+    to_ast = _ToAst("<string>")
+    return Lark.open_from_package("dsl", "grammar.lark", parser="lalr", transformer=to_ast,
+                                  maybe_placeholders=True), to_ast
 
 
 def parse_text(text: str, path: str = "<string>") -> RulesFile:
@@ -81,9 +92,11 @@ def parse_text(text: str, path: str = "<string>") -> RulesFile:
     source = text if text.endswith("\n") else text + "\n"
     lines = source.split("\n")
     errors: list[Diagnostic] = []
+    parser, to_ast = _ast_parser()
+    to_ast.path = path
     while True:
         try:
-            tree = _parser().parse("\n".join(lines))
+            statements = parser.parse("\n".join(lines))
             break
         except UnexpectedInput as exc:
             error, fatal = _to_diagnostic(exc, path, "\n".join(lines))
@@ -94,7 +107,6 @@ def parse_text(text: str, path: str = "<string>") -> RulesFile:
             lines[line - 1] = ""
     if errors:
         raise RulesError(errors)
-    statements = _ToAst(path).transform(tree)
     return RulesFile(path, text, tuple(statements))
 
 
@@ -194,11 +206,12 @@ class _ToAst(Transformer):
         words = tuple(c for c in children if isinstance(c, Word))
         return _Cells(words, Span.point(self.path, 1, 1) if not words else words[-1].span)
 
-    @v_args(meta=True)
-    def block(self, meta: Meta, children):
-        # The block's own meta ends at its closing brace, so the statement's span includes it.
+    def block(self, children):
+        # The closing brace is a named token, so the statement's span can end on it.
         statements = tuple(c for c in children if isinstance(c, Statement))
-        return _Block(statements, _span(self.path, meta))
+        open_brace, close_brace = children[0], children[-1]
+        span = Span(self.path, open_brace.line, open_brace.column, close_brace.end_line, close_brace.end_column)
+        return _Block(statements, span)
 
     def _annotation(self, kind: str, children) -> Annotation:
         value = children[-1]
