@@ -8,6 +8,7 @@ playout.
 
 from __future__ import annotations
 
+import functools
 from fractions import Fraction
 from typing import Iterator
 
@@ -54,14 +55,24 @@ class GameState:
     """How many dice rolls have been drawn: the RNG counter."""
     over: bool = False
 
-    def unit(self, unit_id: str) -> Unit:
+    @functools.cached_property
+    def _by_id(self) -> dict[str, Unit]:
+        return {u.id: u for u in self.units}
+
+    @functools.cached_property
+    def _by_location(self) -> dict[str, tuple[Unit, ...]]:
+        out: dict[str, list[Unit]] = {}
         for unit in self.units:
-            if unit.id == unit_id:
-                return unit
-        raise KeyError(unit_id)
+            out.setdefault(unit.location, []).append(unit)
+        return {cell: tuple(units) for cell, units in out.items()}
+
+    def unit(self, unit_id: str) -> Unit:
+        """The unit with this id (an index built once per state, on first use)."""
+        return self._by_id[unit_id]
 
     def units_at(self, cell: str) -> tuple[Unit, ...]:
-        return tuple(u for u in self.units if u.location == cell)
+        """The counters in a cell or holding area, in id order (indexed once per state)."""
+        return self._by_location.get(cell, ())
 
     def units_of(self, side: str, on_map: bool = True) -> Iterator[Unit]:
         return (u for u in self.units if u.side == side and (u.on_map or not on_map))

@@ -90,16 +90,26 @@ def score_held(ctx: Context, award) -> None:
     wanted = {str(w) for w in cells.get("where") or ()}
     name = (award.first("resource").get("resource") if award.first("resource") else None) or _victory_resource(ctx)
     held = 0
-    for cell in ctx.board.cells:
-        if not wanted & ctx.rules.cell_selectors(ctx.board.terrain(cell), ctx.board.tags(cell)) \
-                and ctx.board.graph.nodes[cell].get("place") not in wanted:
-            continue
+    for cell in _award_cells(ctx, award, frozenset(wanted)):
         real = [u for u in ctx.state.units_at(cell) if not u.dummy]
         if real and all(u.side == side for u in real):
             held += 1
     points = sum(p.get("value") for p in award.all("points") if not p.get("who"))
     if held and points and name:
         gain(ctx, side, str(name), Fraction(points * held), f"{award.display}: {held} held")
+
+
+def _award_cells(ctx: Context, award, wanted: frozenset[str]) -> tuple[str, ...]:
+    """The cells an award's ``cells`` names (by terrain, tag or place), found once per rules and map."""
+    from interpreter.movement import _rules_cache
+
+    cache = _rules_cache(ctx.rules, ctx.board).setdefault("award_cells", {})
+    if award.name not in cache:
+        cache[award.name] = tuple(
+            cell for cell in ctx.board.cells
+            if wanted & ctx.rules.cell_selectors(ctx.board.terrain(cell), ctx.board.tags(cell))
+            or ctx.board.graph.nodes[cell].get("place") in wanted)
+    return cache[award.name]
 
 
 def check_sudden_death(ctx: Context) -> bool:
