@@ -95,9 +95,16 @@ class Rules:
             if default is not None and factor.name not in dict(factors):
                 factors.append((factor.name, default.get("value")))
         carries = decl.first("carries")
+        side = ref("side", "side")
+        nationality = ref("nationality", "nationality")
+        if side is None and nationality is not None:
+            # A unit's side may come from its nationality (nationality us { side free_world }).
+            nation = self.rulebook.get("nationality", nationality)
+            fights_for = nation.first("side") if nation else None
+            side = str(fights_for.get("side")) if fights_for else None
         return UnitType(
-            name=decl.name, label=decl.display, kind=decl.kind, side=ref("side", "side"),
-            movement=ref("movement", "class"), tags=tags, nationality=ref("nationality", "nationality"),
+            name=decl.name, label=decl.display, kind=decl.kind, side=side,
+            movement=ref("movement", "class"), tags=tags, nationality=nationality,
             size=ref("size", "size"), factors=tuple(factors), carries=carries.get("count") if carries else 0,
             dummy=decl.has("dummy"),
         )
