@@ -93,10 +93,15 @@ DEFENDER_ROLES = ("defenders", "targets")
 
 def table_view(ctx: Context, name: str) -> TableView:
     """The typed view of a declared table (``KeyError`` when there is none)."""
-    decl = ctx.rulebook.get("table", name)
-    if decl is None:
-        raise KeyError(f"no table {name!r}")
-    return TableView.from_declaration(decl)
+    # Built once per compiled Rules and table name: a TableView is frozen and the rulebook is fixed.
+    cache = movement._rules_cache(ctx.rules).setdefault("table_views", {})
+    view = cache.get(name)
+    if view is None:
+        decl = ctx.rulebook.get("table", name)
+        if decl is None:
+            raise KeyError(f"no table {name!r}")
+        view = cache[name] = TableView.from_declaration(decl)
+    return view
 
 
 def table_rounding(view: TableView) -> str:

@@ -9,6 +9,7 @@ whole story and a replay of the same choices reproduces it exactly.
 
 from __future__ import annotations
 
+import functools
 from typing import Any, Callable, Generator, Iterable
 
 from attrs import evolve
@@ -62,9 +63,13 @@ class Context:
     # --- choosing ----------------------------------------------------------------------
 
     def choose(self, side: str, kind: str, prompt: str, options: Iterable[Action],
-               why_not: Callable[[Action], str | None] | None = None) -> Flow:
-        """Ask ``side`` to choose; returns the chosen action.  Options are sorted for determinism."""
-        ordered = tuple(sorted(set(options), key=_action_key))
+               why_not: Callable[[Action], str | None] | None = None, *, in_order: bool = False) -> Flow:
+        """Ask ``side`` to choose; returns the chosen action.  Options are sorted for determinism.
+
+        ``in_order``: the caller gives distinct options already in the order sorting would give
+        (``_action_key``), so they are not sorted again.
+        """
+        ordered = tuple(options) if in_order else tuple(sorted(set(options), key=_action_key))
         action = yield Decision(side, kind, prompt, ordered, why_not)
         return action
 
@@ -85,4 +90,11 @@ class Context:
 
 def _action_key(action: Action) -> tuple:
     # Numbers sort as numbers so that "place 0910" follows "place 0109" column by column.
-    return (action.kind, tuple((0, int(a), "") if a.isdigit() else (1, 0, a) for a in action.args))
+    return (action.kind, tuple(map(arg_key, action.args)))
+
+
+@functools.lru_cache(maxsize=4096)
+def arg_key(arg: str) -> tuple:
+    """One argument's sort key.  Memoised because the same cell and unit ids recur at every
+    decision; a pure function of the string, so nothing in it depends on a game."""
+    return (0, int(arg), "") if arg.isdigit() else (1, 0, arg)

@@ -68,10 +68,11 @@ yet).
 
 from __future__ import annotations
 
+import functools
 import heapq
 import math
 import weakref
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from fractions import Fraction
 from typing import Any, NamedTuple, Protocol
 
@@ -81,8 +82,6 @@ from dsl.model import Declaration, Property, Rulebook
 from interpreter.board import Board
 from interpreter.rules import Rules, UnitType
 from interpreter.state import GameState, Unit
-
-_FRACTIONS: dict[tuple[int, int], Fraction] = {}
 
 UNLIMITED = None
 """``allowance`` of a unit with no movement-point limit."""
@@ -127,7 +126,6 @@ def _names(value: Iterable[Any] | None) -> tuple[str, ...]:
 # --- per map: neighbours and cell selectors -------------------------------------------------------
 
 _BOARD_CACHE: weakref.WeakKeyDictionary[Any, dict[str, Any]] = weakref.WeakKeyDictionary()
-_RULES_CACHE: weakref.WeakKeyDictionary[Rules, dict[Any, Any]] = weakref.WeakKeyDictionary()
 
 
 def _board_cache(board: Board) -> dict[str, Any]:
@@ -138,14 +136,24 @@ def _board_cache(board: Board) -> dict[str, Any]:
 
 
 def _rules_cache(rules: Rules, board: Board | None = None) -> dict[Any, Any]:
-    per_rules = _RULES_CACHE.get(rules)
-    if per_rules is None:
-        per_rules = _RULES_CACHE[rules] = {"boards": weakref.WeakKeyDictionary()}
+    """Derived data of one compiled ``Rules`` (``Rules.derived``), and of one map: it lives and dies with them.
+
+    Procedures ask for it many times a decision, so the last map's cache is remembered beside a
+    weak reference to that map's graph (a ``WeakKeyDictionary`` lookup costs more than the rest).
+    """
+    per_rules = rules.derived
+    if not per_rules:
+        per_rules.update(boards=weakref.WeakKeyDictionary(), last_board=None)
     if board is None:
         return per_rules
-    per_board = per_rules["boards"].get(board.graph)
+    graph = board.graph
+    last = per_rules["last_board"]
+    if last is not None and last[0]() is graph:
+        return last[1]
+    per_board = per_rules["boards"].get(graph)
     if per_board is None:
-        per_board = per_rules["boards"][board.graph] = {}
+        per_board = per_rules["boards"][graph] = {}
+    per_rules["last_board"] = (weakref.ref(graph), per_board)
     return per_board
 
 
@@ -263,13 +271,25 @@ class CostTable:
 
     def scaled(self, points: Fraction | None) -> int | None:
         """Points as a budget in table units (rounded down: costs are whole units)."""
+        if points is self.allowance:
+            return self.full_budget
         return None if points is None else math.floor(points * self.scale)
 
+    @functools.cached_property
+    def full_budget(self) -> int | None:
+        """The whole allowance in table units (asked at nearly every move; the table is frozen)."""
+        return None if self.allowance is None else math.floor(self.allowance * self.scale)
+
     def points(self, scaled: int) -> Fraction:
-        value = _FRACTIONS.get((scaled, self.scale))
+        value = self.point_values.get(scaled)
         if value is None:
-            value = _FRACTIONS[scaled, self.scale] = Fraction(scaled, self.scale)
+            value = self.point_values[scaled] = Fraction(scaled, self.scale)
         return value
+
+    @functools.cached_property
+    def point_values(self) -> dict[int, Fraction]:
+        """Scaled costs already turned back into points (a ``Fraction`` is slow to make)."""
+        return {}
 
 
 def cost_table(rules: Rules, board: Board, type_name: str) -> CostTable:
@@ -500,7 +520,7 @@ def _exerts_for(unit: Unit, unit_type: UnitType, side: str, omniscient: bool) ->
 
 
 def enemy_zones(world: World, side: str, *, stopping: bool | None = None, blocking_retreat: bool | None = None,
-                omniscient: bool = False) -> dict[str, ZoneRule]:
+                omniscient: bool = False) -> Mapping[str, ZoneRule]:
     """Cells in zones exerted by enemies of ``side``, with the zone each is in (the first, in rulebook order).
 
     ``stopping``/``blocking_retreat`` keep only zones that (do or do not) stop movement or block retreat.
@@ -509,10 +529,27 @@ def enemy_zones(world: World, side: str, *, stopping: bool | None = None, blocki
     zones = [z for z in zone_rules(world.rules)
              if (stopping is None or z.stops == stopping)
              and (blocking_retreat is None or z.blocks_retreat == blocking_retreat)]
-    out: dict[str, ZoneRule] = {}
     if not zones:
-        return out
-    for unit in world.state.units:
+        return {}
+    # The answer depends only on the other sides' units, which stay the same objects while one
+    # side acts (``GameState.with_unit`` keeps unchanged units), so the last answer per question
+    # is kept on the rules/board cache and reused while the tuple of those units is equal
+    # (identity first) to the one it was read from; any change to one of them reads afresh.
+    # Callers only read the returned mapping.
+    others = tuple(u for u in world.state.units if u.side != side)
+    memo = _rules_cache(world.rules, world.board).setdefault("enemy_zones", {})
+    key = (side, stopping, blocking_retreat, omniscient)
+    last = memo.get(key)
+    if last is not None and last[0] == others:
+        return last[1]
+    out = memo[key] = (others, _enemy_zones(world, others, side, zones, omniscient))
+    return out[1]
+
+
+def _enemy_zones(world: World, others: tuple[Unit, ...], side: str, zones: list[ZoneRule],
+                 omniscient: bool) -> dict[str, ZoneRule]:
+    out: dict[str, ZoneRule] = {}
+    for unit in others:
         unit_type = world.rules.unit_type(unit.type)
         if not _exerts_for(unit, unit_type, side, omniscient):
             continue
@@ -547,6 +584,8 @@ class StackRule:
         checked = decl.first("checked")
         self.on_moves = checked is None or checked.has("always") or checked.has("during")
         self._lines: dict[str, int | None] = {}
+        self.safe_size = min([*self.counts, *((1,) if self.one else ())], default=math.inf)
+        """So many counters or fewer together break no line of this rule (no limit below it)."""
 
     def line_of(self, type_name: str) -> int | None:
         """Which ``limit`` line a type counts against (its index), or ``None``."""
@@ -576,6 +615,8 @@ class StackRule:
         return general
 
     def problem(self, together: list[Unit], arriving: list[Unit]) -> str | None:
+        if len(together) <= self.safe_size:
+            return None
         counts = [0] * len(self.limits)
         for unit in together:
             index = self.line_of(unit.type)
@@ -684,20 +725,53 @@ def situation(world: World, side: str, *, omniscient: bool = False) -> Situation
 
 def _situation(world: World, side: str, omniscient: bool) -> Situation:
     rules = world.rules
-    enemy, stacks, markers = set(), {}, set()
+    stacks: dict[str, list[Unit]] = {}
+    others = []
     for unit in world.state.units:
-        if not unit.on_map:
-            continue
-        unit_type = rules.unit_type(unit.type)
-        if unit.side == side:
+        if unit.side != side:
+            others.append(unit)
+        elif unit.on_map:
             stacks.setdefault(unit.location, []).append(unit)
-        elif is_counter(unit_type):
-            enemy.add(unit.location)
-        if unit_type.kind == "marker" and not unit_type.dummy and (omniscient or not unit.hidden or unit.side == side):
-            markers.add(unit.location)
-    zone = enemy_zones(world, side, omniscient=omniscient)
-    return Situation(side, frozenset(enemy), zone, frozenset(markers),
+    enemy, zone = _enemy_reading(world, side, omniscient, tuple(others))
+    markers = set()
+    if _has_markers(rules):
+        for unit in world.state.units:
+            ut = rules.unit_type(unit.type)
+            if unit.on_map and ut.kind == "marker" and not ut.dummy and (omniscient or not unit.hidden
+                                                                        or unit.side == side):
+                markers.add(unit.location)
+    return Situation(side, enemy, zone, frozenset(markers),
                      {cell: tuple(units) for cell, units in stacks.items()})
+
+
+def _has_markers(rules: Rules) -> bool:
+    """Whether the rulebook declares any (non-dummy) marker type; read once per ``Rules``."""
+    cache = _rules_cache(rules)
+    found = cache.get("has_markers")
+    if found is None:
+        found = cache["has_markers"] = any(t.kind == "marker" and not t.dummy for t in rules.unit_types.values())
+    return found
+
+
+def _enemy_reading(world: World, side: str, omniscient: bool,
+                   others: tuple[Unit, ...]) -> tuple[frozenset[str], Mapping[str, ZoneRule]]:
+    """The cells holding counters of other sides than ``side``, and their zones of control.
+
+    Both depend only on the other sides' units, which stay the same objects while one side
+    moves unit after unit (``GameState.with_unit`` keeps the unchanged ones), so the last
+    answer per side is kept on the rules/board cache and reused while the tuple of the other
+    sides' units is equal (identity first) to the one it was read from.  Any change to one of
+    those units (place, mode, face, flags) makes a new tuple and a fresh reading.
+    """
+    memo = _rules_cache(world.rules, world.board).setdefault("enemy_reading", {})
+    last = memo.get((side, omniscient))
+    if last is not None and last[0] == others:
+        return last[1]
+    unit_type = world.rules.unit_type
+    enemy = frozenset(u.location for u in others if u.on_map and is_counter(unit_type(u.type)))
+    found = (enemy, enemy_zones(world, side, omniscient=omniscient))
+    memo[side, omniscient] = (others, found)
+    return found
 
 
 # --- the search -----------------------------------------------------------------------------------
@@ -776,6 +850,24 @@ def proxies(rules: Rules, unit: Unit) -> tuple[str, ...]:
                         if t.kind == "unit" and t.side == unit.side and allowance(rules, t) != 0))
 
 
+def _search_profile(rules: Rules, type_name: str) -> tuple[bool, bool, bool, bool]:
+    """What a type's movement class says about enemies, read once per ``Rules`` and type:
+    (``ignores enemy``, ``stops on entering enemy``, ``stops on entering enemy zone``, whether
+    every zone in force stops it).  A rulebook does not change while its ``Rules`` lives."""
+    cache = _rules_cache(rules).setdefault("search_profile", {})
+    found = cache.get(type_name)
+    if found is None:
+        unit_type = rules.unit_type(type_name)
+        mclass = movement_class(rules, unit_type)
+        ignores_enemy = mclass is not None and mclass.has("ignores")
+        stop_lines = mclass.all("stops") if mclass is not None else ()
+        enemy_stops = any(p.has("enemy") and not p.has("zone") for p in stop_lines)
+        class_zone = any(p.has("enemy") and p.has("zone") for p in stop_lines)
+        all_stop = all((z.stops or class_zone) and not _ignores(rules, unit_type, z) for z in zone_rules(rules))
+        found = cache[type_name] = (ignores_enemy, enemy_stops, class_zone, all_stop)
+    return found
+
+
 def search(world: World, unit: Unit, points: Fraction | None | str = "full", *, cargo: Iterable[Unit] = (),
            omniscient: bool = False, ignore_stops: bool = False, as_type: str | None = None,
            sit: Situation | None = None) -> Reach:
@@ -787,52 +879,57 @@ def search(world: World, unit: Unit, points: Fraction | None | str = "full", *, 
     """
     rules, board = world.rules, world.board
     table = cost_table(rules, board, as_type or unit.type)
-    if points == "full":
+    if type(points) is str and points == "full":  # (comparing a Fraction with a str is slow)
         points = table.allowance
     if points is not UNLIMITED and table.allowance is UNLIMITED:
         points = UNLIMITED
     budget = table.scaled(points)
     sit = sit or situation(world, unit.side, omniscient=omniscient)
-    mclass = movement_class(rules, rules.unit_type(as_type or unit.type))
-    ignores_enemy = mclass is not None and mclass.has("ignores")
-    stop_lines = mclass.all("stops") if mclass is not None else ()
-    enemy_stops = any(p.has("enemy") and not p.has("zone") for p in stop_lines)
-    class_zone = any(p.has("enemy") and p.has("zone") for p in stop_lines)
+    ignores_enemy, enemy_stops, class_zone, all_zones_stop = _search_profile(rules, as_type or unit.type)
     blocked: frozenset[str] = frozenset()
-    stop: set[str] = set()
+    extra: set[str] = set()  # cells that stop the move besides zones
     if not ignores_enemy:
         if enemy_cells_forbidden(rules) is not None:
             blocked = sit.enemy_cells
         elif enemy_stops:
-            stop |= sit.enemy_cells
-    zone = {} if ignore_stops else {c: z for c, z in sit.zone.items()
-                                    if (z.stops or class_zone)
-                                    and not _ignores(rules, rules.unit_type(as_type or unit.type), z)}
-    stop |= set(zone)
-    if not ignore_stops:
-        stop |= {c for c in sit.markers if c != unit.location and stop_markers(world, unit, c,
-                                                                                  known_only=not omniscient)}
+            extra |= sit.enemy_cells
+    if ignore_stops:
+        zone: Mapping[str, ZoneRule] = {}
+    elif all_zones_stop:
+        zone = sit.zone  # every zone stops this type: no need to filter cell by cell
+    else:
+        zone = {c: z for c, z in sit.zone.items()
+                if (z.stops or class_zone) and not _ignores(rules, rules.unit_type(as_type or unit.type), z)}
+    if not ignore_stops and sit.markers:
+        extra |= {c for c in sit.markers if c != unit.location and stop_markers(world, unit, c,
+                                                                                   known_only=not omniscient)}
+    # Read by membership only, so when only zones stop it their mapping serves without a copy.
+    stop: Collection[str] = extra.union(zone) if extra else zone.keys()
     zone_to_zone = unit.location in zone and any(z.zone_to_zone for z in zone.values())
 
     start = unit.location
     cost, adj = table.cost, table.adjacency
+    limit = budget if budget is not None else math.inf
+    pop, push = heapq.heappop, heapq.heappush
     dist = {start: 0}
     parent: dict[str, str] = {}
     done: set[str] = set()
     heap = [(0, start)]
     while heap:
-        d, cell = heapq.heappop(heap)
+        d, cell = pop(heap)
         if cell in done:
             continue
         done.add(cell)
         if cell in stop and cell != start:
             continue
         for n in adj[cell]:
+            if n in done or n in blocked:
+                continue
             step = cost.get(n)
-            if step is None or n in done or n in blocked:
+            if step is None:
                 continue
             nd = d + step
-            if budget is not None and nd > budget:
+            if nd > limit:
                 continue
             if zone_to_zone and cell == start and n in zone:
                 nd = budget if budget is not None else nd  # the step takes all the unit's points
@@ -840,7 +937,7 @@ def search(world: World, unit: Unit, points: Fraction | None | str = "full", *, 
             if old is None or nd < old:
                 dist[n] = nd
                 parent[n] = cell
-                heapq.heappush(heap, (nd, n))
+                push(heap, (nd, n))
             elif nd == old and cell < parent[n]:
                 parent[n] = cell
 
@@ -852,7 +949,7 @@ def search(world: World, unit: Unit, points: Fraction | None | str = "full", *, 
     ends: dict[str, Fraction] = {}
     must_end = table.must_end
     alone = _stack_problem(rules, arriving, arriving) is None
-    points_of = table.points
+    points_of, known_points = table.points, table.point_values
     # Carried units are set down where the carrier ends: only where they could stand.
     cargo_costs = [cost_table(rules, board, u.type).cost for u in cargo if not u.dummy]
     for cell, d in dist.items():
@@ -867,7 +964,8 @@ def search(world: World, unit: Unit, points: Fraction | None | str = "full", *, 
                 continue
         elif not alone:
             continue
-        ends[cell] = points_of(d)
+        value = known_points.get(d)
+        ends[cell] = value if value is not None else points_of(d)
     reached_stops = {c for c in dist if c in stop and c != start}
     return Reach(unit, table, points, dist, parent, reached_stops, ends)
 
@@ -950,8 +1048,11 @@ def _explain_as(world: World, unit: Unit, cell: str, points, cargo: list[Unit], 
     return f"{cell} cannot be reached from {unit.location}: no path avoids barred and enemy-held cells"
 
 
+@functools.lru_cache(maxsize=1024)
 def show_points(value: Fraction | None) -> str:
-    """Movement points in words: ``1 movement point``, ``2½ movement points``, ``unlimited movement``."""
+    """Movement points in words: ``1 movement point``, ``2½ movement points``, ``unlimited movement``.
+
+    Memoised: a pure function of the number, asked at every move, with few distinct values."""
     if value is None:
         return "unlimited movement"
     whole, part = divmod(value, 1)

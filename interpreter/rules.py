@@ -66,6 +66,9 @@ class Rules:
         self.sides: tuple[str, ...] = tuple(d.name for d in rulebook.of_kind("side"))
         self._terrain_tags = {t.name: self.tag_closure(str(r) for p in t.all("tags") for r in p.get("tags") or ())
                               for t in rulebook.of_kind("terrain")}
+        self.derived: dict[Any, Any] = {}
+        """Answers the interpreter derives from this rulebook and keeps (``movement._rules_cache``):
+        they live and die with this object, and nothing invalidates them, as a rulebook never changes."""
 
     # --- tags and selectors ---------------------------------------------------------
 

@@ -61,6 +61,7 @@ from interpreter.actions import Action
 from interpreter.combat import mode_roll_modifier, resolve, unit_factor
 from interpreter.context import Context, Flow
 from interpreter.flow import procedure
+from interpreter.movement import _rules_cache as mv_rules_cache
 from interpreter.state import Unit
 
 ATTACKED = "attacked"
@@ -81,18 +82,32 @@ def _factor(combat: Declaration, which: str) -> str | None:
     return str(prop.get("factor")) if prop is not None else None
 
 
+def _facts(ctx: Context) -> dict:
+    """Answers read from the rulebook once per compiled ``Rules`` (keyed by mode, combat and unit
+    type names, which name the same declarations for as long as that ``Rules`` lives), so the
+    procedures below ask no string-keyed rulebook questions at decision time."""
+    return mv_rules_cache(ctx.rules).setdefault("combat_procedures", {})
+
+
 def forbidding_mode(ctx: Context, unit: Unit, what: str) -> Declaration | None:
     """The unit's mode when it ``forbids`` ``what`` (move, attack, transport), else ``None``."""
-    mode = ctx.rulebook.get("mode", unit.mode) if unit.mode else None
-    if mode is not None and any(p.has(what) for p in mode.all("forbids")):
-        return mode
-    return None
+    if not unit.mode:
+        return None
+    cache = _facts(ctx).setdefault("forbids", {})
+    key = (unit.mode, what)
+    if key not in cache:
+        mode = ctx.rulebook.get("mode", unit.mode)
+        cache[key] = mode if mode is not None and any(p.has(what) for p in mode.all("forbids")) else None
+    return cache[key]
 
 
 def may_attack_hidden(ctx: Context) -> bool:
     """Whether face-down counters may be attacked unspotted (SPOTTING-style `unspotted may be attacked`)."""
-    spotting = ctx.rulebook.of_kind("spotting")
-    return not spotting or any(d.has("unspotted") for d in spotting)
+    facts = _facts(ctx)
+    if "hidden_ok" not in facts:
+        spotting = ctx.rulebook.of_kind("spotting")
+        facts["hidden_ok"] = not spotting or any(d.has("unspotted") for d in spotting)
+    return facts["hidden_ok"]
 
 
 def _fights(ctx: Context, combat: Declaration, unit: Unit) -> bool:
@@ -101,14 +116,27 @@ def _fights(ctx: Context, combat: Declaration, unit: Unit) -> bool:
     return defence is None or unit_factor(ctx, unit, defence) is not None
 
 
+def _type_facts(ctx: Context, combat: Declaration, unit: Unit) -> tuple[bool, bool, bool]:
+    """For a real (not dummy) unit of ``unit.type`` in ``combat``: (it is fought as a target,
+    it may assault, it may bombard): what depends only on its type's printed factors."""
+    cache = _facts(ctx).setdefault("types", {})
+    key = (combat.name, unit.type)
+    found = cache.get(key)
+    if found is None:
+        fights = _fights(ctx, combat, unit)
+        attack = unit_factor(ctx, unit, _factor(combat, "attack"))
+        fires = attack is not None and attack > 0
+        found = cache[key] = (ctx.rules.unit_type(unit.type).kind == "unit" and fights, fires and fights, fires)
+    return found
+
+
 def targets_in(ctx: Context, combat: Declaration, cell: str, side: str) -> list[Unit]:
     """The enemy counters of ``side`` in ``cell`` that an attack there fights: units and dummies."""
-    hidden_ok = may_attack_hidden(ctx)
     out = []
     for unit in ctx.state.units_at(cell):
-        if unit.side == side or (unit.hidden and not hidden_ok):
+        if unit.side == side or (unit.hidden and not may_attack_hidden(ctx)):
             continue
-        if unit.dummy or (ctx.rules.unit_type(unit.type).kind == "unit" and _fights(ctx, combat, unit)):
+        if unit.dummy or _type_facts(ctx, combat, unit)[0]:
             out.append(unit)
     return out
 
@@ -121,8 +149,7 @@ def _may_fire(ctx: Context, combat: Declaration, unit: Unit, flag: str, *, groun
     """
     if unit.dummy or not unit.on_map or flag in unit.spent or forbidding_mode(ctx, unit, "attack"):
         return False
-    attack = unit_factor(ctx, unit, _factor(combat, "attack"))
-    return attack is not None and attack > 0 and (not ground or _fights(ctx, combat, unit))
+    return _type_facts(ctx, combat, unit)[1 if ground else 2]
 
 
 def attack_cells(ctx: Context, combat: Declaration, unit: Unit) -> list[str]:

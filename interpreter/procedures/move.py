@@ -67,7 +67,7 @@ from attrs import evolve
 from dsl.model import Declaration, Property
 from interpreter import movement as mv
 from interpreter.actions import Action
-from interpreter.context import Context, Flow
+from interpreter.context import Context, Flow, arg_key
 from interpreter.flow import procedure
 from interpreter.state import Unit
 
@@ -142,12 +142,16 @@ class MovePhase:
 
     def may_move(self, unit: Unit) -> bool:
         """Whether a counter moves in this phase at all (see the module docstring)."""
-        rules = self.ctx.rules
-        unit_type = rules.unit_type(unit.type)
-        if not unit.on_map or not mv.is_counter(unit_type) or _mode_forbids(self.ctx, unit, "move"):
+        if not unit.on_map or _mode_forbids(self.ctx, unit, "move"):
             return False
-        types = mv.proxies(rules, unit)
-        return any(mv.allowance(rules, rules.unit_type(t)) != 0 for t in types)
+        rules = self.ctx.rules
+        cache = mv._rules_cache(rules).setdefault("may_move", {})
+        key = (unit.type, unit.side)  # what a type may do: the side matters for a dummy's proxies
+        found = cache.get(key)
+        if found is None:
+            found = cache[key] = mv.is_counter(rules.unit_type(unit.type)) and any(
+                mv.allowance(rules, rules.unit_type(t)) != 0 for t in mv.proxies(rules, unit))
+        return found
 
     # --- the phase --------------------------------------------------------------------------------
 
@@ -195,7 +199,10 @@ class MovePhase:
         ctx, uid = self.ctx, unit.id
         points = self.left.get(uid, FULL)
         reach = mv.reach(ctx, unit, points)
-        options = [Action("move", (uid, cell)) for cell in reach.ends] + [Action("stay", (uid,))]
+        # Already in ``choose``'s order: one unit's moves by cell, then stay, then wait.
+        rank = _cell_rank(ctx.board)
+        options = [Action("move", (uid, cell)) for cell in sorted(reach.ends, key=rank.__getitem__)]
+        options.append(Action("stay", (uid,)))
         if may_wait:
             options.append(Action("wait", (uid,)))
         if len(options) == 1:
@@ -214,7 +221,7 @@ class MovePhase:
             return None
 
         action = yield from ctx.choose(unit.side, "move", f"move {ctx.label(unit, unit.side)} at {unit.location} "
-                                       f"({mv.show_points(reach.points)})", options, why_not)
+                                       f"({mv.show_points(reach.points)})", options, why_not, in_order=True)
         if action.kind == "wait":
             return True
         if action.kind == "stay":
@@ -243,6 +250,10 @@ class MovePhase:
         Returns ``(where it is, whether the move was cut short)``.
         """
         ctx, uid = self.ctx, unit.id
+        if len(path) > 1 and not _walk_can_stop(ctx.rules):
+            # Nothing can act on the way: the unit arrives in one step (the same final state).
+            ctx.update_unit(evolve(ctx.state.unit(uid), location=path[-1]))
+            return path[-1], False
         for cell in path[1:]:
             current = ctx.state.unit(uid)
             current = evolve(current, location=cell)
@@ -504,5 +515,36 @@ class MovePhase:
 
 
 def _mode_forbids(ctx: Context, unit: Unit, what: str) -> bool:
-    mode = ctx.rulebook.get("mode", unit.mode) if unit.mode else None
-    return mode is not None and any(p.has(what) for p in mode.all("forbids"))
+    """Whether the unit's mode ``forbids`` ``what``; read once per ``Rules``, mode and ``what``."""
+    if not unit.mode:
+        return False
+    cache = mv._rules_cache(ctx.rules).setdefault("mode_forbids", {})
+    key = (unit.mode, what)
+    found = cache.get(key)
+    if found is None:
+        mode = ctx.rulebook.get("mode", unit.mode)
+        found = cache[key] = mode is not None and any(p.has(what) for p in mode.all("forbids"))
+    return found
+
+
+def _walk_can_stop(rules) -> bool:
+    """Whether anything may act while a unit walks its path: a mode that ``fires`` (WATCH) or a
+    marker type (one may stop the mover).  Read once per compiled ``Rules`` (a rulebook never
+    changes while its ``Rules`` lives); without either, ``walk`` moves a unit in one step."""
+    cache = mv._rules_cache(rules)
+    found = cache.get("walk_can_stop")
+    if found is None:
+        found = cache["walk_can_stop"] = (
+            any(m.has("fires") for m in rules.rulebook.of_kind("mode"))
+            or any(t.kind == "marker" and not t.dummy for t in rules.unit_types.values()))
+    return found
+
+
+def _cell_rank(board) -> dict[str, int]:
+    """Every cell's place in the order ``Context.choose`` sorts cell arguments in (``arg_key``),
+    built once per map, so a unit's move options are produced in order without a sort key each."""
+    cache = mv._board_cache(board)
+    rank = cache.get("cell_rank")
+    if rank is None:
+        rank = cache["cell_rank"] = {cell: i for i, cell in enumerate(sorted(board.graph.nodes, key=arg_key))}
+    return rank

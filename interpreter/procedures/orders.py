@@ -13,19 +13,33 @@ from dsl.model import Property
 from interpreter.actions import Action
 from interpreter.context import Context, Flow
 from interpreter.flow import procedure
+from interpreter.movement import _rules_cache
 from interpreter.rules import Rules
 from interpreter.victory import score_held
 
 
 def may_take(ctx: Context, mode, unit) -> bool:
     """Units (not markers, not dummies) on the map without orders, of the mode's side and kinds."""
-    if unit.dummy or not unit.on_map or unit.mode or ctx.rules.unit_type(unit.type).kind == "marker":
+    if unit.dummy or not unit.on_map or unit.mode:
+        return False
+    # What the mode says of a type and side, read once per compiled Rules (its rulebook is fixed).
+    cache = _rules_cache(ctx.rules).setdefault("may_take", {})
+    key = (mode.name, unit.type, unit.side)
+    found = cache.get(key)
+    if found is None:
+        found = cache[key] = _type_may_take(ctx.rules, mode, unit.type, unit.side)
+    return found
+
+
+def _type_may_take(rules: Rules, mode, type_name: str, unit_side: str) -> bool:
+    unit_type = rules.unit_type(type_name)
+    if unit_type.kind == "marker":
         return False
     side = mode.first("side")
-    if side is not None and str(side.get("side")) != unit.side:
+    if side is not None and str(side.get("side")) != unit_side:
         return False
     who = mode.first("for")
-    return who is None or Rules.unit_matches(ctx.rules.unit_type(unit.type), who.get("who") or ())
+    return who is None or Rules.unit_matches(unit_type, who.get("who") or ())
 
 
 @procedure("declare")
