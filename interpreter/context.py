@@ -40,6 +40,8 @@ class Context:
         self.acting: str | None = None
         """The side whose phase this is, or ``None`` in a mutual phase."""
         self.player_order: tuple[str, ...] = scenario.player_order
+        self.result: dict | None = None
+        """The final result, set by ``interpreter.victory.final_result`` when the game ends."""
 
     # --- the log -------------------------------------------------------------------------
 

@@ -103,10 +103,11 @@ def run_phase(ctx: Context, decl: Declaration) -> Flow:
                 yield from PROCEDURES[item.get("procedure")](ctx, item)
             if ctx.state.over:
                 return
-        _clear_spent(ctx, "phase")
+        _clear_spent(ctx)
 
 
-def _clear_spent(ctx: Context, scope: str) -> None:
+def _clear_spent(ctx: Context) -> None:
+    """Phase flags (``moved``, ``attacked`` …) last one phase."""
     if any(u.spent for u in ctx.state.units):
         ctx.state = evolve(ctx.state, units=tuple(evolve(u, spent=frozenset()) if u.spent else u
                                                     for u in ctx.state.units))

@@ -45,7 +45,6 @@ class Game:
         self.scenario = scenario
         self.seed = seed
         self.ctx = Context(scenario, seed)
-        self.ctx.result = None
         self.choices: list[str] = []
         self.log: list[dict] = []
         self._flow = play(self.ctx)
