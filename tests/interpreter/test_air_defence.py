@@ -17,7 +17,6 @@ from pathlib import Path
 
 import pytest
 
-from interpreter import rng
 from interpreter.actions import Action
 from interpreter.context import Context
 from interpreter.flow import PROCEDURES, _load_procedures
@@ -59,22 +58,6 @@ def texts(ctx: Context) -> list[str]:
 def results(ctx: Context) -> list[str]:
     """The table results read, in order (the to-hit roll, then the effect roll after a hit)."""
     return [e["result"] for e in ctx.events if e["type"] == "event" and "result" in e]
-
-
-@pytest.fixture
-def dice(monkeypatch):
-    """Scripted dice: append ``(faces, value)``; every roll must be scripted and every script used."""
-    script: list[tuple[int, int]] = []
-
-    def roll(seed, n, faces, count=1):
-        assert script, f"unexpected roll of d{faces}"
-        want_faces, value = script.pop(0)
-        assert faces == want_faces and count == 1
-        return value
-
-    monkeypatch.setattr(rng, "roll", roll)
-    yield script
-    assert script == [], "scripted rolls left unused"
 
 
 def air(uid: str, at: str, type_: str = "huey", *flags: str) -> Unit:

@@ -20,7 +20,6 @@ from attrs import evolve
 from dsl.ast import Span
 from dsl.diagnostics import RulesError
 from dsl.model import Property
-from interpreter import rng
 from interpreter.context import Context
 from interpreter.flow import PROCEDURES, _load_procedures
 from interpreter.scenario import load_scenario
@@ -48,22 +47,6 @@ def run(ctx: Context, procedure: str = "spot", scenario=KLICKS) -> list:
     decisions = list(flow)
     assert decisions == []
     return [e["text"] for e in ctx.events if e["type"] == "event"]
-
-
-@pytest.fixture
-def dice(monkeypatch):
-    """Scripted dice: append ``(faces, value)``; every roll must be scripted and every script used."""
-    script: list[tuple[int, int]] = []
-
-    def roll(seed, n, faces, count=1):
-        assert script, f"unexpected roll of d{faces}"
-        want_faces, value = script.pop(0)
-        assert faces == want_faces and count == 1
-        return value
-
-    monkeypatch.setattr(rng, "roll", roll)
-    yield script
-    assert script == [], "scripted rolls left unused"
 
 
 def vc(uid: str, at: str, type_: str = "vc_local", **kw) -> Unit:
