@@ -472,15 +472,8 @@ def zone_extra(rules: Rules, unit: Unit, unit_type: UnitType) -> int:
     mode = rules.rulebook.get("mode", unit.mode) if unit.mode else None
     if mode is None:
         return 0
-    general = 0
-    for line in mode.all("zone"):
-        who = line.get("who")
-        if who:
-            if Rules.unit_matches(unit_type, who):
-                return int(line.get("modifier"))
-        elif not general:
-            general = int(line.get("modifier"))
-    return general
+    line = Rules.line_for(mode.all("zone"), unit_type)
+    return int(line.get("modifier")) if line is not None else 0
 
 
 def zone_of(world: World, unit: Unit, zone: ZoneRule) -> frozenset[str]:
@@ -602,17 +595,12 @@ class StackRule:
                 return None
         elif counts is not None and counts.has("no"):
             return None
-        general = None
-        for index, line in enumerate(self.limits):
-            who = line.get("who")
-            if who:
-                if Rules.unit_matches(unit_type, who):
-                    return index
-            elif general is None:
-                general = index
+        line = Rules.line_for(self.limits, unit_type)
+        if line is not None and line.get("who"):
+            return self.limits.index(line)
         if any(Rules.unit_matches(unit_type, line.get("who") or ()) for line in self.decl.all("exempt")):
             return None
-        return general
+        return None if line is None else self.limits.index(line)
 
     def problem(self, together: list[Unit], arriving: list[Unit]) -> str | None:
         if len(together) <= self.safe_size:

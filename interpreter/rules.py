@@ -126,13 +126,18 @@ class Rules:
 
     # --- terrain ------------------------------------------------------------------------
 
-    def _lines_for(self, lines: Iterable[Property], unit_type: UnitType) -> Property | None:
-        """The line that applies to a unit: the first whose ``for`` names it, else the first general one."""
+    @staticmethod
+    def line_for(lines: Iterable[Property], unit_type: UnitType) -> Property | None:
+        """The line that applies to a unit: the first whose ``for`` names it, else the first general one.
+
+        The one rule for every repeatable property with ``[for SELECTOR]`` (costs, defence,
+        stacking limits, zone ranges, award points): a ``for`` line overrides the general line.
+        """
         general = None
         for prop in lines:
             who = prop.get("who")
             if who:
-                if self.unit_matches(unit_type, who):
+                if Rules.unit_matches(unit_type, who):
                     return prop
             elif general is None:
                 general = prop
@@ -141,7 +146,7 @@ class Rules:
     def terrain_cost(self, terrain: str, unit_type: UnitType) -> Fraction | None:
         """Movement points to enter ``terrain``; ``None`` for no entry."""
         decl = self.rulebook.get("terrain", terrain)
-        line = self._lines_for(decl.all("cost"), unit_type) if decl else None
+        line = self.line_for(decl.all("cost"), unit_type) if decl else None
         if line is None:
             return Fraction(1)
         return None if line.has("no") else line.get("amount")
@@ -149,7 +154,7 @@ class Rules:
     def terrain_defence(self, terrain: str, unit_type: UnitType) -> Fraction:
         """The defence multiplier a terrain gives a defending unit (x1 when none is declared)."""
         decl = self.rulebook.get("terrain", terrain)
-        line = self._lines_for(decl.all("defence"), unit_type) if decl else None
+        line = self.line_for(decl.all("defence"), unit_type) if decl else None
         if line is None or line.get("multiplier") is None:
             return Fraction(1)
         return line.get("multiplier")

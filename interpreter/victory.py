@@ -70,14 +70,8 @@ def award_for_loss(ctx: Context, unit: Unit, how: str) -> None:
 
 
 def _points(ctx: Context, award, unit_type) -> int:
-    general = 0
-    for prop in award.all("points"):
-        who = prop.get("who")
-        if who and Rules.unit_matches(unit_type, who):
-            return prop.get("value")
-        if not who:
-            general = prop.get("value")
-    return general
+    line = Rules.line_for(award.all("points"), unit_type)
+    return line.get("value") if line is not None else 0
 
 
 def score_held(ctx: Context, award) -> None:
