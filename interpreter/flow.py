@@ -114,7 +114,10 @@ def _clear_spent(ctx: Context) -> None:
 
 
 def _end_of_turn(ctx: Context) -> None:
-    """Orders and turn flags last one turn (orders are declared each turn, as in the WATCH/PATROL phases)."""
+    """Orders, turn flags and turn modifiers last one turn (orders are declared each turn, as in the
+    WATCH/PATROL phases)."""
+    if ctx.state.turn_modifiers:
+        ctx.state = evolve(ctx.state, turn_modifiers=())
     if any(u.mode or u.turn_flags for u in ctx.state.units):
         ctx.state = evolve(ctx.state, units=tuple(evolve(u, mode=None, turn_flags=frozenset())
                                                   if u.mode or u.turn_flags else u for u in ctx.state.units))

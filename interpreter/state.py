@@ -51,6 +51,10 @@ class GameState:
     units: tuple[Unit, ...] = ()
     resources: tuple[tuple[str, str, Fraction], ...] = ()
     """(side, resource, value), sorted."""
+    turn_modifiers: tuple[tuple[str, str, int], ...] = ()
+    """(side, what, amount) that last until the end of the turn, sorted: ``("free_world",
+    "income:cp", -3)`` lowers this turn's CP income by 3, ``("free_world", "gains:vp", 2)``
+    doubles the VP the side gains this turn.  Events set them; the turn's end clears them."""
     rolls: int = 0
     """How many dice rolls have been drawn: the RNG counter."""
     over: bool = False
