@@ -101,7 +101,7 @@ def generate() -> str:
     lines += [
         "### Effects",
         "",
-        "Written `effect …` in a `result`, `event` or `marker`; applied in order.",
+        "Written `effect …` in a `result`, `event`, `marker` or `unit`; applied in order.",
         "",
         *(f"- {form(p)}" for p in EFFECTS.values()),
         "",

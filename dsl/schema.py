@@ -128,8 +128,9 @@ _add(_kind(
     ("counters (face up | face down)", "Whether the side's counters are hidden from the opponent."),
     ("dummies (none | up to units | <count:INT>)", "How many dummy counters the side may add."),
     ("inspects enemy (stacks | nothing)", "Whether the side may look at face-down enemy stacks."),
-    ("never enters <where:" + SEL + ">+", "Cells none of the side's units may enter (a unit's `may enter` excepts it).",
-     "repeat"),
+    ("never enters <where:" + SEL + ">+ [unless option <option:REF(option)>]",
+     "Cells none of the side's units may enter (a unit's `may enter` excepts it); `unless option` lifts the "
+     "ban while that optional rule is in force.", "repeat"),
 ))
 _add(_kind(
     "nationality", "A nationality or service fighting for a side.", f"nationality {_NAMED}",
@@ -171,6 +172,7 @@ _add(_kind(
     ("spot (auto | <roll:RANGE>) [on <dice:REF(dice)>]", "Roll needed to spot a hidden unit here."),
     ("tags <tags:REF(tag)>+", "Categories of the terrain (city, water, coastal…).", "repeat"),
     ("effects from other terrain", "Has no effect of its own; the other terrain in the cell applies."),
+    ("supplies <sides:REF(side)>+", "Units of these sides in such a cell are in supply (a printed base)."),
 ))
 _add(_kind(
     "feature", "A map feature on cell sides or corners, or along a path of cells (rivers, water links, roads).",
@@ -198,6 +200,11 @@ _add(_kind(
     ("combines with <classes:REF(movement)>+ [only in <where:" + SEL + ">+]",
      "May form one force with these classes (where).", "repeat"),
     ("joins any force", "May join a force of any movement class."),
+    ("carried with <capacity:REF(factor)> against <cost:REF(factor)>",
+     "Carried units: the carriers' `capacity` factor, summed, must cover the carried units' `cost` factor."),
+    ("reacts from or to cells with <who:" + SEL + ">+",
+     "May move during a battle into its cell (a reaction move) when the move starts or ends in a cell "
+     "holding a friendly unit of these."),
     ("unlimited distance", "No movement-point limit; restricted only by where it may go and stop."),
 ))
 _add(_kind(
@@ -210,7 +217,10 @@ _add(_kind(
     ("abbreviation <text:WORD>", "As printed on the counter."),
     ("carries <count:INT> [units]", "Transport capacity in units."),
     ("never enters <where:" + SEL + ">+", "Cells this unit may never enter, whatever else allows it.", "repeat"),
-    ("may enter <where:" + SEL + ">+", "Cells this unit may enter although its side's `never enters` forbids them.",
+    ("may enter <where:" + SEL + ">+ [on turn <turn:INT>]",
+     "Cells this unit may enter although its side's `never enters` forbids them (`on turn N`: on that game "
+     "turn only).", "repeat"),
+    ("effect <words:WORD>+", "What it does (see Effects): `supply self` supplies its side's units in its cell.",
      "repeat"),
     factors=True,
 ))
@@ -223,6 +233,15 @@ _add(_kind(
     ("never moves", "Stays where placed."),
     ("dummy", "Has no effect: it only hides real units."),
     ("effect <words:WORD>+", "What it does (see Effects).", "repeat"),
+    ("support (from <box:REF(box)> | only into <where:" + SEL + ">+ [within <distance:INT>]"
+     " | never with friendly units | never alone)",
+     "Support fire: committed to a battle from this box (`do commit support`), it fires with its side "
+     "and goes back to the box, used for the turn, when the battle ends; `only into` the cells these name "
+     "(or within that many cells of one); `never with friendly units`: not into a cell holding a unit "
+     "of its side; `never alone`: only where a unit of its side fights.", "repeat"),
+    ("losses (never | last | only on <results:REF(result)>+)",
+     "As a combat loss: never taken; taken only when no unit (non-marker) of its side could be; or "
+     "taken only for these result codes."),
     factors=True,
 ))
 _add(_kind(
@@ -266,6 +285,10 @@ _add(_kind(
     ("cost <resource:REF(resource)> times <multiple:INT> transport [for <who:" + SEL + ">+]",
      "A price that is a multiple of the transport cost.", "repeat"),
     ("printed cost <text:TEXT>", "The cost cell as printed, for display."),
+    ("led by <who:" + SEL + ">+", "Taken for a force that includes one of these (its cost line is "
+     "the leader's); otherwise the force pays a `per unit` action."),
+    ("between cells with <who:" + SEL + ">+", "A move straight from one cell holding a friendly unit of "
+     "these to another, no path traced (strategic redeployment)."),
     ("during <phases:REF(phase,step)>+", "The phase in which it is taken (each side's own, when each has one)."),
     ("once per turn", "May be taken once per game turn."),
 ))
@@ -290,6 +313,24 @@ _add(_kind(
     ("draw at random", "Units are picked blind (an opaque cup)."),
     ("draws shown to opponent for <sides:REF(side)>+", "Whose draws the opponent sees."),
     ("returns via <box:REF(box)>", "Units leave this box through another (refit returns as reinforcements)."),
+    ("never placed with enemy", "Units entering play from this box may not be placed in a cell holding enemy units."),
+    ("unplaced to <box:REF(box)>",
+     "Where a unit from this box goes when no cell will take it (otherwise it stays in this box)."),
+))
+_add(_kind(
+    "placement", "Where units of some types may be placed when they enter play (reinforcements, refits).",
+    f"placement {_NAMED}",
+    ("side <side:REF(side)>", "Whose units it places."),
+    ("units <who:" + SEL + ">+ [except <except:" + SEL + ">+]",
+     "The unit types it places: any the selectors name, less the exceptions."),
+    ("on <where:" + SEL + ">+", "Cells with one of these terrains or tags; several `on` lines must all hold.",
+     "repeat"),
+    ("with <who:" + SEL + ">+ [of <of:" + SEL + ">+]",
+     "Cells holding a friendly unit one of these names (and, with `of`, one of those too); several "
+     "`with` lines must all hold.", "repeat"),
+    ("at map edge (north | south | east | west)+", "Cells on one of these edges of the map."),
+    ("anywhere", "Any cell of the map."),
+    ("to <box:REF(box)>", "Placed in this box (off the map) instead of on it."),
 ))
 _add(_kind(
     "mode", "An order a unit may be given (watch, patrol): what it allows and forbids.", f"mode {_NAMED}",
@@ -351,6 +392,14 @@ _add(_kind(
     ("adjacent", "Fights units in adjacent cells (otherwise in the same cell)."),
     ("range factor <factor:REF(factor)>", "Fires at a distance up to this factor (bombardment)."),
     ("attackers unharmed", "Results against the attackers do not apply (they fire from a distance)."),
+    ("break off (to adjacent | to cells with <where:" + SEL + ">+ | to <box:REF(box)> | with carried units | never)"
+     " [for (markers | <who:" + SEL + ">+)]",
+     "Where units breaking off may go: one adjacent cell their class may enter, any cell holding a friendly "
+     "unit these name, or their side's box; `with carried units` lets carriers take carried units along "
+     "(the carried class's `carried with` capacity); `never` units stay.", "repeat"),
+    ("recon unit refitted first [unless <who:" + SEL + ">+]",
+     "The first unit each side puts in a box by a `refit` result in a round is the one it rolled recon "
+     "with (unless that one is of these)."),
 ))
 _add(_kind(
     "victory", "How the game is won: margins, levels, sudden death.", "victory [<name:NAME>] [<label:TEXT>]",
@@ -364,6 +413,8 @@ _add(_kind(
 _add(_kind(
     "option", "An optional rule players switch on or off.", f"option {_NAMED}",
     ("default (on | off)", "Whether it is on unless a scenario says otherwise."),
+    ("effect <words:WORD>+", "What switching it on before play does (see Effects; `owner` is the side that "
+     "chose it, when a scenario lets a side choose).", "repeat"),
 ))
 _add(_kind(
     "sequence", "The sequence of play: phases in order, each with its procedures.",

@@ -18,12 +18,13 @@ _ROLE = "(" + " | ".join(ROLES) + ")"
 _COUNT = "(all | half | <count:INT>)"
 _AMOUNT = "(<amount:INT> | <roll:DICE>)"
 _WHEN = "[when <condition:WORD>+]"
+"""A condition, read by ``dsl.conditions`` (its grammar is in that module's docstring)."""
 
 EFFECTS: dict[str, Pattern] = {
     p.items[0].word: p
     for p in map(compile_pattern, [
         f"eliminate {_COUNT} [other] {_ROLE} [of <what:{SEL}>+] {_WHEN}",
-        f"refit {_COUNT} [other] {_ROLE} [of <what:{SEL}>+] {_WHEN}",
+        f"refit {_COUNT} [other] {_ROLE} [of <what:{SEL}>+] [to <box:REF(box)>] {_WHEN}",
         f"retreat {_ROLE} <distance:INT> {_WHEN}",
         f"stand {_ROLE}",
         f"break off {_ROLE} {_WHEN}",
@@ -31,15 +32,17 @@ EFFECTS: dict[str, Pattern] = {
         f"lose <resource:REF(resource)> {_AMOUNT} [to {_ROLE}] [minimum <floor:INT>] {_WHEN}",
         f"reduce income <resource:REF(resource)> {_AMOUNT} [minimum <floor:INT>] {_WHEN}",
         f"multiply gains <resource:REF(resource)> by <factor:INT> this turn [for {_ROLE}] {_WHEN}",
-        f"reveal {_ROLE} in (one cell | this cell | <range:INT> cells) {_WHEN}",
+        f"reveal {_ROLE} [units] in (one cell | this cell | <range:INT> cells) {_WHEN}",
         f"roll <dice:REF(dice)> on <table:REF(table)> {_WHEN}",
-        f"pick reinforcement free [for {_ROLE}] {_WHEN}",
+        f"pick reinforcement free [for {_ROLE}] [from <box:REF(box)>] {_WHEN}",
         f"return <count:INT> [of <what:{SEL}>+] {_ROLE} to <box:REF(box)> {_WHEN}",
-        f"attack {_ROLE} (at <odds:ODDS> | with <strength:INT>) [ignoring terrain] [no return fire] {_WHEN}",
+        f"attack {_ROLE} [of <what:{SEL}>+] (at <odds:ODDS> | with <strength:INT>) [ignoring terrain] [no return fire]"
+        f" [losses to lowest <factor:REF(factor)>] {_WHEN}",
         f"modify <what:WORD> roll <modifier:MOD> [for {_ROLE}] [once] {_WHEN}",
         f"shift <shift:SHIFT> [for {_ROLE}] {_WHEN}",
         f"supply {_ROLE} [once] {_WHEN}",
         f"remove self [to <box:REF(box)>] {_WHEN}",
+        f"score <award:REF(award)> {_WHEN}",
         f"stop {_ROLE} {_WHEN}",
         "no effect",
     ])
@@ -57,11 +60,11 @@ _PROCEDURE_SOURCES = [
     "refit from <box:REF(box)> paying <action:REF(action)> delay <dice:REF(dice)>",
     "return refitted units",
     "reclaim markers <markers:REF(marker)>+",
-    "check supply paying <action:REF(action)> else to <box:REF(box)>",
+    f"check supply [except <exempt:{SEL}>+] paying <action:REF(action)> else to <box:REF(box)>",
     "score <awards:REF(award)>+",
     "designate force paying <actions:REF(action)>+",
     "move force",
-    "recon with <dice:REF(dice)>",
+    "recon with <dice:REF(dice)> [adding <factor:REF(factor)>] [for <combat:REF(combat)>]",
     "commit support paying <action:REF(action)>",
     "resolve fire with <combat:REF(combat)>",
     "check stacking <stacking:REF(stacking)>",

@@ -59,8 +59,13 @@ ATTACK_VERBS = frozenset({"attack", "assault", "fire", "watch-fire", "bombard", 
 """Action kinds the greedy agent scores as combat: the verbs the engine's combat and fire procedures
 use.  An action whose kind is the name of a rulebook ``combat`` is scored the same way."""
 
-LOSS_VERBS = frozenset({"lose", "eliminate"})
-"""Action kinds that pick a unit to lose: greedy gives up the one with the smallest factors."""
+LOSS_VERBS = frozenset({"lose", "eliminate", "excess"})
+"""Action kinds that pick a unit to lose (or to send off the map over a stacking limit): greedy
+gives up the one with the smallest factors."""
+
+ORIGIN_VERBS = frozenset({"operate", "react"})
+"""Action kinds that name the cell a force is formed in, not where it goes: greedy scores them 0,
+like passing, and judges the move when it is offered."""
 
 ADJACENT_ENEMY = Fraction(1)
 """Greedy's bonus for a cell next to an enemy counter (seen or face down)."""
@@ -131,7 +136,7 @@ class GreedyAgent:
       to the nearest objective or enemy counter.
     - **Losses** (``LOSS_VERBS``: which unit to lose): minus the sum of the unit's numeric factors,
       so the weakest counter goes first.
-    - Anything else (orders, ``done``, ``pass``): 0.
+    - Anything else (orders, ``done``, ``pass``, the cell a force is formed in: ``ORIGIN_VERBS``): 0.
 
     Only ``observation`` and the scenario's public data (rulebook, map, set-up counts) are read;
     the game passed in is used for its ``scenario`` alone, never its state.
@@ -162,6 +167,8 @@ class GreedyAgent:
             return self._combat_score(observation, decision, option)
         if option.kind in LOSS_VERBS:
             return -self._strength(observation, option)
+        if option.kind in ORIGIN_VERBS:
+            return Fraction(0)
         cells = [a for a in option.args if a in self.board.graph]
         if not cells:
             return Fraction(0)

@@ -54,15 +54,34 @@ Readings of the rules language (each a choice where the language leaves one):
 - **Roles.**  ``attackers``/``firers`` are the attacking units, ``defenders``/``targets``
   the defending ones, ``both`` each in turn.  A booby trap-like marker attacks with
   no attacking units, so results against attackers fall on nobody.
-- **Other effects.**  ``stand`` keeps units where they are; ``break off ROLE`` gives
-  them the ``broke off`` turn flag (what that stops is the calling procedure's
-  business); ``roll DICE on TABLE`` rolls on a nested table and carries out its cell
-  against the same roles (fire against aircraft's hit → effect table).
+- **Refits.**  ``refit N ROLE [of WHAT] to BOX`` puts N of the role's counters in BOX (the
+  side's own, for a box ``per side``), chosen like eliminations, and scores ``award … on
+  refitted``.  In a battle round (``Battle``) the side's ``first_refit`` unit goes first when it
+  may be taken, and once the side has refitted a unit the rule is spent for the round.
+  Without ``to BOX`` the line is narrated and nothing moves.
+- **Which counters may be lost** (``loss_candidates``): a marker's ``losses never`` keeps it out,
+  ``losses only on CODE…`` lets only those result codes take it, ``losses last`` only when no
+  unit (non-marker) of its side may be taken.
+- **Break off.**  When the combat has ``break off …`` lines, ``break off ROLE`` moves every
+  counter of the role out of the cell (``break_off``): each owner picks, unit by unit, one of
+  the places those lines allow (an adjacent cell its class may step to and enter, a cell with
+  a friendly counter the line names, the side's box; never a cell holding an enemy counter;
+  with ``with carried units`` carried units may follow a carrier that went to a cell, within
+  its ``carried with`` capacity); ``never`` counters stay; a unit with nowhere to go stays.
+  Without such lines the role's units get the ``broke off`` turn flag (what that stops is the
+  calling procedure's business).
+- **Battles.**  ``resolve(… battle=Battle(…))`` is one side's fire in a round of a battle where
+  both sides fire (``interpreter.procedures.battle``): ``attacker_side`` is the firing side,
+  results fall only on counters still in the battle's cell, and terrain ``defence`` shifts apply
+  only to fire at ``Battle.defending_side`` (``when SIDE defending`` compares with it too).  A
+  combat ``shift … when [WHO] defending`` line applies when that side is the defending one (own:
+  the firing side); any other ``when`` still keeps a shift line from applying.
+- **Other effects.**  ``stand`` keeps units where they are; ``roll DICE on TABLE`` rolls on a
+  nested table and carries out its cell against the same roles (fire against aircraft's hit →
+  effect table).
 
-Limits: ``refit`` has no box to go to in the combat vocabulary yet, so it is
-narrated and otherwise ignored; effects other than eliminate, retreat, stand,
-break off, roll … on, refit and no effect are not combat effects and raise
-``NotImplementedError``.
+Limits: effects other than eliminate, refit, retreat, stand, break off, roll … on and no
+effect are not combat effects and raise ``NotImplementedError``.
 """
 
 from __future__ import annotations
@@ -72,7 +91,7 @@ import math
 from collections.abc import Iterable, Sequence
 from fractions import Fraction
 
-from attrs import evolve, field, frozen
+from attrs import define, evolve, field, frozen
 
 from dsl.model import Declaration, Property
 from dsl.tables import TableView, result_parts
@@ -216,8 +235,14 @@ def _matches_any(ctx: Context, units: Iterable[Unit], who) -> bool:
 
 def column_shifts(ctx: Context, combat: Declaration, view: TableView, attackers: Sequence[Unit],
                   defenders: Sequence[Unit], cell: str | None, attacker_side: str | None,
-                  ignore_terrain: bool = False) -> list[tuple[int, str]]:
-    """Every column shift that applies, as (columns, why); positive moves right."""
+                  ignore_terrain: bool = False, defending_side: str | None = None) -> list[tuple[int, str]]:
+    """Every column shift that applies, as (columns, why); positive moves right.
+
+    ``defending_side``: in a battle where both sides fire (``interpreter.procedures.battle``),
+    the side defending it, which may be the side firing; terrain then shifts only fire at it.
+    """
+    target_side = defenders[0].side if defenders else None
+    defending = defending_side if defending_side is not None else target_side
     shifts: list[tuple[int, str]] = []
     better = better_direction(view)
     prop = combat.first("column")
@@ -233,7 +258,7 @@ def column_shifts(ctx: Context, combat: Declaration, view: TableView, attackers:
     with_attacker = [*attackers, *(u for u in here if u.side == attacker_side)]
     with_defender = [*defenders, *(u for u in here if u.side != attacker_side and u not in attackers)]
     for line in combat.all("shift"):
-        if line.get("condition"):
+        if line.get("condition") and not _defending_holds(ctx, line, attacker_side, target_side, defending):
             continue
         columns = line.get("shift").columns
         who = line.get("who")
@@ -241,13 +266,14 @@ def column_shifts(ctx: Context, combat: Declaration, view: TableView, attackers:
         if who and not _matches_any(ctx, with_attacker if helps_roller else with_defender, who):
             continue
         shifts.append((columns, f"shift {line.get('shift').text}"))
-    if _terrain_rule(combat) == "shifts" and not ignore_terrain and cell is not None and defenders:
+    if (_terrain_rule(combat) == "shifts" and not ignore_terrain and cell is not None and defenders
+            and target_side == defending):
         terrain = ctx.board.terrain(cell)
         decl = ctx.rulebook.get("terrain", terrain)
         for line in decl.all("defence") if decl else ():
             shift = line.get("shift")
             side = line.get("side")
-            if shift is None or (side is not None and str(side) != defenders[0].side):
+            if shift is None or (side is not None and str(side) != defending):
                 continue
             who = line.get("who")
             if who and not _matches_any(ctx, defenders, who):
@@ -255,6 +281,35 @@ def column_shifts(ctx: Context, combat: Declaration, view: TableView, attackers:
             shifts.append((shift.columns, f"{decl.display} {shift.text}"))
             break
     return shifts
+
+
+def _defending_holds(ctx: Context, line: Property, firing: str | None, targets: str | None,
+                     defending: str | None) -> bool:
+    """Whether a ``shift … when [WHO] defending`` line's condition holds (``dsl.conditions``).
+
+    Only ``defending`` clauses are read here: ``own`` is the firing side, ``opponent`` the targets'
+    side, and a side name itself; the clause holds when that side is the defending one.  A line
+    with any other condition does not apply (conditions are not evaluated in combat yet).
+    """
+    from dsl.conditions import ConditionError, Defending, Names, parse_condition
+
+    names = movement._rules_cache(ctx.rules).get("condition_names")
+    if names is None:
+        names = movement._rules_cache(ctx.rules)["condition_names"] = Names(ctx.rulebook)
+    try:
+        condition = parse_condition([str(w) for w in line.get("condition")], names)
+    except ConditionError:
+        return False
+    if condition.moment is not None or not condition.clauses:
+        return False
+    for clause in condition.clauses:
+        if not isinstance(clause, Defending):
+            return False
+        who = clause.who
+        side = who.side if who.side else firing if who.relative == "own" else targets
+        if side is None or side != defending:
+            return False
+    return True
 
 
 @frozen
@@ -275,7 +330,7 @@ class CombatColumn:
 
 def find_column(ctx: Context, combat: Declaration, attackers: Sequence[Unit], defenders: Sequence[Unit],
                 *, attacker_side: str | None, fixed_odds: Odds | None = None, ignore_terrain: bool = False,
-                strength: Fraction | None = None) -> CombatColumn:
+                strength: Fraction | None = None, defending_side: str | None = None) -> CombatColumn:
     """The column an attack uses: base column from odds, fixed odds or a total, then every shift, clamped."""
     view = table_view(ctx, str(combat.first("table").get("table")))
     cell = defenders[0].location if defenders else None
@@ -291,7 +346,8 @@ def find_column(ctx: Context, combat: Declaration, attackers: Sequence[Unit], de
         base = odds_column(view, attack, defence, rounding)
     else:
         base = value_column(view, attack, rounding)
-    shifts = tuple(column_shifts(ctx, combat, view, attackers, defenders, cell, attacker_side, ignore_terrain))
+    shifts = tuple(column_shifts(ctx, combat, view, attackers, defenders, cell, attacker_side, ignore_terrain,
+                                 defending_side))
     index = min(max(base + sum(s for s, _ in shifts), 0), len(view.columns) - 1)
     return CombatColumn(view, index, attack, defence, base, shifts)
 
@@ -345,18 +401,40 @@ def _distribution(dice: Dice) -> dict[int, Fraction]:
 # --- who is in the fight -------------------------------------------------------------------
 
 
+@define
+class Battle:
+    """What one round of a battle (both sides firing in one cell, round after round) tells its combats.
+
+    ``interpreter.procedures.battle`` makes one per fire sub-phase and passes it to ``resolve``.
+    """
+
+    cell: str
+    """The contested cell: units that leave it (break off, refit) take no further part."""
+    defending_side: str
+    """The side not conducting the operation; terrain shifts only fire at it."""
+    first_refit: dict[str, str] = field(factory=dict)
+    """Side → the unit that must be the first it puts in a box by a ``refit`` result this round
+    (``recon unit refitted first``); an entry goes once the side has put a unit there."""
+
+
 class Engagement:
     """The two sides of one combat while its result is carried out (ids; units re-read from the state)."""
 
     def __init__(self, ctx: Context, combat: Declaration | None, attackers: Iterable[Unit], defenders: Iterable[Unit],
-                 attacker_side: str | None, reason: str):
+                 attacker_side: str | None, reason: str, battle: Battle | None = None):
         self.ctx = ctx
         self.combat = combat
+        attackers, defenders = tuple(attackers), tuple(defenders)
         self.attackers = tuple(u.id for u in attackers)
         self.defenders = tuple(u.id for u in defenders)
         self.attacker_side = attacker_side
         self.reason = reason
+        self.battle = battle
+        self.result_code: str | None = None
+        """The code of the result part being carried out (``A`` of ``K+B+A``), for ``losses only on``."""
+        self._on_map = frozenset(u.id for u in (*attackers, *defenders) if u.on_map)
         self.eliminated: list[str] = []
+        self.refitted: list[str] = []
         self.retreated: list[tuple[str, str, str]] = []
         self.broke_off: list[str] = []
 
@@ -373,7 +451,9 @@ class Engagement:
         else:
             ids = ()
         units = (self.ctx.state.unit(i) for i in ids)
-        return sorted((u for u in units if u.location != ELIMINATED), key=lambda u: u.id)
+        cell = self.battle.cell if self.battle is not None else None
+        return sorted((u for u in units if u.location != ELIMINATED and (u.on_map or u.id not in self._on_map)
+                       and (cell is None or u.location == cell)), key=lambda u: u.id)
 
 
 @frozen
@@ -420,10 +500,11 @@ def eliminate(ctx: Context, unit: Unit, why: str) -> None:
 
 def resolve(ctx: Context, combat_name: str, attackers: Sequence[Unit], defenders: Sequence[Unit], *, reason: str,
             attacker_side: str, roll_modifier: int = 0, fixed_odds: Odds | None = None,
-            ignore_terrain: bool = False, strength: Fraction | None = None) -> Flow:
+            ignore_terrain: bool = False, strength: Fraction | None = None, battle: Battle | None = None) -> Flow:
     """Fight one combat: reveal, total, find the column, roll, and carry out the result.
 
-    ``strength`` replaces the attackers' total (an ``attack … with N`` effect).
+    ``strength`` replaces the attackers' total (an ``attack … with N`` effect).  ``battle``: one
+    side's fire in a round of a battle (``Battle``); ``attacker_side`` is then the firing side.
     Returns a ``CombatOutcome``.
     """
     combat = ctx.rulebook.get("combat", combat_name)
@@ -440,11 +521,15 @@ def resolve(ctx: Context, combat_name: str, attackers: Sequence[Unit], defenders
         ctx.say(f"{reason}: no real unit defends {cell}; nothing is rolled", kind="combat", cell=cell)
         return CombatOutcome(None, None, None, None, Fraction(0), Fraction(0))
     column = find_column(ctx, combat, attackers, defenders, attacker_side=attacker_side, fixed_odds=fixed_odds,
-                         ignore_terrain=ignore_terrain, strength=strength)
+                         ignore_terrain=ignore_terrain, strength=strength,
+                         defending_side=battle.defending_side if battle is not None else None)
     view = column.view
     shifts = "".join(f", {'+' if s > 0 else ''}{s} ({why})" for s, why in column.shifts if s)
-    ctx.say(f"{reason}: attack {column.attack} against defence {column.defence} at "
-            f"{view.columns[column.base].label}{shifts}: column {column.label}", kind="combat", cell=cell,
+    compare = combat.first("compare")
+    strengths = f"total {column.attack}" if compare is not None and compare.has("total") else \
+        f"attack {column.attack} against defence {column.defence}"
+    ctx.say(f"{reason}: {strengths} at {view.columns[column.base].label}{shifts}: column {column.label}",
+            kind="combat", cell=cell,
             attack=str(column.attack), defence=str(column.defence), column=column.label)
     dice = view.dice
     roll = ctx.roll(dice, reason=f"{view.decl.display} {column.label} ({reason})")
@@ -454,7 +539,7 @@ def resolve(ctx: Context, combat_name: str, attackers: Sequence[Unit], defenders
     note = f" modified to {modified}" if modified != roll else ""
     ctx.say(f"{reason}: rolled {roll}{note}, row {row.key}: {text}", kind="combat", cell=cell, result=text,
             roll=roll, modified=modified)
-    engagement = Engagement(ctx, combat, attackers, defenders, attacker_side, reason)
+    engagement = Engagement(ctx, combat, attackers, defenders, attacker_side, reason, battle)
     yield from apply_result(ctx, text, engagement)
     return CombatOutcome(column.label, roll, modified, text, column.attack, column.defence,
                          tuple(engagement.eliminated), tuple(engagement.retreated))
@@ -515,6 +600,7 @@ def apply_result(ctx: Context, text: str, engagement: Engagement) -> Flow:
         parts = (event,)
     for part in parts:
         affected: set[str] = set()
+        engagement.result_code = part.name
         for prop in part.all("effect"):
             yield from apply_effect(ctx, prop, engagement, affected)
 
@@ -540,6 +626,12 @@ def apply_effect(ctx: Context, prop: Property, engagement: Engagement, affected:
         units = engagement.units(role)
         if units:
             ctx.say(f"{engagement.reason}: {', '.join(u.id for u in units)} stand", kind="combat")
+    elif verb == "break" and engagement.combat is not None and engagement.combat.has("break"):
+        units = engagement.units(role)
+        for side in sorted({u.side for u in units}):
+            gone = yield from break_off(ctx, engagement.combat, side, [u for u in units if u.side == side],
+                                        forced=True, reason=engagement.reason)
+            engagement.broke_off.extend(gone)
     elif verb == "break":
         for unit in engagement.units(role):
             ctx.update_unit(evolve(unit, turn_flags=unit.turn_flags | {"broke off"}))
@@ -549,32 +641,115 @@ def apply_effect(ctx: Context, prop: Property, engagement: Engagement, affected:
         roll, text = roll_on_table(ctx, str(prop.get("table")), reason=engagement.reason, dice=str(prop.get("dice")))
         ctx.say(f"{engagement.reason}: rolled {roll} on {prop.get('table')}: {text}", kind="combat", result=text)
         yield from apply_result(ctx, text, engagement)
+    elif verb == "refit" and prop.get("box") is not None:
+        yield from _refit_some(ctx, prop, engagement, role, affected, str(prop.get("box")))
     elif verb == "refit":
-        ctx.say(f"{engagement.reason}: '{prop.text}' (refit is not carried out by combat yet)", kind="combat")
+        ctx.say(f"{engagement.reason}: '{prop.text}' names no box to refit to; nothing is moved", kind="combat")
     else:
         raise NotImplementedError(f"effect {prop.text!r} is not a combat effect")
 
 
-def _eliminate_some(ctx: Context, prop: Property, engagement: Engagement, role: str | None,
-                    affected: set[str]) -> Flow:
+def _loss_groups(ctx: Context, prop: Property, engagement: Engagement, role: str | None,
+                 affected: set[str]) -> list[tuple[list[Unit], int]]:
+    """Per side, in side order: the counters that may be lost to an ``eliminate``/``refit`` line and
+    how many are (``all``, ``half`` rounded up, or the count, at most all of them)."""
     candidates = [u for u in engagement.units(role) if not (prop.has("other") and u.id in affected)]
     what = prop.get("what")
     if what:
         candidates = [u for u in candidates if Rules.unit_matches(ctx.rules.unit_type(u.type), what)]
-    chooser = _losses_chosen_by(engagement.combat)
+    out = []
     for side in sorted({u.side for u in candidates}):
-        group = [u for u in candidates if u.side == side]
+        group = loss_candidates(ctx, [u for u in candidates if u.side == side], engagement.result_code)
         if prop.has("all"):
             count = len(group)
         elif prop.has("half"):
             count = math.ceil(len(group) / 2)
         else:
             count = min(prop.get("count") or 0, len(group))
+        out.append((group, count))
+    return out
+
+
+def loss_candidates(ctx: Context, group: Sequence[Unit], code: str | None) -> list[Unit]:
+    """The counters of one side that a result may take, by their markers' ``losses`` lines.
+
+    ``losses never``: never taken.  ``losses only on CODE…``: only by a result part of those codes.
+    ``losses last``: only when no unit (a counter that is not a marker) of the group may be taken.
+    """
+    lines = {u.id: _losses_line(ctx, u) for u in group}
+    kept = []
+    for unit in group:
+        line = lines[unit.id]
+        if line is not None and line.has("never"):
+            continue
+        if line is not None and line.has("only") and code not in {str(r) for r in line.get("results") or ()}:
+            continue
+        kept.append(unit)
+    if any(ctx.rules.unit_type(u.type).kind == "unit" for u in kept):
+        kept = [u for u in kept if not (lines[u.id] is not None and lines[u.id].has("last"))]
+    return kept
+
+
+def _losses_line(ctx: Context, unit: Unit) -> Property | None:
+    cache = movement._rules_cache(ctx.rules).setdefault("losses_lines", {})
+    if unit.type not in cache:
+        unit_type = ctx.rules.unit_type(unit.type)
+        decl = ctx.rulebook.get(unit_type.kind, unit.type)
+        cache[unit.type] = decl.first("losses") if decl is not None else None
+    return cache[unit.type]
+
+
+def _eliminate_some(ctx: Context, prop: Property, engagement: Engagement, role: str | None,
+                    affected: set[str]) -> Flow:
+    chooser = _losses_chosen_by(engagement.combat)
+    for group, count in _loss_groups(ctx, prop, engagement, role, affected):
         lost = yield from _pick_losses(ctx, group, count, chooser, engagement)
         for unit in lost:
             affected.add(unit.id)
             engagement.eliminated.append(unit.id)
             eliminate(ctx, unit, engagement.reason)
+
+
+def _refit_some(ctx: Context, prop: Property, engagement: Engagement, role: str | None, affected: set[str],
+                box: str) -> Flow:
+    """``refit N ROLE … to BOX``: the owner (or whoever ``losses chosen by`` says) picks; the
+    battle's ``first_refit`` unit goes first when it may be taken."""
+    chooser = _losses_chosen_by(engagement.combat)
+    battle = engagement.battle
+    for group, count in _loss_groups(ctx, prop, engagement, role, affected):
+        if not count:
+            continue
+        side = group[0].side
+        lost: list[Unit] = []
+        first = battle.first_refit.get(side) if battle is not None else None
+        forced = next((u for u in group if u.id == first), None)
+        if forced is not None:
+            ctx.say(f"{ctx.label(forced)} made its side's recon roll, so it is the first to refit "
+                    f"({_cite_prop(engagement.combat, 'recon')})", kind="combat", unit=forced.id)
+            lost.append(forced)
+        rest = [u for u in group if u not in lost]
+        lost += yield from _pick_losses(ctx, rest, count - len(lost), chooser, engagement)
+        for unit in lost:
+            affected.add(unit.id)
+            engagement.refitted.append(unit.id)
+            refit(ctx, unit, box, engagement.reason)
+        if battle is not None and any(ctx.rules.unit_type(u.type).kind == "unit" for u in lost):
+            battle.first_refit.pop(side, None)
+
+
+def _cite_prop(decl: Declaration | None, name: str) -> str:
+    prop = decl.first(name) if decl is not None else None
+    return movement.cite(decl, prop) or (decl.name if decl is not None else "")
+
+
+def refit(ctx: Context, unit: Unit, box: str, why: str, *, award: bool = True) -> None:
+    """Put a unit in a box (its side's, for a box declared ``per side``), narrate it and, when
+    ``award``, score any award for its refit (``award … on refitted``)."""
+    unit = ctx.state.unit(unit.id)
+    ctx.update_unit(evolve(unit, location=box, mode=None))
+    ctx.say(f"{ctx.label(unit)} goes to the {box} ({why})", kind="combat", unit=unit.id, cell=unit.location, box=box)
+    if award:
+        award_for_loss(ctx, unit, "refitted")
 
 
 def _losses_chosen_by(combat: Declaration | None) -> str:
@@ -672,3 +847,169 @@ def retreat(ctx: Context, unit: Unit, distance: int, engagement: Engagement) -> 
         engagement.retreated.append((unit.id, unit.location, target))
         unit = evolve(unit, location=target)
         ctx.update_unit(unit)
+
+
+# --- break off ---------------------------------------------------------------------------------
+# A combat's ``break off …`` lines say where units leaving a battle may go (Sea Lords 10.3-10.5).
+
+
+def _break_lines(combat: Declaration) -> tuple[Property, ...]:
+    return combat.all("break")
+
+
+def _line_applies(ctx: Context, line: Property, unit: Unit) -> bool:
+    unit_type = ctx.rules.unit_type(unit.type)
+    if line.has("markers") and line.get("who") is None:
+        return unit_type.kind == "marker"
+    who = line.get("who")
+    return not who or Rules.unit_matches(unit_type, who)
+
+
+def never_breaks_off(ctx: Context, combat: Declaration, unit: Unit) -> bool:
+    """Whether a ``break off never for …`` line keeps ``unit`` where it is."""
+    return any(line.has("never") and _line_applies(ctx, line, unit) for line in _break_lines(combat))
+
+
+def _enemy_counter_in(ctx: Context, cell: str, side: str) -> bool:
+    """Any counter of another side, face down or not, unit or marker (10.3: 'no enemy units or markers')."""
+    return any(u.side != side for u in ctx.state.units_at(cell))
+
+
+def _carried_line(ctx: Context, unit: Unit) -> tuple[Property, tuple[str, ...]] | None:
+    """(``carried with`` line, classes it is ``transported by``) of a carried unit's class, else ``None``."""
+    mclass = movement.movement_class(ctx.rules, ctx.rules.unit_type(unit.type))
+    if mclass is None or not mclass.has("needs") or not mclass.has("carried"):
+        return None
+    by = tuple(str(c) for p in mclass.all("transported") for c in p.get("classes") or ())
+    return mclass.first("carried"), by
+
+
+def break_off_cells(ctx: Context, combat: Declaration, unit: Unit) -> list[str]:
+    """Cells ``unit`` may break off into by itself (no box, no carrier), in id order.
+
+    ``to adjacent``: a neighbour its class may step to and enter; ``to cells with WHO``: any cell
+    holding a friendly counter WHO names that its class may enter.  Never a cell holding an enemy
+    counter.
+    """
+    if never_breaks_off(ctx, combat, unit) or not unit.on_map:
+        return []
+    table = movement.cost_table(ctx.rules, ctx.board, unit.type)
+    if movement.never_moves(ctx.rules, ctx.rules.unit_type(unit.type)):
+        return []
+    cells: set[str] = set()
+    for line in _break_lines(combat):
+        if line.has("never") or line.has("carried") or line.get("box") is not None:
+            continue
+        if not _line_applies(ctx, line, unit):
+            continue
+        if line.has("adjacent"):
+            cells.update(c for c in table.adjacency.get(unit.location, ()) if c in table.cost)
+        elif line.get("where"):
+            where = line.get("where")
+            cells.update(u.location for u in ctx.state.units_of(unit.side)
+                         if u.location != unit.location and u.location in table.cost
+                         and Rules.unit_matches(ctx.rules.unit_type(u.type), where))
+    return sorted((c for c in cells if not _enemy_counter_in(ctx, c, unit.side)), key=lambda c: (len(c), c))
+
+
+def break_off_boxes(ctx: Context, combat: Declaration, unit: Unit) -> list[str]:
+    """Boxes ``unit`` may break off into (``break off to BOX``: any unit, statics too)."""
+    if never_breaks_off(ctx, combat, unit):
+        return []
+    return sorted({str(line.get("box")) for line in _break_lines(combat)
+                   if line.get("box") is not None and _line_applies(ctx, line, unit)})
+
+
+def break_off(ctx: Context, combat: Declaration, side: str, units: Sequence[Unit], *, forced: bool,
+              reason: str) -> Flow:
+    """``side`` breaks off some of ``units`` (all of them when ``forced``, as for a B result).
+
+    One decision per unit, kind ``break off``: ``break-off ID WHERE`` for each place it may go
+    (``break_off_cells``, ``break_off_boxes``, and with ``break off with carried units`` a cell a
+    carrier of its side went to this break-off with room left for it), and, unless ``forced``,
+    ``done`` once one unit has gone.  A forced unit with nowhere to go stays.  A unit that breaks
+    off leaves the force of the operation in progress (``ctx.operation``), which ends when no unit
+    of its force is left in the contested cell.  Returns the ids that broke off.
+    """
+    carries = any(line.has("carried") for line in _break_lines(combat))
+    cargo_room: dict[tuple[str, str], Fraction] = {}  # (cell, carrier class) -> capacity left
+    left = [ctx.state.unit(u.id) for u in units]
+    gone: list[str] = []
+    cite = _cite_prop(combat, "break")
+    while True:
+        left = [ctx.state.unit(u.id) for u in left]
+        left = [u for u in left if u.on_map and not never_breaks_off(ctx, combat, u)]
+        options = []
+        for unit in left:
+            places = [*break_off_cells(ctx, combat, unit), *break_off_boxes(ctx, combat, unit)]
+            if carries:
+                places += [c for c in _cargo_cells(ctx, unit, cargo_room) if c not in places]
+            options += [Action("break-off", (unit.id, place)) for place in places]
+        if not forced and gone:
+            options.append(Action("done"))
+        if not options or options == [Action("done")]:
+            break
+        action = yield from ctx.choose(side, "break off", f"break off from {left[0].location if left else ''}"
+                                       f" ({reason}): which unit, and where?", options, in_order=False)
+        if action.kind == "done":
+            break
+        unit = ctx.state.unit(action.args[0])
+        place = action.args[1]
+        origin = unit.location
+        if carries and place in ctx.board.graph:
+            _use_cargo_room(ctx, unit, place, cargo_room)
+        ctx.update_unit(evolve(unit, location=place, turn_flags=unit.turn_flags | {"broke off"}, mode=None))
+        where = f"the {place}" if place not in ctx.board.graph else place
+        ctx.say(f"{ctx.label(unit)} breaks off from {origin} to {where} ({reason}; {cite})", kind="combat",
+                unit=unit.id, cell=place, side=side)
+        gone.append(unit.id)
+        left = [u for u in left if u.id != unit.id]
+        _leave_operation(ctx, unit.id, origin)
+    return gone
+
+
+def _cargo_cells(ctx: Context, unit: Unit, room: dict[tuple[str, str], Fraction]) -> list[str]:
+    """Cells a carried unit may go to with carriers that broke off there, room allowing."""
+    carried = _carried_line(ctx, unit)
+    if carried is None:
+        return []
+    line, by = carried
+    cost = unit_factor(ctx, unit, str(line.get("cost"))) or Fraction(0)
+    table = movement.cost_table(ctx.rules, ctx.board, unit.type)
+    return sorted({cell for (cell, mclass), free in room.items()
+                   if mclass in by and free >= cost and cell in table.cost}, key=lambda c: (len(c), c))
+
+
+def _use_cargo_room(ctx: Context, unit: Unit, cell: str, room: dict[tuple[str, str], Fraction]) -> None:
+    """Book a carried unit into a carrier's room, or add a carrier's capacity to its cell."""
+    carried = _carried_line(ctx, unit)
+    if carried is not None:
+        line, by = carried
+        cost = unit_factor(ctx, unit, str(line.get("cost"))) or Fraction(0)
+        for key in sorted(k for k in room if k[0] == cell and k[1] in by):
+            if room[key] >= cost:
+                room[key] -= cost
+                return
+        return
+    unit_type = ctx.rules.unit_type(unit.type)
+    for mclass in ctx.rulebook.of_kind("movement"):
+        carried_line = mclass.first("carried")
+        if carried_line is None:
+            continue
+        capacity = unit_factor(ctx, unit, str(carried_line.get("capacity")))
+        if capacity and unit_type.movement:
+            key = (cell, unit_type.movement)
+            room[key] = room.get(key, Fraction(0)) + capacity
+            return
+
+
+def _leave_operation(ctx: Context, unit_id: str, origin: str) -> None:
+    """A unit that broke off leaves the operation's force; the operation ends when none is left in its cell."""
+    operation = ctx.operation
+    if operation is None or operation.cell != origin or unit_id not in operation.force:
+        return
+    operation.force = [i for i in operation.force if i != unit_id]
+    if not any(ctx.state.unit(i).location == operation.cell for i in operation.force):
+        operation.ended = True
+        ctx.say(f"the attacking force has left {operation.cell}: the operation ends", kind="combat",
+                cell=operation.cell)

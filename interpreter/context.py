@@ -12,13 +12,11 @@ from __future__ import annotations
 import functools
 from typing import Any, Callable, Generator, Iterable
 
-from attrs import evolve
-
 from dsl.values import Dice, read_dice
 from interpreter import rng
 from interpreter.actions import Action, Decision
 from interpreter.rules import Rules
-from interpreter.state import GameState, Unit
+from interpreter.state import GameState, Unit, replace
 
 Flow = Generator[Decision, Action, Any]
 """A procedure's type: yields decisions, receives actions."""
@@ -61,7 +59,7 @@ class Context:
         value = rng.roll(self.seed, self.state.rolls, dice.faces, dice.count)
         self.events.append({"type": "roll", "n": self.state.rolls, "dice": str(dice), "value": value,
                             "reason": reason})
-        self.state = evolve(self.state, rolls=self.state.rolls + 1)
+        self.state = replace(self.state, rolls=self.state.rolls + 1)
         return value
 
     # --- choosing ----------------------------------------------------------------------

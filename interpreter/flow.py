@@ -14,10 +14,10 @@ from typing import Callable
 
 from attrs import evolve
 
+from dsl.diagnostics import RulesError, diagnostic
 from dsl.model import Declaration, Property
 from interpreter.actions import Action
 from interpreter.context import Context, Flow
-from interpreter.state import Unit
 
 Procedure = Callable[[Context, Property], Flow]
 PROCEDURES: dict[str, Procedure] = {}
@@ -64,6 +64,7 @@ def play(ctx: Context) -> Flow:
     for turn in range(1, ctx.scenario.turns + 1):
         ctx.state = evolve(ctx.state, turn=turn)
         ctx.say(f"turn {turn}", kind="turn")
+        apply_turn_modifiers(ctx)
         for phase in phases:
             yield from run_phase(ctx, phase)
             if check_sudden_death(ctx):
@@ -89,21 +90,143 @@ def _phase_sides(ctx: Context, decl: Declaration) -> list[str | None]:
 
 
 def run_phase(ctx: Context, decl: Declaration) -> Flow:
-    items = sorted([*decl.all("do"), *decl.children], key=lambda item: (item.span.line, item.span.column))
+    """Run a phase or step: its ``do`` lines and nested steps in the order written, once per side.
+
+    ``alternate STEP until …`` runs that step for the sides in turn instead (``_alternate``);
+    ``repeat until …`` runs the whole body again while the condition does not hold.
+    """
+    alternate = decl.first("alternate")
+    alternated = str(alternate.get("step")) if alternate else None
+    items = sorted([*decl.all("do"), *(c for c in decl.children if c.name != alternated)],
+                   key=lambda item: (item.span.line, item.span.column))
+    repeat = decl.first("repeat")
     for side in _phase_sides(ctx, decl):
+        if repeat is not None and _repeat_done(ctx, repeat):
+            continue
         ctx.acting = side
         ctx.state = evolve(ctx.state, phase=decl.name)
         who = f" ({side})" if side else ""
         ctx.say(f"{decl.display}{who}", kind="phase", phase_name=decl.name, side=side)
-        for item in items:
-            if isinstance(item, Declaration):
-                yield from run_phase(ctx, item)
-                ctx.acting = side
-            else:
-                yield from PROCEDURES[item.get("procedure")](ctx, item)
-            if ctx.state.over:
-                return
+        for round_ in range(1, MAX_REPEATS + 1):
+            for item in items:
+                if isinstance(item, Declaration):
+                    yield from run_phase(ctx, item)
+                    ctx.acting = side
+                else:
+                    yield from PROCEDURES[item.get("procedure")](ctx, item)
+                if ctx.state.over:
+                    return
+            if alternate is not None:
+                yield from _alternate(ctx, decl, alternate)
+            if repeat is None or _repeat_done(ctx, repeat) or ctx.state.over:
+                break
+        else:
+            ctx.say(f"{decl.display}: stopped after {MAX_REPEATS} repeats ({repeat.text} never held)",
+                    kind="phase")
+        yield from _check_stacking(ctx)
         _clear_spent(ctx)
+
+
+MAX_REPEATS = 100
+"""A ``repeat until`` runs its body at most this often (a safety net against a condition that
+no roll can ever bring about; reaching it is logged)."""
+
+
+def _repeat_done(ctx: Context, prop: Property) -> bool:
+    """Whether a ``repeat until CONDITION`` holds.
+
+    ``only one side remains in the contested square``: no battle is on (``ctx.operation`` has no
+    contested cell, or the attacking force broke off) or one side's units alone are left there.
+    Markers do not hold a square: Guerrilla markers leave after the first round, support markers
+    at the end of the phase, and a sensor never fights (Sea Lords 11.9, 18.4).
+    """
+    words = " ".join(str(w) for w in prop.get("condition") or ())
+    if words != "only one side remains in the contested square":
+        raise RulesError([diagnostic("E805", prop.span, f"repeat condition {words!r} is not supported",
+                                     "write: repeat until only one side remains in the contested square")])
+    operation = ctx.operation
+    if operation is None or not operation.fighting():
+        return True
+    return len({u.side for u in ctx.state.units_at(operation.cell)
+                if not u.dummy and ctx.rules.unit_type(u.type).kind == "unit"}) < 2
+
+
+def _alternate(ctx: Context, phase: Declaration, prop: Property) -> Flow:
+    """``alternate STEP until all pass [or out of RESOURCE]``: the sides take turns at the step.
+
+    Each turn at the step is an operation (``ctx.operation``).  A side that passes is done for the
+    phase, and so is a side with none of the resource left; the others go on until every side is
+    done (Sea Lords 6.5: "the other player may then continue … uninterrupted").
+    """
+    from interpreter.operation import Operation
+    from interpreter.victory import check_sudden_death
+
+    step = next(c for c in phase.children if c.name == str(prop.get("step")))
+    resource = prop.get("resource")
+    done: set[str] = set()
+    turn = 0
+    while len(done) < len(ctx.player_order):
+        side = ctx.player_order[turn % len(ctx.player_order)]
+        turn += 1
+        if side in done:
+            continue
+        if resource is not None and ctx.state.resource(side, str(resource)) <= 0:
+            done.add(side)
+            ctx.say(f"{_display(ctx, side)} has no {resource} left and is done for the phase", kind="phase",
+                    side=side)
+            continue
+        ctx.operation = Operation(side)
+        ctx.acting = side
+        try:
+            yield from run_phase(ctx, step)
+            if ctx.operation.passed:
+                done.add(side)
+        finally:
+            ctx.operation = None
+        if ctx.state.over or check_sudden_death(ctx):
+            return
+
+
+def _display(ctx: Context, side: str) -> str:
+    decl = ctx.rulebook.get("side", side)
+    return decl.display if decl else side
+
+
+def _check_stacking(ctx: Context) -> Flow:
+    """Stacking ``checked at end of phases``: each side's excess in a cell goes to the ``excess to`` box.
+
+    The owner picks which units go, one at a time, among those counting against the broken limit.
+    """
+    from interpreter.movement import StackRule, cite
+
+    for decl in ctx.rulebook.of_kind("stacking"):
+        checked = decl.first("checked")
+        excess = decl.first("excess")
+        if checked is None or not checked.has("end") or excess is None:
+            continue
+        rule = ctx.rules.derived.get(("stack rule", decl.name))
+        if rule is None:
+            rule = ctx.rules.derived[("stack rule", decl.name)] = StackRule(ctx.rules, decl)
+        box = str(excess.get("box"))
+        sizes: dict[tuple[str, str], int] = {}
+        for unit in ctx.state.units:
+            if unit.on_map:
+                key = (unit.side, unit.location)
+                sizes[key] = sizes.get(key, 0) + 1
+        for side, cell in sorted(key for key, size in sizes.items() if size > rule.safe_size):
+            units = [u for u in ctx.state.units_at(cell) if u.side == side]
+            for index, limit in enumerate(rule.counts):
+                counted = [u for u in units if rule.line_of(u.type) == index]
+                while len(counted) > limit:
+                    action = yield from ctx.choose(
+                        side, "stacking", f"{cell} holds {len(counted)} units against a limit of {limit}: "
+                        f"choose one for the {box}", [Action("excess", (u.id,)) for u in counted])
+                    unit = ctx.state.unit(action.args[0])
+                    counted = [u for u in counted if u.id != unit.id]
+                    ctx.update_unit(evolve(unit, location=box))
+                    ctx.say(f"{ctx.label(unit)} goes to the {box}: over the stacking limit in {cell} "
+                            f"({cite(decl, checked) or decl.name})", kind="stacking", unit=unit.id, cell=cell,
+                            box=box)
 
 
 def _clear_spent(ctx: Context) -> None:
@@ -124,88 +247,7 @@ def _end_of_turn(ctx: Context) -> None:
 
 
 # --- set-up --------------------------------------------------------------------------------
+# Set-up lives in interpreter.setup; ``setup`` is imported here for the callers that know it as
+# ``interpreter.flow.setup``.
 
-
-def _short(ctx: Context, side: str) -> str:
-    decl = ctx.rulebook.get("side", side)
-    short = decl.first("short") if decl else None
-    return str(short.get("name")) if short else side[:1].upper()
-
-
-def setup(ctx: Context) -> Flow:
-    """Place every unit of the scenario: fixed cells at once, zones by the owner's choice.
-
-    Hidden sides' counters are numbered in a shuffled order (from the seed), so an id never
-    tells the enemy which type a face-down counter is.
-    """
-    from interpreter.rng import choice_rng
-
-    ctx.state = evolve(ctx.state, phase="setup",
-                       resources=tuple(sorted((s, r, v) for s, r, v in _start_resources(ctx))))
-    plan: list[tuple[str, str, str | None, object]] = []  # side, type, at, placement
-    for placement in ctx.scenario.setup:
-        for _ in range(placement.count):
-            plan.append((placement.side, placement.unit, placement.at, placement))
-    ids: dict[int, str] = {}
-    for side in ctx.rules.sides:
-        mine = [i for i, p in enumerate(plan) if p[0] == side]
-        if _hides(ctx, side):
-            choice_rng(ctx.seed, f"ids:{side}").shuffle(mine)
-        width = len(str(len(mine)))
-        for n, index in enumerate(mine, start=1):
-            ids[index] = f"{_short(ctx, side)}{n:0{width}d}"
-    for side in ctx.scenario.setup_order:
-        ctx.acting = side
-        for index, (owner, type_name, at, placement) in enumerate(plan):
-            if owner != side:
-                continue
-            unit_type = ctx.rules.unit_type(type_name)
-            unit = Unit(ids[index], type_name, side, at or "offmap", hidden=_hides(ctx, side),
-                        dummy=unit_type.dummy)
-            if at is None:
-                cells = [c for c in ctx.board.cells if placement.zone.contains(ctx.board, c)
-                         and _may_place(ctx, unit, c, placement.per_cell)]
-                if not cells:
-                    ctx.say(f"{unit.id} cannot be placed: no cell of its zone is free", kind="setup")
-                    ctx.state = evolve(ctx.state, units=(*ctx.state.units, evolve(unit, location="offmap")))
-                    continue
-                action = yield from ctx.choose(side, "setup", f"place {unit.id} {unit_type.label}",
-                                               [Action("place", (unit.id, c)) for c in cells])
-                unit = evolve(unit, location=action.args[1])
-            ctx.state = evolve(ctx.state, units=(*ctx.state.units, unit))
-            ctx.say(f"{ctx.label(unit, side)} set up at {unit.location}", kind="setup", unit=unit.id,
-                    cell=unit.location, side=side)
-    ctx.state = evolve(ctx.state, units=tuple(sorted(ctx.state.units)))
-
-
-def _start_resources(ctx: Context):
-    declared = {(s, r): v for s, r, v in ctx.scenario.resources}
-    for side in ctx.rules.sides:
-        for resource in ctx.rulebook.of_kind("resource"):
-            from fractions import Fraction
-
-            yield side, resource.name, Fraction(declared.get((side, resource.name), 0))
-
-
-def _hides(ctx: Context, side: str) -> bool:
-    decl = ctx.rulebook.get("side", side)
-    counters = decl.first("counters") if decl else None
-    return bool(counters and counters.has("down"))
-
-
-def _may_place(ctx: Context, unit: Unit, cell: str, per_cell: int | None) -> bool:
-    """Set up only where the unit could be in play: enterable, no enemy, within stacking and the zone's limit."""
-    from interpreter.movement import stacking_problem
-
-    here = ctx.state.units_at(cell)
-    if any(u.side != unit.side for u in here):
-        return False
-    if per_cell is not None and sum(1 for u in here if u.side == unit.side) >= per_cell:
-        return False
-    unit_type = ctx.rules.unit_type(unit.type)
-    decl = ctx.rulebook.get(unit_type.kind, unit_type.name)
-    if decl is not None and decl.has("one") and any(u.type == unit.type for u in here):
-        return False  # a marker declared 'one per cell'
-    if stacking_problem(ctx, unit.side, cell, [unit]) is not None:
-        return False
-    return ctx.rules.terrain_cost(ctx.board.terrain(cell), unit_type) is not None or unit_type.kind == "marker"
+from interpreter.setup import apply_turn_modifiers, setup

@@ -80,6 +80,7 @@ from attrs import frozen
 
 from dsl.model import Declaration, Property, Rulebook
 from interpreter.board import Board
+from interpreter.options import option_on
 from interpreter.rules import Rules, UnitType
 from interpreter.state import GameState, Unit
 
@@ -142,7 +143,7 @@ def _rules_cache(rules: Rules, board: Board | None = None) -> dict[Any, Any]:
     weak reference to that map's graph (a ``WeakKeyDictionary`` lookup costs more than the rest).
     """
     per_rules = rules.derived
-    if not per_rules:
+    if "boards" not in per_rules:
         per_rules.update(boards=weakref.WeakKeyDictionary(), last_board=None)
     if board is None:
         return per_rules
@@ -210,7 +211,17 @@ def movement_class(rules: Rules, unit_type: UnitType) -> Declaration | None:
 
 
 def never_moves(rules: Rules, unit_type: UnitType) -> bool:
-    """Whether a type cannot move by itself: ``never moves`` or ``needs transport``, on its class or marker."""
+    """Whether a type cannot move by itself: ``never moves`` or ``needs transport``, on its class or marker.
+
+    Read once per ``Rules`` and type (retreats ask it for every hex they consider)."""
+    cache = _rules_cache(rules).setdefault("never_moves", {})
+    found = cache.get(unit_type.name)
+    if found is None:
+        found = cache[unit_type.name] = _never_moves(rules, unit_type)
+    return found
+
+
+def _never_moves(rules: Rules, unit_type: UnitType) -> bool:
     mclass = movement_class(rules, unit_type)
     decl = rules.rulebook.get(unit_type.kind, unit_type.name)
     for d in (mclass, decl):
@@ -291,6 +302,35 @@ class CostTable:
         """Scaled costs already turned back into points (a ``Fraction`` is slow to make)."""
         return {}
 
+    @functools.cached_property
+    def point_list(self) -> list[Fraction]:
+        """``points(n)`` for every ``n`` up to the whole allowance (none for an unlimited or huge one)."""
+        if self.full_budget is None or self.full_budget > BUCKETS:
+            return []
+        return [self.points(n) for n in range(self.full_budget + 1)]
+
+    @functools.cached_property
+    def min_step(self) -> int:
+        """The cheapest scaled cost of entering a cell (0 for a type that may enter no cell)."""
+        return min(self.cost.values(), default=0)
+
+    @functools.cached_property
+    def known_steps(self) -> dict[str, tuple[tuple[str, int], ...]]:
+        """``steps`` of the cells asked so far (read it directly in a loop; never change it)."""
+        return {}
+
+    def steps(self, cell: str) -> tuple[tuple[str, int], ...]:
+        """The neighbours the type may step to from ``cell``, each with its scaled cost, in id order.
+
+        Built a cell at a time as searches reach it (then kept), so a search's inner loop reads
+        one tuple per cell instead of a cost per neighbour, and a huge map costs only what is
+        searched."""
+        found = self.known_steps.get(cell)
+        if found is None:
+            cost = self.cost
+            found = self.known_steps[cell] = tuple((n, cost[n]) for n in self.adjacency[cell] if n in cost)
+        return found
+
 
 def cost_table(rules: Rules, board: Board, type_name: str) -> CostTable:
     """The compiled costs of ``type_name`` on ``board`` (cached while both are alive)."""
@@ -339,7 +379,9 @@ def _compile(rules: Rules, board: Board, unit_type: UnitType) -> CostTable:
     decl = rulebook.get(unit_type.kind, unit_type.name)
     may_enter = frozenset()
     if decl is not None:
-        may_enter = _cells_named(rules, board, [n for p in decl.all("may") for n in _names(p.get("where"))])
+        # A `may enter … on turn N` holds on one turn only: not in this table, which serves every turn.
+        may_enter = _cells_named(rules, board, [n for p in decl.all("may") if p.get("turn") is None
+                                                for n in _names(p.get("where"))])
         for line in decl.all("never"):
             if line.has("moves"):
                 continue
@@ -349,6 +391,8 @@ def _compile(rules: Rules, board: Board, unit_type: UnitType) -> CostTable:
     side = rulebook.get("side", unit_type.side) if unit_type.side else None
     if side is not None:
         for line in side.all("never"):
+            if line.get("option") is not None and option_on(rulebook, str(line.get("option"))):
+                continue  # `never enters … unless option NAME` while NAME is in force
             cells = _cells_named(rules, board, _names(line.get("where"))) - may_enter
             where = " ".join(_names(line.get("where")))
             forbid.append((cells, because(f"side '{side.name}' never enters {where}", side, line)))
@@ -542,13 +586,18 @@ def enemy_zones(world: World, side: str, *, stopping: bool | None = None, blocki
 def _enemy_zones(world: World, others: tuple[Unit, ...], side: str, zones: list[ZoneRule],
                  omniscient: bool) -> dict[str, ZoneRule]:
     out: dict[str, ZoneRule] = {}
+    known = _rules_cache(world.rules, world.board).setdefault("zone_of", {})  # zone_of's memo
+    unit_type = world.rules.unit_type
     for unit in others:
-        unit_type = world.rules.unit_type(unit.type)
-        if not _exerts_for(unit, unit_type, side, omniscient):
+        if not _exerts_for(unit, unit_type(unit.type), side, omniscient):
             continue
         for zone in zones:
-            for cell in zone_of(world, unit, zone):
-                out.setdefault(cell, zone)
+            cells = known.get((unit.type, unit.location, unit.mode, zone.decl.name))
+            if cells is None:
+                cells = zone_of(world, unit, zone)
+            if cells:
+                # The first unit and zone to reach a cell names its zone (set operations, in C).
+                out.update(dict.fromkeys(cells.difference(out), zone))
     return out
 
 
@@ -603,8 +652,16 @@ class StackRule:
         return None if line is None else self.limits.index(line)
 
     def problem(self, together: list[Unit], arriving: list[Unit]) -> str | None:
+        """Why ``together`` (``arriving`` among them) break this rule, in words, or ``None``."""
         if len(together) <= self.safe_size:
             return None
+        return self._problem(together, arriving, True)
+
+    def is_broken(self, together: list[Unit], arriving: list[Unit]) -> bool:
+        """Whether ``problem`` would find one (without putting it into words: searches ask often)."""
+        return len(together) > self.safe_size and self._problem(together, arriving, False) is not None
+
+    def _problem(self, together: list[Unit], arriving: list[Unit], wording: bool) -> str | None:
         counts = [0] * len(self.limits)
         for unit in together:
             index = self.line_of(unit.type)
@@ -612,12 +669,16 @@ class StackRule:
                 counts[index] += 1
         for index, line in enumerate(self.limits):
             if counts[index] > self.counts[index] and any(self.line_of(u.type) == index for u in arriving):
+                if not wording:
+                    return ""
                 who = f" for {' '.join(_names(line.get('who')))}" if line.get("who") else ""
                 return because(f"stacking limit {self.counts[index]}{who}: {counts[index]} counters would end "
                                "there", self.decl, line, f"stacking '{self.decl.name}'")
         for name, line in self.one:
             same = [u for u in together if Rules.unit_matches(self.rules.unit_type(u.type), [name])]
             if len(same) > 1 and any(u in same for u in arriving):
+                if not wording:
+                    return ""
                 return because(f"one {name} per cell", self.decl, line, f"stacking '{self.decl.name}'")
         return None
 
@@ -635,8 +696,22 @@ def stacking_problem(world: World, side: str, cell: str, arriving: Iterable[Unit
     """Why ``arriving`` may not end a move in ``cell`` beside the side's counters there, or ``None``."""
     arriving = list(arriving)
     gone = {u.id for u in arriving} | set(leaving)
-    here = [u for u in world.state.units if u.location == cell and u.side == side and u.id not in gone]
+    here = [u for u in world.state.units_at(cell) if u.side == side and u.id not in gone]
     return _stack_problem(world.rules, [*here, *arriving], arriving)
+
+
+def _safe_stack_size(rules: Rules) -> float:
+    """So many counters or fewer together break no stacking rule checked on moves (``safe_size``)."""
+    cache = _rules_cache(rules)
+    found = cache.get("safe_stack_size")
+    if found is None:
+        found = cache["safe_stack_size"] = min((r.safe_size for r in stack_rules(rules)), default=math.inf)
+    return found
+
+
+def _stacks_badly(rules: Rules, together: list[Unit], arriving: list[Unit]) -> bool:
+    """Whether ``_stack_problem`` would find a problem (for searches, which need no words)."""
+    return any(rule.is_broken(together, arriving) for rule in stack_rules(rules))
 
 
 def _stack_problem(rules: Rules, together: list[Unit], arriving: list[Unit]) -> str | None:
@@ -688,7 +763,12 @@ def _marker_stops(rules: Rules, marker: Unit, unit: Unit) -> bool:
 
 @frozen
 class Situation:
-    """What the state puts in the way of one side's moves, as that side sees it."""
+    """What the other sides' counters (and markers) put in the way of one side's moves, as that side sees it.
+
+    It does not hold the side's own counters: a search reads them, where a move could end, from
+    the state's index of units by cell.  So one reading serves every state in which the other
+    sides' units are the same, and the side's own moves do not change it.
+    """
 
     side: str
     enemy_cells: frozenset[str]
@@ -696,40 +776,45 @@ class Situation:
     """Cells in enemy zones of control (any zone; the search keeps those that stop it), with the zone."""
     markers: frozenset[str]
     """Cells holding markers the side can see (the search asks which of them stop its unit)."""
-    stacks: Mapping[str, tuple[Unit, ...]]
-    """The side's own counters, by cell."""
 
 
 def situation(world: World, side: str, *, omniscient: bool = False) -> Situation:
-    """Read the state once for a search by ``side`` (remembered while the state is the same object)."""
+    """Read the state for searches by ``side``: remembered while the state is the same object, and
+    while the other sides' units are (when the rulebook has no markers, which any side may move)."""
     memo = _rules_cache(world.rules, world.board).setdefault("situation", {})
+    state = world.state
     last = memo.get((side, omniscient))
-    if last is not None and last[0] is world.state:
-        return last[1]
-    found = _situation(world, side, omniscient)
-    memo[side, omniscient] = (world.state, found)
+    if last is not None and last[0] is state:
+        return last[2]
+    others = tuple([u for u in state.units if u.side != side])
+    if last is not None and last[1] == others and not _has_markers(world.rules):
+        found = last[2]
+    else:
+        found = _situation(world, side, omniscient, others)
+    memo[side, omniscient] = (state, others, found)
     return found
 
 
-def _situation(world: World, side: str, omniscient: bool) -> Situation:
-    rules = world.rules
-    stacks: dict[str, list[Unit]] = {}
-    others = []
-    for unit in world.state.units:
-        if unit.side != side:
-            others.append(unit)
-        elif unit.on_map:
-            stacks.setdefault(unit.location, []).append(unit)
-    enemy, zone = _enemy_reading(world, side, omniscient, tuple(others))
+def _situation(world: World, side: str, omniscient: bool, others: tuple[Unit, ...]) -> Situation:
+    rules, state = world.rules, world.state
+    enemy, zone = _enemy_reading(world, side, omniscient, others)
     markers = set()
     if _has_markers(rules):
-        for unit in world.state.units:
+        for unit in state.units:
             ut = rules.unit_type(unit.type)
             if unit.on_map and ut.kind == "marker" and not ut.dummy and (omniscient or not unit.hidden
                                                                         or unit.side == side):
                 markers.add(unit.location)
-    return Situation(side, enemy, zone, frozenset(markers),
-                     {cell: tuple(units) for cell, units in stacks.items()})
+    return Situation(side, enemy, zone, frozenset(markers))
+
+
+def _has_zone_to_zone(rules: Rules) -> bool:
+    """Whether any zone in force says ``zone to zone``; read once per ``Rules``."""
+    cache = _rules_cache(rules)
+    found = cache.get("zone_to_zone")
+    if found is None:
+        found = cache["zone_to_zone"] = any(z.zone_to_zone for z in zone_rules(rules))
+    return found
 
 
 def _has_markers(rules: Rules) -> bool:
@@ -799,6 +884,9 @@ class Reach:
             return Fraction(0) if cell in self.stops else None
         if cell in self.stops:
             return Fraction(0)
+        if self.points is self.table.allowance:
+            # The whole allowance is a whole number of table units, so what is left is too.
+            return self.table.points(self.table.full_budget - self.dist[cell])
         return self.points - self.cost(cell)
 
 
@@ -856,6 +944,36 @@ def _search_profile(rules: Rules, type_name: str) -> tuple[bool, bool, bool, boo
     return found
 
 
+class _Plan(NamedTuple):
+    """What a search of one unit type reads from the rules, gathered once per ``Rules``, map and type."""
+
+    table: CostTable
+    ignores_enemy: bool
+    enemy_stops: bool
+    class_zone: bool
+    all_zones_stop: bool
+    enemy_cells_barred: bool
+    """A ``stacking`` says ``enemy cells forbidden``."""
+    zone_to_zone: bool
+    """Some zone in force says ``zone to zone``."""
+    alone_ok: bool
+    """One counter of the type, alone in a cell, breaks no stacking rule."""
+    safe_stack: float
+    """So many counters together break no stacking rule checked on moves."""
+
+
+def _plan(rules: Rules, board: Board, type_name: str) -> _Plan:
+    cache = _rules_cache(rules, board).setdefault("plans", {})
+    found = cache.get(type_name)
+    if found is None:
+        table = cost_table(rules, board, type_name)
+        lone = [Unit("", type_name, "", "")]
+        found = cache[type_name] = _Plan(table, *_search_profile(rules, type_name),
+                                         enemy_cells_forbidden(rules) is not None, _has_zone_to_zone(rules),
+                                         not _stacks_badly(rules, lone, lone), _safe_stack_size(rules))
+    return found
+
+
 def search(world: World, unit: Unit, points: Fraction | None | str = "full", *, cargo: Iterable[Unit] = (),
            omniscient: bool = False, ignore_stops: bool = False, as_type: str | None = None,
            sit: Situation | None = None) -> Reach:
@@ -866,77 +984,62 @@ def search(world: World, unit: Unit, points: Fraction | None | str = "full", *, 
     another type.  Dummies without a movement class: use ``reach``.
     """
     rules, board = world.rules, world.board
-    table = cost_table(rules, board, as_type or unit.type)
+    plan = _plan(rules, board, as_type or unit.type)
+    table = plan.table
     if type(points) is str and points == "full":  # (comparing a Fraction with a str is slow)
         points = table.allowance
     if points is not UNLIMITED and table.allowance is UNLIMITED:
         points = UNLIMITED
     budget = table.scaled(points)
     sit = sit or situation(world, unit.side, omniscient=omniscient)
-    ignores_enemy, enemy_stops, class_zone, all_zones_stop = _search_profile(rules, as_type or unit.type)
     blocked: frozenset[str] = frozenset()
     extra: set[str] = set()  # cells that stop the move besides zones
-    if not ignores_enemy:
-        if enemy_cells_forbidden(rules) is not None:
+    if not plan.ignores_enemy:
+        if plan.enemy_cells_barred:
             blocked = sit.enemy_cells
-        elif enemy_stops:
+        elif plan.enemy_stops:
             extra |= sit.enemy_cells
     if ignore_stops:
         zone: Mapping[str, ZoneRule] = {}
-    elif all_zones_stop:
+    elif plan.all_zones_stop:
         zone = sit.zone  # every zone stops this type: no need to filter cell by cell
     else:
         zone = {c: z for c, z in sit.zone.items()
-                if (z.stops or class_zone) and not _ignores(rules, rules.unit_type(as_type or unit.type), z)}
+                if (z.stops or plan.class_zone)
+                and not _ignores(rules, rules.unit_type(as_type or unit.type), z)}
     if not ignore_stops and sit.markers:
         extra |= {c for c in sit.markers if c != unit.location and stop_markers(world, unit, c,
                                                                                    known_only=not omniscient)}
     # Read by membership only, so when only zones stop it their mapping serves without a copy.
     stop: Collection[str] = extra.union(zone) if extra else zone.keys()
-    zone_to_zone = unit.location in zone and any(z.zone_to_zone for z in zone.values())
+    zone_to_zone = plan.zone_to_zone and unit.location in zone and any(z.zone_to_zone for z in zone.values())
 
     start = unit.location
-    cost, adj = table.cost, table.adjacency
-    limit = budget if budget is not None else math.inf
-    pop, push = heapq.heappop, heapq.heappush
-    dist = {start: 0}
-    parent: dict[str, str] = {}
-    done: set[str] = set()
-    heap = [(0, start)]
-    while heap:
-        d, cell = pop(heap)
-        if cell in done:
-            continue
-        done.add(cell)
-        if cell in stop and cell != start:
-            continue
-        for n in adj[cell]:
-            if n in done or n in blocked:
-                continue
-            step = cost.get(n)
-            if step is None:
-                continue
-            nd = d + step
-            if nd > limit:
-                continue
-            if zone_to_zone and cell == start and n in zone:
-                nd = budget if budget is not None else nd  # the step takes all the unit's points
-            old = dist.get(n)
-            if old is None or nd < old:
-                dist[n] = nd
-                parent[n] = cell
-                push(heap, (nd, n))
-            elif nd == old and cell < parent[n]:
-                parent[n] = cell
+    dist, parent, reached_stops = _dijkstra(table, start, budget, blocked, stop, zone if zone_to_zone else None)
 
     # Where the move may end.
     cargo = list(cargo)
     arriving = [unit, *cargo]
-    stacks = sit.stacks
-    gone = {u.id for u in arriving}
-    ends: dict[str, Fraction] = {}
     must_end = table.must_end
-    alone = _stack_problem(rules, arriving, arriving) is None
+    alone = plan.alone_ok if not cargo else not _stacks_badly(rules, arriving, arriving)
+    # The side's own counters where the move could end, from the state's index of units by cell.
+    by_cell, own = world.state.units_by_cell(), sit.side
+    values = table.point_list
+    if not cargo and must_end is None and alone and budget is not None and budget < len(values):
+        # The usual case: every cell reached, less the start and the cells the side's counters
+        # there make too crowded (only the occupied cells are looked at, and only stacks big
+        # enough to break a limit are checked).
+        ends = {cell: values[d] for cell, d in dist.items()}
+        del ends[start]
+        safe = plan.safe_stack - 1
+        for cell, here in by_cell.items():
+            if cell in ends:
+                here = [u for u in here if u.side == own and u.id != unit.id]
+                if len(here) > safe and _stacks_badly(rules, [*here, unit], arriving):
+                    del ends[cell]
+        return Reach(unit, table, points, dist, parent, reached_stops, ends)
+    gone = {u.id for u in arriving}
+    ends = {}
     points_of, known_points = table.points, table.point_values
     # Carried units are set down where the carrier ends: only where they could stand.
     cargo_costs = [cost_table(rules, board, u.type).cost for u in cargo if not u.dummy]
@@ -945,17 +1048,107 @@ def search(world: World, unit: Unit, points: Fraction | None | str = "full", *, 
             continue
         if cargo and (cell in sit.enemy_cells or any(cell not in costs for costs in cargo_costs)):
             continue
-        here = stacks.get(cell)
+        here = by_cell.get(cell)
         if here:
-            here = [u for u in here if u.id not in gone]
-            if _stack_problem(rules, [*here, *arriving], arriving) is not None:
+            here = [u for u in here if u.side == own and u.id not in gone]
+        if here:
+            if _stacks_badly(rules, [*here, *arriving], arriving):
                 continue
         elif not alone:
             continue
         value = known_points.get(d)
         ends[cell] = value if value is not None else points_of(d)
-    reached_stops = {c for c in dist if c in stop and c != start}
     return Reach(unit, table, points, dist, parent, reached_stops, ends)
+
+
+BUCKETS = 4096
+"""Budgets (in scaled points) up to which the search keeps one bucket per distance instead of a heap."""
+
+
+def _dijkstra(table: CostTable, start: str, budget: int | None, blocked: Collection[str], stop: Collection[str],
+              zone: Mapping[str, ZoneRule] | None) -> tuple[dict[str, int], dict[str, str], set[str]]:
+    """Scaled costs and canonical predecessors of the cells reachable from ``start`` within ``budget``,
+    and the reached cells where a move must stop (``stop``, never expanded; ``start`` never counts).
+
+    ``blocked`` cells are never entered.  ``zone`` (given when a zone-to-zone step is allowed):
+    a first step into one of its cells takes the whole budget.  Among equally cheap paths each
+    cell's predecessor is the one with the lowest id (read after all of them are known).
+
+    Costs are small whole numbers, so with a budget and every step costing at least 1 the cells
+    are taken in order of cost from one list per cost (Dial's algorithm), which settles each cell
+    after all its cheaper predecessors as a heap would, with no heap to keep; otherwise (no budget,
+    or free steps) a heap ordered by cost then cell id.
+    """
+    steps = table.steps
+    limit = budget if budget is not None else math.inf
+    dist = {start: 0}
+    parent: dict[str, str] = {}
+    stops: set[str] = set()
+    first = []
+    for n, step in steps(start):
+        if step > limit or n in blocked:
+            continue
+        if zone is not None and n in zone and budget is not None:
+            step = budget  # the step takes all the unit's points
+        old = dist.get(n)
+        if old is None or step < old:
+            dist[n] = step
+            parent[n] = start
+            first.append((step, n))
+    get = dist.get
+    if budget is not None and budget <= BUCKETS and table.min_step >= 1:
+        buckets: list[list[str]] = [[] for _ in range(budget + 1)]
+        for d, n in first:
+            buckets[d].append(n)
+        known = table.known_steps.get
+        for d in range(1, budget + 1):
+            room = budget - d
+            for cell in buckets[d]:
+                if dist[cell] != d:
+                    continue  # reached more cheaply since
+                if cell in stop:
+                    stops.add(cell)
+                    continue
+                around = known(cell)
+                if around is None:
+                    around = steps(cell)
+                for n, step in around:
+                    if step > room or n in blocked:
+                        continue
+                    nd = d + step
+                    old = get(n)
+                    if old is None or nd < old:
+                        dist[n] = nd
+                        parent[n] = cell
+                        buckets[nd].append(n)
+                    elif nd == old and cell < parent[n]:
+                        parent[n] = cell
+        return dist, parent, stops
+    pop, push = heapq.heappop, heapq.heappush
+    done = {start}
+    heap = sorted(first)
+    while heap:
+        d, cell = pop(heap)
+        if cell in done:
+            continue
+        done.add(cell)
+        if cell in stop:
+            stops.add(cell)
+            continue
+        for n, step in steps(cell):
+            if n in done or n in blocked:
+                continue
+            nd = d + step
+            if nd > limit:
+                continue
+            old = get(n)
+            if old is None or nd < old:
+                dist[n] = nd
+                parent[n] = cell
+                push(heap, (nd, n))
+            elif nd == old and cell < parent[n]:
+                parent[n] = cell
+    return dist, parent, stops
 
 
 def reach(world: World, unit: Unit, points: Fraction | None | str = "full", **options: Any) -> Reach:
@@ -1036,11 +1229,24 @@ def _explain_as(world: World, unit: Unit, cell: str, points, cargo: list[Unit], 
     return f"{cell} cannot be reached from {unit.location}: no path avoids barred and enemy-held cells"
 
 
-@functools.lru_cache(maxsize=1024)
 def show_points(value: Fraction | None) -> str:
     """Movement points in words: ``1 movement point``, ``2½ movement points``, ``unlimited movement``.
 
-    Memoised: a pure function of the number, asked at every move, with few distinct values."""
+    Memoised: a pure function of the number, asked at every move, with few distinct values.  The
+    memo is keyed by numerator and denominator, which hash far faster than a ``Fraction``."""
+    key = None if value is None else (value.numerator, value.denominator)
+    text = _SHOWN_POINTS.get(key)
+    if text is None:
+        if len(_SHOWN_POINTS) >= 1024:
+            _SHOWN_POINTS.clear()
+        text = _SHOWN_POINTS[key] = _show_points(value)
+    return text
+
+
+_SHOWN_POINTS: dict[tuple[int, int] | None, str] = {}
+
+
+def _show_points(value: Fraction | None) -> str:
     if value is None:
         return "unlimited movement"
     whole, part = divmod(value, 1)

@@ -26,6 +26,12 @@ class Operation:
     """Ids of the units in the force (the only attacker units that may fire, 11.1-style)."""
     origin: str | None = None
     """The cell the force was designated in."""
+    mode: str = "operation"
+    """How the force goes: ``operation`` (a move), or ``redeploy:ACTION`` (straight to a base)."""
+    path: tuple[str, ...] = ()
+    """The cells the force passed through on its move, from ``origin`` to where it stopped."""
+    moving: list[str] = field(factory=list)
+    """A reacting force designated during a battle, waiting for its move into the contested cell."""
     cell: str | None = None
     """The contested cell: where the force ended its move while enemy counters are there."""
     passed: bool = False

@@ -1,26 +1,37 @@
-"""The game state: a frozen value; every change makes a new one (attrs ``evolve``).
+"""The game state: a frozen value; every change makes a new one (attrs ``evolve``, or ``replace``).
 
 Every unit and marker is in exactly one place: a map cell id, or the name of a
 holding area (``eliminated``, a rulebook ``box``, ``offmap``).  Nothing here
 points into the board graph except cell ids, so one static map serves every
 playout.
+
+A state indexes its units by id and by cell on first use (``unit``,
+``units_at``).  ``with_unit``/``with_units`` replace units in place in a copy of
+the tuple and hand the new state the indexes the old one had built, updated for
+the units that changed, so a procedure changing one unit after another never
+rebuilds them from scratch.
 """
 
 from __future__ import annotations
 
 import functools
+import operator
+from collections.abc import Callable, Iterable, Mapping
 from fractions import Fraction
-from typing import Iterator
+from typing import Any, Iterator, TypeVar
 
+import attrs
 from attrs import evolve, frozen
+
+T = TypeVar("T")
 
 ELIMINATED = "eliminated"
 OFFMAP = "offmap"
 
 
-@frozen(order=True)
+@frozen
 class Unit:
-    """One counter in play."""
+    """One counter in play.  Units order as the tuples of their fields (ids first)."""
 
     id: str
     """Stable id from the scenario set-up, e.g. ``A3`` (the side's short letter and a number)."""
@@ -40,6 +51,41 @@ class Unit:
     @property
     def on_map(self) -> bool:
         return self.location[:1].isdigit()
+
+    # The order attrs' ``order=True`` gives (field tuples compared), decided by the ids alone
+    # whenever they differ, as they do between any two units of a game, without building tuples.
+
+    def __lt__(self, other: object) -> bool:
+        if other.__class__ is not Unit:
+            return NotImplemented
+        if self.id != other.id:
+            return self.id < other.id
+        return _fields(self) < _fields(other)
+
+    def __le__(self, other: object) -> bool:
+        if other.__class__ is not Unit:
+            return NotImplemented
+        if self.id != other.id:
+            return self.id < other.id
+        return _fields(self) <= _fields(other)
+
+    def __gt__(self, other: object) -> bool:
+        if other.__class__ is not Unit:
+            return NotImplemented
+        if self.id != other.id:
+            return self.id > other.id
+        return _fields(self) > _fields(other)
+
+    def __ge__(self, other: object) -> bool:
+        if other.__class__ is not Unit:
+            return NotImplemented
+        if self.id != other.id:
+            return self.id > other.id
+        return _fields(self) >= _fields(other)
+
+
+_fields = operator.attrgetter(*(a.name for a in attrs.fields(Unit)))
+"""A unit's fields as a tuple, in declaration order (what attrs' ordering compares)."""
 
 
 @frozen
@@ -64,6 +110,11 @@ class GameState:
         return {u.id: u for u in self.units}
 
     @functools.cached_property
+    def _positions(self) -> dict[str, int]:
+        """Each unit id's index in ``units`` (the same in every state ``with_units`` derives)."""
+        return {u.id: i for i, u in enumerate(self.units)}
+
+    @functools.cached_property
     def _by_location(self) -> dict[str, tuple[Unit, ...]]:
         out: dict[str, list[Unit]] = {}
         for unit in self.units:
@@ -78,15 +129,51 @@ class GameState:
         """The counters in a cell or holding area, in id order (indexed once per state)."""
         return self._by_location.get(cell, ())
 
+    def units_by_cell(self) -> Mapping[str, tuple[Unit, ...]]:
+        """Every occupied cell or holding area with its counters, as ``units_at`` gives them.
+
+        The state's own index, for loops asking about many cells: read it, never change it."""
+        return self._by_location
+
+    @functools.cached_property
+    def _on_map_by_side(self) -> dict[str, tuple[Unit, ...]]:
+        out: dict[str, list[Unit]] = {}
+        for unit in self.units:
+            if unit.on_map:
+                out.setdefault(unit.side, []).append(unit)
+        return {side: tuple(units) for side, units in out.items()}
+
     def units_of(self, side: str, on_map: bool = True) -> Iterator[Unit]:
-        return (u for u in self.units if u.side == side and (u.on_map or not on_map))
+        """The side's units (on the map only, unless ``on_map`` is false), in ``units`` order."""
+        if on_map:
+            return iter(self._on_map_by_side.get(side, ()))
+        return (u for u in self.units if u.side == side)
 
     def occupied_by(self, cell: str) -> frozenset[str]:
         """Sides with a unit (real or dummy) in a cell."""
-        return frozenset(u.side for u in self.units if u.location == cell)
+        return frozenset(u.side for u in self.units_at(cell))
 
     def with_unit(self, unit: Unit) -> "GameState":
-        return evolve(self, units=tuple(unit if u.id == unit.id else u for u in self.units))
+        """This state with ``unit`` in place of the unit with its id (unchanged when there is none)."""
+        return self.with_units((unit,))
+
+    def with_units(self, changed: Iterable[Unit]) -> "GameState":
+        """This state with each of ``changed`` in place of the unit with its id, in one new state.
+
+        The order of ``units`` is kept, so the new state indexes them the same way: the indexes
+        this state has built are handed on, updated for the changed units only.
+        """
+        positions = self._positions
+        units = list(self.units)
+        swaps: list[tuple[Unit, Unit]] = []
+        for unit in changed:
+            at = positions.get(unit.id)
+            if at is not None:
+                swaps.append((units[at], unit))
+                units[at] = unit
+        new = replace(self, units=tuple(units))
+        _carry_indexes(self, new, swaps)
+        return new
 
     def resource(self, side: str, name: str) -> Fraction:
         for s, r, v in self.resources:
@@ -96,4 +183,100 @@ class GameState:
 
     def with_resource(self, side: str, name: str, value: Fraction) -> "GameState":
         rest = [(s, r, v) for s, r, v in self.resources if (s, r) != (side, name)]
-        return evolve(self, resources=tuple(sorted([*rest, (side, name, Fraction(value))])))
+        return replace(self, resources=tuple(sorted([*rest, (side, name, Fraction(value))])))
+
+
+def _built(state: GameState, name: str) -> Any:
+    """A cached index of ``state`` if it has been built, else ``None`` (never builds it)."""
+    try:
+        return object.__getattribute__(state, name)
+    except AttributeError:
+        return None
+
+
+def _carry_indexes(old: GameState, new: GameState, swaps: list[tuple[Unit, Unit]]) -> None:
+    """Give ``new`` (``old`` with the ``(before, after)`` units swapped in place) ``old``'s indexes, updated."""
+    positions = _built(old, "_positions")
+    if positions is None:
+        return
+    store = object.__setattr__
+    store(new, "_positions", positions)  # ids keep their places
+    by_id = _built(old, "_by_id")
+    if by_id is not None:
+        by_id = dict(by_id)
+        for _, after in swaps:
+            by_id[after.id] = after
+        store(new, "_by_id", by_id)
+    by_location = _built(old, "_by_location")
+    if by_location is not None:
+        by_location = dict(by_location)
+        for before, after in swaps:
+            cell = after.location
+            if before.location == cell:
+                by_location[cell] = tuple([after if u is before else u for u in by_location[cell]])
+                continue
+            left = by_location[before.location]
+            if len(left) == 1:
+                del by_location[before.location]
+            else:
+                by_location[before.location] = tuple([u for u in left if u is not before])
+            here = by_location.get(cell)
+            if not here:
+                by_location[cell] = (after,)
+                continue
+            at, cut = positions[after.id], 0
+            for unit in here:
+                if positions[unit.id] > at:
+                    break
+                cut += 1
+            by_location[cell] = (*here[:cut], after, *here[cut:])
+        store(new, "_by_location", by_location)
+    by_side = _built(old, "_on_map_by_side")
+    if by_side is not None and all(b.side == a.side and b.on_map == a.on_map for b, a in swaps):
+        by_side = dict(by_side)
+        for before, after in swaps:
+            if after.on_map:
+                by_side[after.side] = tuple([after if u is before else u for u in by_side[after.side]])
+        store(new, "_on_map_by_side", by_side)
+
+
+def _replacer(cls: type[T]) -> Callable[..., T]:
+    """``attrs.evolve`` for one frozen class, faster: every field read by one ``attrgetter`` and
+    passed to the constructor by position (``evolve`` looks the fields up and passes them by name)."""
+    fields = attrs.fields(cls)
+    if any(not a.init or a.kw_only or a.alias != a.name for a in fields):
+        return lambda instance, **changes: evolve(instance, **changes)
+    read = operator.attrgetter(*(a.name for a in fields))
+    position = {a.name: i for i, a in enumerate(fields)}
+
+    def replace_fields(instance: T, **changes: Any) -> T:
+        values = list(read(instance))
+        for name, value in changes.items():
+            values[position[name]] = value
+        return cls(*values)
+
+    return replace_fields
+
+
+_REPLACERS: dict[type, Callable[..., Any]] = {Unit: _replacer(Unit), GameState: _replacer(GameState)}
+
+
+_INDEXES = ("_by_id", "_positions", "_by_location", "_on_map_by_side")
+"""The cached indexes of a ``GameState``'s units: valid for any state with the same ``units``."""
+
+
+def replace(value: T, **changes: Any) -> T:
+    """``attrs.evolve(value, **changes)`` for a ``Unit`` or a ``GameState``, at half the cost.
+
+    A state whose ``units`` are not changed keeps the indexes of its units already built.
+
+    >>> replace(Unit("A1", "infantry", "allies", "0101"), location="0102").location
+    '0102'
+    """
+    new = _REPLACERS[type(value)](value, **changes)
+    if type(value) is GameState and "units" not in changes:
+        for name in _INDEXES:
+            index = _built(value, name)
+            if index is not None:
+                object.__setattr__(new, name, index)
+    return new

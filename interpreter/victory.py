@@ -28,12 +28,34 @@ def _victory_resource(ctx: Context) -> str | None:
     return str(prop.get("resource")) if prop else None
 
 
+def gains_multiplier(ctx: Context, side: str, resource: str) -> int:
+    """The product of the side's ``gains:RESOURCE`` turn modifiers (1 when there are none).
+
+    Set by an event's ``multiply gains RESOURCE by N this turn`` (Media Circus doubles the VP both
+    sides receive); they last until the end of the turn.
+    """
+    factor = 1
+    for who, what, amount in ctx.state.turn_modifiers:
+        if who == side and what == f"gains:{resource}":
+            factor *= amount
+    return factor
+
+
 def gain(ctx: Context, side: str, resource: str, amount: Fraction, reason: str) -> None:
-    """Add to a side's resource within its cap; negative amounts spend (never below the minimum)."""
+    """Add to a side's resource within its cap; negative amounts spend (never below the minimum).
+
+    A positive amount is first multiplied by the side's ``gains:RESOURCE`` turn modifiers
+    (``gains_multiplier``); spending is never multiplied.
+    """
     decl = ctx.rulebook.get("resource", resource)
     cap = decl.first("cap") if decl else None
     floor = decl.first("minimum") if decl else None
     before = ctx.state.resource(side, resource)
+    if amount > 0:
+        multiplier = gains_multiplier(ctx, side, resource)
+        if multiplier != 1:
+            amount *= multiplier
+            reason = f"{reason}, x{multiplier} this turn"
     after = before + amount
     if cap is not None:
         after = min(after, cap.get("value"))
@@ -67,6 +89,23 @@ def award_for_loss(ctx: Context, unit: Unit, how: str) -> None:
         name = str(resource.get("resource")) if resource else _victory_resource(ctx)
         if points and name:
             gain(ctx, side, name, Fraction(points), f"{award.display}: {ctx.label(unit)}")
+
+
+def score_award(ctx: Context, award, unit: Unit) -> None:
+    """Score one award for one counter (an effect's ``score AWARD``): its points for the counter's type.
+
+    The award's ``to`` scores (else the counter's enemy); ``resource`` or the victory resource is scored.
+    """
+    unit_type = ctx.rules.unit_type(unit.type)
+    to = award.first("to")
+    side = str(to.get("side")) if to else next(s for s in ctx.rules.sides if s != unit.side)
+    points = _points(ctx, award, unit_type)
+    resource = award.first("resource")
+    name = str(resource.get("resource")) if resource else _victory_resource(ctx)
+    if points and name:
+        gain(ctx, side, name, Fraction(points), f"{award.display}: {ctx.label(unit)}")
+    else:
+        ctx.say(f"{award.display}: {ctx.label(unit)} scores nothing", kind="resource", award=award.name)
 
 
 def _points(ctx: Context, award, unit_type) -> int:

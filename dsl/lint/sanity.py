@@ -268,3 +268,47 @@ def resource_cap_below_minimum(rb: Rulebook) -> Iterator[Diagnostic]:
         if cap is not None and minimum is not None and cap.get("value") < minimum.get("value"):
             yield diagnostic("W507", cap.span, f"resource {resource.name!r} has cap {cap.get('value')} below its "
                              f"minimum {minimum.get('value')}")
+
+
+def _condition_words(prop) -> tuple | None:
+    """The words of a property's ``when``/``until`` condition (always its last words), or ``None``."""
+    condition = prop.get("condition")
+    if not condition:
+        return None
+    return prop.words[len(prop.words) - len(condition):]
+
+
+@check("W508", "unknown-condition")
+def unknown_condition(rb: Rulebook) -> Iterator[Diagnostic]:
+    """## What it does
+    Reads every `when …` and `repeat until …` condition with the condition grammar
+    (`dsl.conditions`; docs/reference.md, "Conditions") and reports one it cannot read, at the
+    word where reading failed: an unknown word, a name that is not a side, resource, factor,
+    phase or selector where one is needed, or a clause left unfinished.
+
+    ## Why is this bad?
+    The engine cannot tell when the rule applies, so a game reaching it stops with an error
+    instead of applying the rule.
+
+    ## Example
+    ```
+    effect gain cp d6 when we are winning
+    ```
+    Use instead: `effect gain cp d6 when vp lead >= 25`.
+    """
+    from dsl.conditions import ConditionError, Names, parse_condition
+
+    names = None
+    for decl in index(rb).declarations:
+        for prop in decl.properties:
+            words = _condition_words(prop)
+            if words is None:
+                continue
+            names = names or Names(rb)
+            try:
+                parse_condition([w.text for w in words], names)
+            except ConditionError as exc:
+                at = words[min(exc.index, len(words) - 1)]
+                span = at.span if exc.index < len(words) else words[-1].span
+                yield diagnostic("W508", span, f"cannot read condition {' '.join(w.text for w in words)!r}: "
+                                 f"{exc.message}", exc.hint or "see docs/reference.md, Conditions")

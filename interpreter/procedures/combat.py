@@ -46,8 +46,11 @@ movement) are attacked by each of the marker's ``attack`` effects
 (``attack opponent at 2:1 ignoring terrain``), using the first combat that
 compares odds (or totals, for ``attack … with N``).  The marker is revealed and
 stays; it is no attacking unit, so results against attackers fall on nobody.
-Other marker effects (``stop`` …) belong to other procedures; effects with a
-``when`` condition (markers that act when revealed) are not carried out here yet.
+Other marker effects (``stop`` …) belong to other procedures.  Effects with a
+``when`` condition whose moment is ``SIDE force enters`` or ``revealed`` (sensors,
+guerrilla markers) are carried out during an operation by
+``interpreter.procedures.events.trigger_moments``: markers in the cells the
+force entered, then markers face up in the contested cell.
 """
 
 from __future__ import annotations
@@ -62,7 +65,8 @@ from interpreter.combat import mode_roll_modifier, resolve, unit_factor
 from interpreter.context import Context, Flow
 from interpreter.flow import procedure
 from interpreter.movement import _rules_cache as mv_rules_cache
-from interpreter.state import Unit
+from interpreter.movement import adjacency
+from interpreter.state import Unit, replace
 
 ATTACKED = "attacked"
 BOMBARDED = "bombarded"
@@ -172,12 +176,13 @@ def _rank(ctx: Context, combat: Declaration, unit: Unit) -> tuple[int, object]:
 
 
 def _flag(ctx: Context, ids: Iterable[str], flag: str, turn: bool = False) -> None:
-    for unit_id in ids:
-        unit = ctx.state.unit(unit_id)
-        if turn:
-            ctx.update_unit(evolve(unit, turn_flags=unit.turn_flags | {flag}))
-        else:
-            ctx.update_unit(evolve(unit, spent=unit.spent | {flag}))
+    """Add ``flag`` to the units' phase flags (``turn``: their turn flags), in one state change."""
+    state = ctx.state
+    units = [state.unit(unit_id) for unit_id in ids]
+    if turn:
+        ctx.state = state.with_units([replace(u, turn_flags=u.turn_flags | {flag}) for u in units])
+    else:
+        ctx.state = state.with_units([replace(u, spent=u.spent | {flag}) for u in units])
 
 
 def _sides(ctx: Context) -> list[str]:
@@ -193,20 +198,35 @@ def fight(ctx: Context, prop: Property) -> Flow:
     combat = ctx.rulebook.get("combat", str(prop.get("combat")))
     sides = _sides(ctx)
     finished: set[str] = set()
+    rank = _ranking(ctx, combat)
+    around = adjacency(ctx.board) if combat.has("adjacent") else None
+    facts = _type_facts_of(ctx, combat)
     while True:
+        # Who may attack what, read afresh each round (``attack_cells`` for every unit) from the
+        # few cells holding targets rather than from every neighbour of every unit.
         ready = {}
         for side in sides:
             if side in finished:
                 continue
+            targets = _target_cells(ctx, combat, side, facts)
+            if not targets:
+                continue
             for unit in ctx.state.units_of(side):
-                cells = attack_cells(ctx, combat, unit)
+                # ``_may_fire`` (units_of gives only units on the map).
+                if (unit.dummy or ATTACKED in unit.spent or not facts(unit)[1]
+                        or (unit.mode and forbidding_mode(ctx, unit, "attack"))):
+                    continue
+                if around is None:
+                    cells = [unit.location] if unit.location in targets else []
+                else:
+                    cells = [c for c in around[unit.location] if c in targets]  # in id order
                 if cells:
                     ready[unit.id] = (unit, cells)
         if not ready:
             return
-        first = min((_rank(ctx, combat, u), sides.index(u.side)) for u, _ in ready.values())
+        first = min((rank(u), sides.index(u.side)) for u, _ in ready.values())
         side = sides[first[1]]
-        leaders = [u for u, _ in ready.values() if u.side == side and _rank(ctx, combat, u) == first[0]]
+        leaders = [u for u, _ in ready.values() if u.side == side and rank(u) == first[0]]
         mine = {uid: cells for uid, (u, cells) in ready.items() if u.side == side}
         options = []
         for cell in sorted({c for u in leaders for c in mine[u.id]}):
@@ -214,7 +234,7 @@ def fight(ctx: Context, prop: Property) -> Flow:
             options.append(Action("attack", (cell, "with", *group)))
             options.extend(Action("attack", (cell, "with", u.id)) for u in leaders if cell in mine[u.id])
         options.extend(Action("pass", (u.id,)) for u in leaders)
-        options.append(Action("done"))
+        options.append(DONE)
         action = yield from ctx.choose(
             side, "attack", f"{combat.display}: {', '.join(u.id for u in leaders)} may attack now",
             options, lambda a, side=side, leaders=leaders: _why_not_attack(ctx, combat, side, a, leaders))
@@ -236,6 +256,51 @@ def fight(ctx: Context, prop: Property) -> Flow:
                 units=list(ids), side=side)
         yield from resolve(ctx, combat.name, attackers, defenders, reason=f"attack on {cell}", attacker_side=side,
                            roll_modifier=mode_roll_modifier(ctx, attackers, table))
+
+
+DONE = Action("done")
+
+
+def _target_cells(ctx: Context, combat: Declaration, side: str, facts) -> set[str]:
+    """Every cell where ``targets_in`` finds a counter ``side`` may attack in this combat, from the
+    state's index of occupied cells."""
+    hidden_ok = may_attack_hidden(ctx)
+    out = set()
+    for cell, here in ctx.state.units_by_cell().items():
+        for unit in here:
+            if unit.side != side and (hidden_ok or not unit.hidden) and (unit.dummy or facts(unit)[0]):
+                out.add(cell)
+                break
+    return out
+
+
+def _type_facts_of(ctx: Context, combat: Declaration):
+    """``_type_facts`` for one combat, looked up by unit type alone (for real units)."""
+    known: dict[str, tuple[bool, bool, bool]] = {}
+
+    def facts(unit: Unit) -> tuple[bool, bool, bool]:
+        found = known.get(unit.type)
+        if found is None:
+            found = known[unit.type] = _type_facts(ctx, combat, unit)
+        return found
+
+    return facts
+
+
+def _ranking(ctx: Context, combat: Declaration):
+    """``_rank`` for one combat, read once per unit type (a rank depends only on the printed factor)."""
+    if combat.first("order") is None:
+        return lambda unit: (0, 0)
+    ranks: dict[tuple[str, bool], tuple[int, object]] = {}
+
+    def rank(unit: Unit) -> tuple[int, object]:
+        key = (unit.type, unit.dummy)
+        found = ranks.get(key)
+        if found is None:
+            found = ranks[key] = _rank(ctx, combat, unit)
+        return found
+
+    return rank
 
 
 def _why_not_attack(ctx: Context, combat: Declaration, side: str, action: Action, leaders: list[Unit]) -> str | None:
@@ -366,3 +431,7 @@ def trigger(ctx: Context, prop: Property) -> Flow:
         for unit in ctx.state.units:
             if TRAP in unit.spent and unit.location == cell and unit.side != marker.side:
                 ctx.update_unit(evolve(unit, spent=unit.spent - {TRAP}))
+    if ctx.operation is not None:
+        from interpreter.procedures.events import trigger_moments
+
+        yield from trigger_moments(ctx, names)

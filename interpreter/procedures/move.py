@@ -62,17 +62,17 @@ from __future__ import annotations
 from collections.abc import Callable
 from fractions import Fraction
 
-from attrs import evolve
-
 from dsl.model import Declaration, Property
 from interpreter import movement as mv
 from interpreter.actions import Action
 from interpreter.context import Context, Flow, arg_key
 from interpreter.flow import procedure
-from interpreter.state import Unit
+from interpreter.state import Unit, replace
 
 FULL = "full"
 """Points left of a unit that has not spent any this phase (``movement.search`` reads it)."""
+ZERO = Fraction(0)
+MOVED = "moved"
 
 
 @procedure("move")
@@ -102,12 +102,15 @@ class MovePhase:
         self.done: set[str] = set()
         self.fired: set[str] = set()
         self.carried: set[str] = set()
+        self.options = _move_options(ctx.board)
+        self.rank = _cell_rank(ctx.board)
+        self.types_moving: dict[tuple[str, str], bool] = mv._rules_cache(ctx.rules).setdefault("may_move", {})
 
     # --- order ----------------------------------------------------------------------------------
 
     def _value(self, unit: Unit) -> Fraction | None:
         if self.factor is None:
-            return Fraction(0)
+            return ZERO
         value = self.ctx.rules.unit_type(unit.type).factor(self.factor)
         return Fraction(value) if isinstance(value, (int, Fraction)) else None
 
@@ -118,6 +121,10 @@ class MovePhase:
 
     def _batches(self) -> tuple[list[list[str]], set[str]]:
         """Unit ids in batches of equal factor (the unordered last); and the dummies that may wait."""
+        if self.factor is None:
+            # No ``order by``: every counter that moves is in one batch (and none floats).
+            movers = [unit.id for unit in self.ctx.state.units if self.may_move(unit)]
+            return ([movers] if movers else []), set()
         values: dict[str, Fraction | None] = {}
         floating = set()
         for unit in self.ctx.state.units:
@@ -142,14 +149,13 @@ class MovePhase:
 
     def may_move(self, unit: Unit) -> bool:
         """Whether a counter moves in this phase at all (see the module docstring)."""
-        if not unit.on_map or _mode_forbids(self.ctx, unit, "move"):
+        if not unit.on_map or (unit.mode and _mode_forbids(self.ctx, unit, "move")):
             return False
-        rules = self.ctx.rules
-        cache = mv._rules_cache(rules).setdefault("may_move", {})
         key = (unit.type, unit.side)  # what a type may do: the side matters for a dummy's proxies
-        found = cache.get(key)
+        found = self.types_moving.get(key)
         if found is None:
-            found = cache[key] = mv.is_counter(rules.unit_type(unit.type)) and any(
+            rules = self.ctx.rules
+            found = self.types_moving[key] = mv.is_counter(rules.unit_type(unit.type)) and any(
                 mv.allowance(rules, rules.unit_type(t)) != 0 for t in mv.proxies(rules, unit))
         return found
 
@@ -177,8 +183,8 @@ class MovePhase:
     def _finish(self, unit_id: str) -> None:
         self.done.add(unit_id)
         unit = self.ctx.state.unit(unit_id)
-        if "moved" not in unit.spent:
-            self.ctx.update_unit(evolve(unit, spent=unit.spent | {"moved"}))
+        if MOVED not in unit.spent:
+            self.ctx.update_unit(replace(unit, spent=unit.spent | {MOVED}))
 
     def _order_text(self) -> str:
         if self.factor is None:
@@ -200,9 +206,11 @@ class MovePhase:
         points = self.left.get(uid, FULL)
         reach = mv.reach(ctx, unit, points)
         # Already in ``choose``'s order: one unit's moves by cell, then stay, then wait.
-        rank = _cell_rank(ctx.board)
-        options = [Action("move", (uid, cell)) for cell in sorted(reach.ends, key=rank.__getitem__)]
-        options.append(Action("stay", (uid,)))
+        moves = self.options.get(uid)
+        if moves is None:
+            moves = self.options[uid] = _UnitOptions(uid)
+        options = [moves[cell] for cell in sorted(reach.ends, key=self.rank.__getitem__)]
+        options.append(moves.stay)
         if may_wait:
             options.append(Action("wait", (uid,)))
         if len(options) == 1:
@@ -228,8 +236,8 @@ class MovePhase:
             self._finish(uid)
             return False
         dest = action.args[1]
-        final, cut = yield from self.walk(unit, reach.path(dest))
-        self.left[uid] = Fraction(0) if cut else reach.points_left(dest)
+        final, cut = yield from self.walk(unit, reach.path(dest), finishing=True)
+        self.left[uid] = ZERO if cut else reach.points_left(dest)
         self._say_moved(unit, reach, final)
         self._finish(uid)
         return False
@@ -244,23 +252,28 @@ class MovePhase:
         ctx.say(f"{ctx.label(now)} moves {unit.location} → {final}{spent}", kind="move", unit=unit.id,
                 start=unit.location, cell=final, side=unit.side)
 
-    def walk(self, unit: Unit, path: tuple[str, ...]) -> Flow:
+    def walk(self, unit: Unit, path: tuple[str, ...], finishing: bool = False) -> Flow:
         """Move ``unit`` along ``path`` a cell at a time, springing markers and WATCH fire.
 
-        Returns ``(where it is, whether the move was cut short)``.
+        Returns ``(where it is, whether the move was cut short)``.  ``finishing``: the move ends
+        the unit's turn to move, so when nothing can act on the way it arrives already ``moved``.
         """
         ctx, uid = self.ctx, unit.id
         if len(path) > 1 and not _walk_can_stop(ctx.rules):
-            # Nothing can act on the way: the unit arrives in one step (the same final state).
-            ctx.update_unit(evolve(ctx.state.unit(uid), location=path[-1]))
+            # Nothing can act on the way: the unit arrives in one state change (the same final state).
+            now = ctx.state.unit(uid)
+            if finishing and MOVED not in now.spent:
+                ctx.update_unit(replace(now, location=path[-1], spent=now.spent | {MOVED}))
+            else:
+                ctx.update_unit(replace(now, location=path[-1]))
             return path[-1], False
         for cell in path[1:]:
             current = ctx.state.unit(uid)
-            current = evolve(current, location=cell)
+            current = replace(current, location=cell)
             ctx.update_unit(current)
             markers = mv.stop_markers(ctx, current, cell)
             if markers:
-                ctx.update_unit(evolve(current, spent=current.spent | {"trap"}))
+                ctx.update_unit(replace(current, spent=current.spent | {"trap"}))
                 ctx.say(f"{ctx.label(current)} must stop at {cell}: {ctx.label(markers[0])}", kind="trap",
                         unit=uid, cell=cell, marker=markers[0].id)
             yield from self.watch(uid, cell)
@@ -351,7 +364,7 @@ class MovePhase:
             if action.kind != "watch-fire":
                 continue
             self.fired.add(watcher.id)
-            ctx.update_unit(evolve(watcher, spent=watcher.spent | {"watch_fired"}))
+            ctx.update_unit(replace(watcher, spent=watcher.spent | {"watch_fired"}))
             reason = f"{mode.display} fire by {watcher.id} at {mover_id} entering {cell}"
             ctx.say(reason, kind="watch", unit=watcher.id, target=mover_id, cell=cell)
             yield from resolve(ctx, combat_name, [watcher], [mover], reason=reason, roll_modifier=modifier,
@@ -422,7 +435,7 @@ class MovePhase:
         cost = self._board_cost(unit)
         rest = None if have is None else have - cost
         self.carried.add(unit_id)
-        self.left[unit_id] = Fraction(0)
+        self.left[unit_id] = ZERO
         self._finish(unit_id)
         if unit.location != carrier.location:
             found = mv.search(ctx, unit, rest)
@@ -433,7 +446,7 @@ class MovePhase:
         unit = ctx.state.unit(unit_id)
         carrier = ctx.state.unit(carrier.id)
         cargo.append(unit_id)
-        ctx.update_unit(evolve(carrier, turn_flags=carrier.turn_flags | {"boarded", f"carried:{unit_id}"}))
+        ctx.update_unit(replace(carrier, turn_flags=carrier.turn_flags | {"boarded", f"carried:{unit_id}"}))
         ctx.say(f"{ctx.label(unit)} boards {ctx.label(carrier)} at {carrier.location}", kind="board",
                 unit=unit_id, carrier=carrier.id, cell=carrier.location)
 
@@ -444,11 +457,11 @@ class MovePhase:
         for unit_id in cargo:
             unit = ctx.state.unit(unit_id)
             if unit.on_map:
-                ctx.update_unit(evolve(unit, location=cell))
+                ctx.update_unit(replace(unit, location=cell))
                 ctx.say(f"{ctx.label(unit)} is set down at {cell}", kind="unboard", unit=unit_id,
                         carrier=carrier_id, cell=cell)
         carrier = ctx.state.unit(carrier_id)
-        ctx.update_unit(evolve(carrier, turn_flags=carrier.turn_flags | {"unboarded"}))
+        ctx.update_unit(replace(carrier, turn_flags=carrier.turn_flags | {"unboarded"}))
         cargo.clear()
 
     def fly(self, carrier: Unit) -> Flow:
@@ -505,7 +518,7 @@ class MovePhase:
             now = ctx.state.unit(cid)
             last_loaded = bool(cargo)
             self._set_down(cid, cargo, final if now.on_map else last_cell)
-            self.left[cid] = Fraction(0) if cut else reach.points_left(dest)
+            self.left[cid] = ZERO if cut else reach.points_left(dest)
             legs += 1
             if cut or dest in reach.stops or not now.on_map:
                 break
@@ -548,3 +561,23 @@ def _cell_rank(board) -> dict[str, int]:
     if rank is None:
         rank = cache["cell_rank"] = {cell: i for i, cell in enumerate(sorted(board.graph.nodes, key=arg_key))}
     return rank
+
+
+class _UnitOptions(dict):
+    """One unit's ``move UNIT CELL`` options by cell, made on first use, and its ``stay UNIT``.
+
+    Actions are values, so the same objects serve every phase and every game on the map."""
+
+    def __init__(self, unit_id: str):
+        super().__init__()
+        self.unit_id = unit_id
+        self.stay = Action("stay", (unit_id,))
+
+    def __missing__(self, cell: str) -> Action:
+        action = self[cell] = Action("move", (self.unit_id, cell))
+        return action
+
+
+def _move_options(board) -> dict[str, _UnitOptions]:
+    """The move options made so far on this map, by unit id (kept while the map lives)."""
+    return mv._board_cache(board).setdefault("move_options", {})

@@ -157,13 +157,23 @@ def _face_down(ctx: Context, side: str) -> bool:
 
 
 def _enemy_in(ctx: Context, side: str, cell: str) -> bool:
-    return any(u.side != side and not u.dummy for u in ctx.state.units_at(cell))
+    """An enemy *unit* in the cell: markers (a sensor, a trap) reveal nothing by being there (Sea Lords 10.1:
+    "at least one friendly unit")."""
+    return any(u.side != side and not u.dummy and ctx.rules.unit_type(u.type).kind == "unit"
+               for u in ctx.state.units_at(cell))
 
 
 def _reveal_with_enemy(ctx: Context) -> None:
     for counter in sorted(ctx.state.units, key=lambda u: u.id):
         if counter.hidden and counter.on_map and _enemy_in(ctx, counter.side, counter.location):
             _reveal(ctx, counter, f"{counter.id} revealed: enemy in its cell {counter.location}")
+
+
+def hide_again(ctx: Context) -> None:
+    """After a move: where a ``spotting`` says ``hide again when enemy leaves``, revealed counters of
+    a face-down side with no enemy left in their cell go face down again (Sea Lords 8.13)."""
+    if any(d.has("hide") for d in ctx.rulebook.of_kind("spotting")):
+        _hide_again(ctx)
 
 
 def _hide_again(ctx: Context) -> None:

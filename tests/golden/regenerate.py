@@ -1,4 +1,5 @@
-"""Regenerate the golden logs on purpose (never automatically): ``python tests/golden/regenerate.py``.
+"""Regenerate the golden logs on purpose (never automatically): ``python tests/golden/regenerate.py
+[PREFIX …]`` (only the goldens whose names start with a prefix, e.g. ``sea_lords``).
 
 Each golden is one game of a shipped scenario, greedy against random with a
 fixed seed, saved as the JSON-lines log ``warbook play --log`` writes.
@@ -18,6 +19,9 @@ ROOT = HERE.parents[1]
 GOLDENS = {
     "klicks_village_sweep_seed7.jsonl": ("scenarios/klicks_village_sweep.toml", 7),
     "klicks_firebase_night_seed11.jsonl": ("scenarios/klicks_firebase_night.toml", 11),
+    "sea_lords_game_warden_seed3.jsonl": ("scenarios/sea_lords_game_warden.toml", 3),
+    "sea_lords_tet_seed5.jsonl": ("scenarios/sea_lords_tet.toml", 5),
+    "sea_lords_zumwalt_seed9.jsonl": ("scenarios/sea_lords_zumwalt.toml", 9),
 }
 
 
@@ -31,12 +35,16 @@ def play(scenario: Path, seed: int) -> Game:
     return game
 
 
-def main() -> None:
+def main(only: list[str]) -> None:
     for name, (scenario, seed) in GOLDENS.items():
+        if only and not any(name.startswith(prefix) for prefix in only):
+            continue
         game = play(ROOT / scenario, seed)
         game.save(HERE / name)
         print(f"{name}: {len(game.choices)} decisions, {game.result()['level']}")
 
 
 if __name__ == "__main__":
-    main()
+    import sys
+
+    main(sys.argv[1:])  # names (or prefixes) of the goldens to regenerate; none: all

@@ -1,10 +1,14 @@
 """Conformance: every shipped scenario plays to the end, and the invariants hold after every step.
 
-OpenSpiel's ``random_sim_test`` for each scenario: 200 seeded random games and 50
-greedy-versus-random games (greedy on each side in turn).  After every step:
+OpenSpiel's ``random_sim_test`` for each scenario: seeded random games and greedy-versus-random
+games (greedy on each side in turn) — 200 and 50 for the small tactical scenarios, 100 and 20
+for the operational ones (whose games are much longer).  After every step:
 
-- every unit is in exactly one place, and that place is a map cell or a holding area;
-- no cell holds units (markers aside) of two sides when the rulebook forbids enemy cells;
+- every unit is in exactly one place, and that place is a map cell or a holding area (a
+  rulebook box, the turn track, eliminated, off the map);
+- no cell holds units (markers aside) of two sides when the rulebook forbids enemy cells, and
+  none outside a battle when a phase ends in a game of operations;
+- every unit on the map stands where its type may be (its side's ``never enters`` included);
 - resources stay within their declared minimum and cap;
 and at the end of every phase, stacking is within the rulebook's limits.
 
@@ -18,7 +22,7 @@ import pytest
 
 from interpreter.agents import GreedyAgent, RandomAgent
 from interpreter.game import Game
-from interpreter.movement import enemy_cells_forbidden, stack_rules
+from interpreter.movement import StackRule, cost_table, enemy_cells_forbidden, stack_rules
 from interpreter.rng import choice_rng
 from interpreter.scenario import load_scenario
 from interpreter.state import ELIMINATED, OFFMAP
@@ -26,17 +30,28 @@ from interpreter.state import ELIMINATED, OFFMAP
 ROOT = Path(__file__).resolve().parents[2]
 SCENARIOS = sorted((ROOT / "scenarios").glob("*.toml"))
 FAST = os.environ.get("FAST") == "1"
-RANDOM_GAMES = 20 if FAST else 200
-GREEDY_GAMES = 4 if FAST else 50
+def games(scenario, kind: str) -> int:
+    """How many games of a kind to play: operational scenarios (Sea Lords) play fewer, longer games."""
+    long = Path(scenario.path).stem.startswith("sea_lords")
+    full = {"random": 100, "greedy": 20, "pair": 2} if long else {"random": 200, "greedy": 50, "pair": 5}
+    fast = {"random": 6, "greedy": 2, "pair": 1} if long else {"random": 20, "greedy": 4, "pair": 2}
+    return (fast if FAST else full)[kind]
 
 
 def check_invariants(game: Game, phase_ended: bool) -> None:
     state, rules, board = game.state, game.ctx.rules, game.ctx.board
     ids = [u.id for u in state.units]
     assert len(ids) == len(set(ids)), "a unit is in two places"
+    boxes = {d.name for d in game.scenario.rulebook.of_kind("box")}
     for unit in state.units:
-        assert unit.location in board.graph or unit.location in (ELIMINATED, OFFMAP), \
-            f"{unit.id} is nowhere: {unit.location!r}"
+        where = unit.location
+        assert (where in board.graph or where in (ELIMINATED, OFFMAP) or where in boxes
+                or (where.startswith("turn_track:") and where.split(":", 1)[1].isdigit())), \
+            f"{unit.id} is nowhere: {where!r}"
+        if where in board.graph and rules.unit_type(unit.type).kind == "unit":
+            allowed = cost_table(rules, board, unit.type).cost
+            assert where in allowed or not _options_off(game), \
+                f"{unit.id} ({unit.type}) stands in {where}, where its type may not be"
     cells: dict[str, list] = {}
     for unit in state.units:
         if unit.on_map:
@@ -45,18 +60,33 @@ def check_invariants(game: Game, phase_ended: bool) -> None:
         for cell, here in cells.items():
             sides = {u.side for u in here if rules.unit_type(u.type).kind == "unit"}
             assert len(sides) <= 1, f"units of {sorted(sides)} share {cell} on turn {state.turn} ({state.phase})"
+    operation = game.ctx.operation
+    if any(d.has("alternate") for d in rules.rulebook.walk() if d.kind == "phase"):
+        # Games of operations (Sea Lords 11.8): enemy units share a cell only during its battle.
+        for cell, here in cells.items():
+            sides = {u.side for u in here if rules.unit_type(u.type).kind == "unit"}
+            if len(sides) > 1:
+                assert operation is not None and operation.cell == cell, \
+                    f"units of {sorted(sides)} share {cell} outside a battle (turn {state.turn}, {state.phase})"
     for side, name, value in state.resources:
         decl = game.scenario.rulebook.get("resource", name)
         floor, cap = decl.first("minimum"), decl.first("cap")
         assert floor is None or value >= floor.get("value"), f"{side} {name} below minimum"
         assert cap is None or value <= cap.get("value"), f"{side} {name} above cap"
     if phase_ended:
+        at_phase_end = [StackRule(rules, d) for d in rules.rulebook.of_kind("stacking")
+                        if d.first("checked") is not None and d.first("checked").has("end")]
         for cell, here in cells.items():
             for side in {u.side for u in here}:
                 together = [u for u in here if u.side == side]
-                for rule in stack_rules(rules):
+                for rule in (*stack_rules(rules), *at_phase_end):
                     assert rule.problem(together, together) is None, \
                         f"{side} over-stacked in {cell} at the end of {state.phase} on turn {state.turn}"
+
+
+def _options_off(game: Game) -> bool:
+    """Whether the game runs with no option or turn-limited rule that lets units stand elsewhere."""
+    return not getattr(game.ctx, "options", None)
 
 
 def play_checked(scenario, seed: int, agents_for) -> Game:
@@ -83,7 +113,7 @@ def scenario(request):
 
 def test_random_games_play_to_the_end(scenario):
     results = set()
-    for seed in range(RANDOM_GAMES):
+    for seed in range(games(scenario, "random")):
         game = play_checked(scenario, seed, lambda g: {s: RandomAgent(choice_rng(seed, s)) for s in g.ctx.rules.sides})
         results.add(game.result()["level"])
     assert results, "no game finished"
@@ -91,7 +121,7 @@ def test_random_games_play_to_the_end(scenario):
 
 def test_greedy_against_random_plays_to_the_end(scenario):
     sides = scenario.player_order
-    for n in range(GREEDY_GAMES):
+    for n in range(games(scenario, "greedy")):
         seed = 1000 + n
         greedy_side = sides[n % len(sides)]
 
@@ -103,6 +133,6 @@ def test_greedy_against_random_plays_to_the_end(scenario):
 
 
 def test_greedy_against_greedy_plays_to_the_end(scenario):
-    for seed in range(2 if FAST else 5):
+    for seed in range(games(scenario, "pair")):
         play_checked(scenario, 2000 + seed,
                      lambda game, seed=seed: {s: GreedyAgent(choice_rng(seed, s), game) for s in game.ctx.rules.sides})

@@ -438,7 +438,8 @@ def test_compound_cells_combine_their_parts(rb):
 
 
 def test_results_act_on_the_right_side(rb):
-    assert rb.get("result", "Z").first("effect").text == "effect refit 1 firers"      # "one firing unit"
+    assert rb.get("result", "Z").first("effect").text == "effect refit 1 firers to refit_box"  # "one firing unit"
+    assert rb.get("result", "R").first("effect").text == "effect refit 1 targets to refit_box"  # "in the Refit Box"
     assert rb.get("result", "K").first("effect").text == "effect eliminate 1 targets"  # "one targeted unit"
     assert rb.get("result", "2K").first("effect").text == "effect eliminate 2 targets"
     assert rb.get("result", "B").first("effect").text == "effect break off targets"
@@ -560,7 +561,7 @@ def test_event_effects(rb):
         f"effect lose cp d6 when vp lead >= {lead}", f"effect gain cp d6 when opponent vp lead >= {lead}"]
     assert _effects(rb, "oer_time") == [
         f"effect gain cp d6 when vp lead >= {lead}", f"effect lose cp d6 when opponent vp lead >= {lead}"]
-    assert _effects(rb, "intelligence_breakthrough") == ["effect reveal enemy in one cell"]
+    assert _effects(rb, "intelligence_breakthrough") == ["effect reveal enemy units in one cell"]
     assert "double" in fw["Media Circus"] and "both players" in fw["Media Circus"]
     assert _effects(rb, "media_circus") == ["effect multiply gains vp by 2 this turn for both"]
     assert "(to a minimum of 0)" in fw["Weather"]
@@ -581,7 +582,7 @@ def test_in_country_fighting(rb):
     view = _table(rb, "in_country_fighting")
     assert [(r.roll.low, r.roll.high) for r in view.rows] == [(1, 2), (3, 6)]  # "On a 1-2" / "On a 3-6"
     low, high = (rb.get("event", r.cells[0].text) for r in view.rows)
-    assert [p.text for p in low.all("effect")] == ["effect pick reinforcement free for opponent"]
+    assert [p.text for p in low.all("effect")] == ["effect pick reinforcement free for opponent from reinforcement_pool"]
     assert [p.text for p in high.all("effect")] == ["effect return 1 of battalion opponent to reinforcement_pool"]
     assert rb.get("box", "reinforcement_pool").label == "Reinforcement Pool"
     assert [e.text for e in view.rows[1].provenance.errata] == [SEED_MAPSHEET_ERRATA]
@@ -677,8 +678,11 @@ EXPECTED_CP = {
     ("Communist", "Move via Strategic Redeployment"): [(None, 2, False, set(), None)],
     ("Communist", "Provide logistic support to an Out of Supply unit"): [(1, None, False, set(), None)],
     ("Free World", "Pick a reinforcement unit from the Pool"): [(2, None, False, set(), None)],
-    ("Free World", "Place a sensor marker"): [(1, None, False, set(), None)],
-    ("Free World", "Initiate refit"): [(1, None, False, {"us", "allied"}, None),
+    # The action names what it places: sensors (18.1), not other markers held off the map.
+    ("Free World", "Place a sensor marker"): [(1, None, False, {"sensor"}, None)],
+    # Airstrike, Arc-Light, naval gunfire and surveillance markers are listed as US (24.4, 24.6).
+    ("Free World", "Initiate refit"): [(1, None, False, {"us", "allied", "airstrike", "arc_light", "naval_gunfire",
+                                                         "surveillance_aircraft"}, None),
                                        (2, None, False, {"arvn"}, None)],
     ("Free World", "Conduct an Operation using a headquarters"): [(2, None, False, {"us_hq", "ccb"}, None),
                                                                   (3, None, False, {"arvn_hq"}, None)],

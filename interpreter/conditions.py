@@ -1,0 +1,233 @@
+"""Evaluating conditions: whether a ``when …`` clause holds in the game as it stands.
+
+``dsl.conditions`` reads the words into a ``Condition`` (grammar in its docstring); this module
+answers it against the state.  What ``own``, "this cell" and the engagement's roles are depends
+on where the condition is written, so callers pass a ``Scope``:
+
+- an event: the side whose event it is (the side rolling), no cell;
+- a marker: the marker's side, its cell and the marker itself;
+- a combat line: the firing side, the contested cell and the roles (``firers``, ``targets`` …).
+
+A condition's **moment** (``revealed``, ``communist force enters`` …) is matched against the
+``Happening`` the caller is carrying out: a condition with a moment holds only while that moment
+is happening, and one without a moment holds at any time its clauses do.
+
+Readings:
+
+- ``RESOURCE lead``: the side's total less the largest total of any other side; for ``opponent``
+  with several opponents, the largest of their leads (likewise totals).
+- Counters are on the map and not dummies (a dummy "only hides real units"); face-down counters
+  count: the engine knows what they are, and no player is told why a condition held.
+- ``adjacent to SELECTOR``: in a cell next to (sides and corners, as the grid connects them) a
+  cell whose terrain, tags or place name the selector names.
+- ``defending``: a battle is on (``ctx.operation`` has a contested cell) and the side is not the
+  one conducting the operation.
+- ``ROLE FACTOR``: a printed factor summed over the role's units; factors that are not numbers
+  count 0.
+
+Raises (from ``condition_of``):
+    RulesError: (E805) for a condition the grammar cannot read (the linter reports it as W508).
+"""
+
+from __future__ import annotations
+
+import operator
+from collections.abc import Iterable
+from fractions import Fraction
+from typing import Any
+
+from attrs import field, frozen
+
+import interpreter.game  # noqa: F401  (registers E805, raised here)
+from dsl.conditions import (
+    Compare,
+    Condition,
+    ConditionError,
+    Defending,
+    Group,
+    Moment,
+    Names,
+    OneSide,
+    Place,
+    Presence,
+    Quantity,
+    Who,
+    parse_condition,
+)
+from dsl.diagnostics import RulesError, diagnostic
+from dsl.model import Property
+from interpreter.context import Context
+from interpreter.movement import _rules_cache
+from interpreter.rules import Rules
+from interpreter.state import Unit
+
+OPERATORS = {">": operator.gt, ">=": operator.ge, "<": operator.lt, "<=": operator.le, "=": operator.eq}
+
+
+@frozen
+class Happening:
+    """What is being carried out now, for matching a condition's moment.
+
+    ``kind`` is a moment kind of ``dsl.conditions.Moment`` (``revealed``, ``enters``, ``fires``,
+    ``round ends``, ``phase ends``); ``side`` the side entering or firing; ``first`` whether it is
+    the first round; ``phase`` the phase or step that ends.
+    """
+
+    kind: str
+    side: str | None = None
+    first: bool = False
+    phase: str | None = None
+
+
+@frozen
+class Scope:
+    """Where a condition is read: whose it is, which cell, which units, what is happening."""
+
+    side: str
+    """The side ``own`` means."""
+    cell: str | None = None
+    """The cell ``in cell`` means."""
+    unit: Unit | None = None
+    """The counter the condition belongs to (a marker), if any."""
+    units: tuple[str, ...] = ()
+    """Units the happening concerns (the force that entered)."""
+    roles: dict[str, Any] = field(factory=dict, hash=False)
+    """An engagement's roles, for ``ROLE FACTOR`` totals: role name to units."""
+    happening: Happening | None = None
+
+
+def condition_of(ctx: Context, prop: Property) -> Condition | None:
+    """The parsed ``when``/``until`` condition of a property (cached per rulebook), or ``None``.
+
+    Raises:
+        RulesError: (E805) when the grammar cannot read it.
+    """
+    words = prop.get("condition")
+    if not words:
+        return None
+    derived = _rules_cache(ctx.rules)
+    cache = derived.setdefault("conditions", {})
+    key = tuple(str(w) for w in words)
+    found = cache.get(key)
+    if found is None:
+        names = derived.get("condition names")
+        if names is None:
+            names = derived["condition names"] = Names(ctx.rulebook)
+        try:
+            found = cache[key] = parse_condition(key, names)
+        except ConditionError as exc:
+            raise RulesError([diagnostic("E805", prop.span, f"cannot read condition {' '.join(key)!r}: "
+                                         f"{exc.message}", exc.hint)]) from None
+    return found
+
+
+def holds(ctx: Context, condition: Condition | Property | None, scope: Scope) -> bool:
+    """Whether the condition holds now: its moment is happening and every clause is true.
+
+    ``None`` (no condition) always holds.
+    """
+    if isinstance(condition, Property):
+        condition = condition_of(ctx, condition)
+    if condition is None:
+        return True
+    if condition.moment is not None and not moment_matches(ctx, condition.moment, scope):
+        return False
+    return all(_clause(ctx, clause, scope) for clause in condition.clauses)
+
+
+def moment_matches(ctx: Context, moment: Moment, scope: Scope) -> bool:
+    """Whether ``moment`` is what ``scope.happening`` is."""
+    now = scope.happening
+    if now is None or now.kind != moment.kind:
+        return False
+    if moment.who is not None and now.side not in sides_of(ctx, moment.who, scope.side):
+        return False
+    if moment.first and not now.first:
+        return False
+    return moment.phase is None or moment.phase == now.phase
+
+
+def sides_of(ctx: Context, who: Who | None, own: str) -> tuple[str, ...]:
+    """The sides a ``Who`` names, seen from ``own``."""
+    if who is None or who.relative == "own":
+        return (own,)
+    if who.side is not None:
+        return (who.side,)
+    return tuple(s for s in ctx.rules.sides if s != own)
+
+
+# --- clauses --------------------------------------------------------------------------------------
+
+
+def _clause(ctx: Context, clause, scope: Scope) -> bool:
+    if isinstance(clause, Compare):
+        return OPERATORS[clause.op](quantity(ctx, clause.left, scope), quantity(ctx, clause.right, scope))
+    if isinstance(clause, Presence):
+        found = any(True for _ in counters_at(ctx, clause.groups, clause.place, scope))
+        return not found if clause.negated else found
+    if isinstance(clause, Defending):
+        operation = ctx.operation
+        if operation is None or operation.cell is None:
+            return False
+        return any(side != operation.side for side in sides_of(ctx, clause.who, scope.side))
+    if isinstance(clause, OneSide):
+        cells = _place_cells(ctx, clause.place, scope)
+        return len({u.side for u in ctx.state.units if u.location in cells and not u.dummy}) <= 1
+    raise TypeError(f"unknown clause {clause!r}")  # pragma: no cover - the parser makes only these
+
+
+def quantity(ctx: Context, q: Quantity, scope: Scope) -> Fraction:
+    """The value of a ``Quantity``."""
+    if q.kind == "number":
+        return Fraction(q.value)
+    if q.kind == "total":
+        total = Fraction(0)
+        for unit in scope.roles.get(q.role, ()):
+            value = ctx.rules.unit_type(unit.type).factor(q.name)
+            if isinstance(value, (int, Fraction)) and not isinstance(value, bool):
+                total += value
+        return total
+    sides = sides_of(ctx, q.who, scope.side)
+    if q.kind == "resource":
+        return max(ctx.state.resource(s, q.name) for s in sides)
+    return max(lead(ctx, s, q.name) for s in sides)
+
+
+def lead(ctx: Context, side: str, resource: str) -> Fraction:
+    """A side's total less the largest other side's (negative when behind)."""
+    others = [ctx.state.resource(s, resource) for s in ctx.rules.sides if s != side]
+    return ctx.state.resource(side, resource) - (max(others) if others else Fraction(0))
+
+
+def counters_at(ctx: Context, groups: Iterable[Group], place: Place, scope: Scope) -> Iterable[Unit]:
+    """The counters at a place that match any of the groups (id order)."""
+    cells = _place_cells(ctx, place, scope)
+    groups = tuple(groups)
+    for unit in sorted(ctx.state.units, key=lambda u: u.id):
+        if unit.location in cells and not unit.dummy and any(_matches(ctx, unit, g, scope) for g in groups):
+            yield unit
+
+
+def _matches(ctx: Context, unit: Unit, group: Group, scope: Scope) -> bool:
+    if group.who is not None and unit.side not in sides_of(ctx, group.who, scope.side):
+        return False
+    unit_type = ctx.rules.unit_type(unit.type)
+    if group.noun is not None and group.noun != "counter" and unit_type.kind != group.noun:
+        return False
+    return all(Rules.unit_matches(unit_type, (name,)) for name in group.selectors)
+
+
+def _place_cells(ctx: Context, place: Place, scope: Scope) -> frozenset[str]:
+    if place.kind == "cell":
+        return frozenset({scope.cell}) if scope.cell is not None else frozenset()
+    cache = _rules_cache(ctx.rules, ctx.board).setdefault("condition cells", {})
+    key = (place.kind, place.selectors)
+    if key not in cache:
+        wanted = frozenset(place.selectors)
+        named = frozenset(c for c in ctx.board.cells
+                          if wanted & ctx.rules.cell_selectors(ctx.board.terrain(c), ctx.board.tags(c))
+                          or ctx.board.graph.nodes[c].get("place") in wanted)
+        if place.kind == "adjacent":
+            named = frozenset(n for c in named for n in ctx.board.neighbours(c))
+        cache[key] = named
+    return cache[key]

@@ -1,0 +1,566 @@
+"""Battles of an operation: ``do recon with DICE …``, ``do commit support paying ACTION`` and
+``do resolve fire with COMBAT``.
+
+A game of alternating operations (``interpreter.operation``) fights a battle when a moving
+force ends its move in a cell with enemy counters (``ctx.operation.cell``).  The sequence
+repeats a recon step, a support step and a fire step until one side remains; these three
+procedures are those steps.  Each does nothing outside a battle (``ctx.operation`` is ``None``,
+has no contested cell, or has ended).  Everything game-specific is read from declarations:
+
+- **Who is in the battle.**  The attacker is the side conducting the operation; its units
+  that fight are those of the force (``operation.force``) in the cell, plus the support markers
+  committed to it (``operation.support``).  Every other side's counters in the cell defend, all
+  of them.  A side takes part while it has a *unit* (a counter that is not a marker) there; the
+  attacker while a unit of its force is there (or, for a force of support markers alone, while
+  one of them is).  When that ends the battle is over: ``operation.ended`` is set and the
+  committed support markers go back to their box (``battle_over``).
+
+``recon with DICE [adding FACTOR] [for COMBAT]`` (Sea Lords 7.6 step 3, 10.1-10.2).  Each
+round: ``operation.round`` goes up by one (this procedure counts the rounds).  Face-down
+counters in the cell are turned face up, and a unit with ``effect remove self [to BOX] when
+revealed`` leaves the map for that box (no award: deception units, 10.6).  Then each side, the
+attacker first, picks one of its units in the battle (decision ``recon``: ``recon ID``; a marker
+may be picked when its declaration prints the FACTOR, such as a surveillance aircraft; a lone
+candidate is taken without asking) and rolls DICE, adding the unit's FACTOR, the cell's terrain
+``recon attacker|defender +N``, its side's markers' ``modify recon roll +N [for self] [once]``
+effects in the cell (Ambush) and the turn modifier ``(side, "roll:recon", N)``.  The higher
+total has the bounce; a tie goes to the side the COMBAT's ``first fire by … ties to
+defender|attacker`` names (the defender when it names none).  The side with the bounce chooses
+(decision ``bounce``) ``fire first`` or ``break off``; breaking off (``interpreter.combat.
+break_off``) gives the first fire to the other side.  A force of support markers alone rolls no
+recon (17.4) and fires first.
+
+``commit support paying ACTION`` (7.6 step 4, 17.2-17.5).  The acting side (the step's ``side``)
+may commit markers that say ``support from BOX`` and lie in its BOX, not committed yet this turn,
+into the contested cell, one at a time (decision ``support``: ``commit ID`` or ``done``), paying
+ACTION's cost for each (its ``cost`` line for the marker).  ``support only into WHERE [within N]``,
+``support never with friendly units`` and ``support never alone`` (only where a unit of its side
+fights) limit the cells.  Only the lowest id of each marker type is offered: they are alike.  A
+force of support markers alone (no unit in ``operation.force``) may be supported this way.  A committed marker gets the turn flag ``committed`` (so it is used once
+a turn) and fires with its side; when the battle ends it goes back to its box.
+
+``resolve fire with COMBAT`` (7.6 step 5, 11.1-11.9).  The side with first fire fires, its
+losses taken at once; then the other side fires with what it has left (11.3).  A side fires the
+total of its firing units' attack factor (the COMBAT's ``attack factor``) on the COMBAT's table
+(``interpreter.combat.resolve``, with a ``Battle``: terrain shifts only fire at the defender, and
+the recon unit is the first into a box by a ``refit`` result, ``recon unit refitted first``),
+adding its markers' ``modify fire roll +N [for self] [once]`` effects and the turn modifier
+``(side, "roll:fire", N)``.  A side whose total is 0 does not fire.  After a side fires, markers
+in the cell meet ``SIDE fires in cell`` (``interpreter.procedures.events.fired``: Civilians); at
+the end of the round those with ``when [first] combat round ends`` act here: of their effects
+``remove self [to BOX]`` and ``gain RESOURCE N [to ROLE]`` are carried out.
+
+Raises:
+    RulesError: (E805) when the COMBAT says ``fire is simultaneous``: only sequential fire (11.3)
+    is carried out.
+
+Limits: the round-end effects are carried out when their condition is the moment alone (no
+``and`` clauses); a marker's ``once`` is remembered with the turn flag ``used:WHAT
+roll``; recon picks are made one after the other, not simultaneously.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from attrs import evolve
+
+import interpreter.game  # noqa: F401  (registers E805, unsupported-procedure, raised here)
+from dsl.conditions import ConditionError, Names, parse_condition
+from dsl.diagnostics import RulesError, diagnostic
+from dsl.model import Declaration, Property
+from interpreter import combat as fire
+from interpreter.actions import Action
+from interpreter.context import Context, Flow
+from interpreter.flow import procedure
+from interpreter.movement import _rules_cache, cite, within
+from interpreter.procedures import events
+from interpreter.rules import Rules
+from interpreter.state import ELIMINATED, Unit
+from interpreter.victory import gain
+
+COMMITTED = "committed"
+"""Turn flag of a support marker committed to a battle this turn (it may be used once a turn)."""
+
+
+# --- who is in the battle ----------------------------------------------------------------------
+
+
+def _is_unit(ctx: Context, unit: Unit) -> bool:
+    return not unit.dummy and ctx.rules.unit_type(unit.type).kind == "unit"
+
+
+def _shown(ctx: Context, side: str) -> str:
+    decl = ctx.rulebook.get("side", side)
+    return decl.display if decl is not None else side
+
+
+def _here(ctx: Context) -> tuple[Unit, ...]:
+    return ctx.state.units_at(ctx.operation.cell)
+
+
+def defenders_of(ctx: Context) -> list[str]:
+    """The sides other than the attacker with counters in the contested cell, in player order."""
+    present = {u.side for u in _here(ctx)}
+    return [s for s in ctx.player_order if s != ctx.operation.side and s in present]
+
+
+def fighting_counters(ctx: Context, side: str) -> list[Unit]:
+    """The side's counters in the contested cell that fire and may be fired at (module docstring)."""
+    operation = ctx.operation
+    here = [u for u in _here(ctx) if u.side == side and not u.dummy]
+    if side != operation.side:
+        return here
+    ours = set(operation.force) | set(operation.support)
+    return [u for u in here if u.id in ours]
+
+
+def side_in_battle(ctx: Context, side: str) -> bool:
+    """Whether ``side`` still takes part in the battle (module docstring: who is in the battle)."""
+    operation = ctx.operation
+    if side != operation.side:
+        return any(_is_unit(ctx, u) for u in _here(ctx) if u.side == side)
+    force_units = [ctx.state.unit(i) for i in operation.force]
+    here = [u for u in force_units if u.location == operation.cell]
+    if any(_is_unit(ctx, u) for u in force_units):
+        return any(_is_unit(ctx, u) for u in here)
+    return bool(here) or any(ctx.state.unit(i).location == operation.cell for i in operation.support)
+
+
+def side_in_battle_units(ctx: Context, side: str) -> bool:
+    """Whether a unit (not a marker) of ``side`` fights in the battle."""
+    return any(_is_unit(ctx, u) for u in fighting_counters(ctx, side))
+
+
+def battle_on(ctx: Context) -> bool:
+    """Whether a battle is being fought: an operation with a contested cell, not ended, where the
+    attacker and another side both take part."""
+    operation = ctx.operation
+    if operation is None or not operation.fighting():
+        return False
+    return side_in_battle(ctx, operation.side) and any(side_in_battle(ctx, s) for s in defenders_of(ctx))
+
+
+def battle_over(ctx: Context) -> None:
+    """End the battle: the operation ends and committed support markers go back to their box."""
+    operation = ctx.operation
+    if operation is None or operation.cell is None:
+        return
+    for marker_id in operation.support:
+        marker = ctx.state.unit(marker_id)
+        box = _support_box(ctx, marker)
+        if marker.location == operation.cell and box is not None:
+            ctx.update_unit(evolve(marker, location=box))
+            ctx.say(f"{ctx.label(marker)} goes back to the {box}: the battle in {operation.cell} is over",
+                    kind="combat", unit=marker.id, box=box)
+    operation.support = []
+    if not operation.ended:
+        operation.ended = True
+        ctx.say(f"the battle in {operation.cell} is over", kind="combat", cell=operation.cell)
+
+
+# --- markers' effects ----------------------------------------------------------------------------
+
+
+def _names(ctx: Context) -> Names:
+    cache = _rules_cache(ctx.rules)
+    if "condition_names" not in cache:
+        cache["condition_names"] = Names(ctx.rulebook)
+    return cache["condition_names"]
+
+
+def _decl(ctx: Context, unit: Unit) -> Declaration | None:
+    return ctx.rulebook.get(ctx.rules.unit_type(unit.type).kind, unit.type)
+
+
+def _moment(ctx: Context, effect: Property):
+    """The moment of an effect's ``when`` condition, when the condition is that moment alone."""
+    words = effect.get("condition")
+    if not words:
+        return None
+    try:
+        condition = parse_condition([str(w) for w in words], _names(ctx))
+    except ConditionError:
+        return None
+    return condition.moment if not condition.clauses else None
+
+
+def roll_modifier(ctx: Context, side: str, what: str, cell: str, *, use: bool = True) -> tuple[int, list[str]]:
+    """The modifier to ``side``'s WHAT roll in ``cell``: markers' ``modify WHAT roll`` effects and the
+    turn modifier ``(side, "roll:WHAT", N)``, with the reasons.  ``use``: spend ``once`` effects."""
+    total, why = 0, []
+    for marker in ctx.state.units_at(cell):
+        decl = _decl(ctx, marker)
+        if decl is None or marker.dummy:
+            continue
+        for effect in decl.all("effect"):
+            if effect.get("effect") != "modify" or str(effect.get("what")) != what or effect.get("condition"):
+                continue
+            role = fire._role(effect)
+            if role in (None, "self", "owner"):
+                if side != marker.side:
+                    continue
+            elif role not in ("enemy", "opponent") or side == marker.side:
+                continue
+            flag = f"used:{what} roll"
+            if effect.has("once"):
+                if flag in marker.turn_flags:
+                    continue
+                if use:
+                    ctx.update_unit(evolve(marker, turn_flags=marker.turn_flags | {flag}))
+            total += effect.get("modifier")
+            why.append(f"{effect.get('modifier'):+d} {decl.display}")
+    for s, name, amount in ctx.state.turn_modifiers:
+        if s == side and name == f"roll:{what}":
+            total += amount
+            why.append(f"{amount:+d} this turn")
+    return total, why
+
+
+def _round_ends(ctx: Context, cell: str) -> None:
+    """Counters in ``cell`` with effects ``when [first] combat round ends`` carry out ``remove self
+    [to BOX]`` and ``gain RESOURCE N [to ROLE]``."""
+    for counter in sorted(ctx.state.units_at(cell), key=lambda u: u.id):
+        decl = _decl(ctx, counter)
+        if decl is None:
+            continue
+        for effect in decl.all("effect"):
+            moment = _moment(ctx, effect)
+            if moment is None or moment.kind != "round ends":
+                continue
+            current = ctx.state.unit(counter.id)
+            if current.location != cell:
+                break
+            _carry_out(ctx, current, effect)
+
+
+def _carry_out(ctx: Context, counter: Unit, effect: Property) -> None:
+    verb = effect.get("effect")
+    decl = _decl(ctx, counter)
+    why = f"{decl.display}: {effect.text} ({cite(decl, effect)})"
+    if verb == "remove":
+        box = effect.get("box")
+        place = str(box) if box is not None else ELIMINATED
+        ctx.update_unit(evolve(counter, location=place))
+        ctx.say(f"{ctx.label(counter)} is removed from {counter.location}"
+                f"{f' to the {place}' if box is not None else ''} ({why})", kind="combat", unit=counter.id,
+                box=place)
+    elif verb == "gain":
+        amount = effect.get("amount")
+        if amount is None:
+            amount = ctx.roll(effect.get("roll"), why)
+        role = fire._role(effect)
+        to = counter.side if role in (None, "self", "owner") else next(
+            (s for s in ctx.rules.sides if s != counter.side), counter.side)
+        gain(ctx, to, str(effect.get("resource")), Fraction(amount), why)
+    else:
+        ctx.say(f"{why}: not carried out by a battle", kind="combat", unit=counter.id)
+
+
+def _reveal_in_cell(ctx: Context, cell: str) -> None:
+    """Turn every counter in the cell face up (10.1), then send away units that go when revealed."""
+    for counter in sorted(ctx.state.units_at(cell), key=lambda u: u.id):
+        if counter.hidden:
+            ctx.update_unit(evolve(counter, hidden=False))
+            ctx.say(f"{counter.id} is revealed: {ctx.label(evolve(counter, hidden=False))}", kind="reveal",
+                    unit=counter.id, unit_type=counter.type, cell=cell)
+    for counter in sorted(ctx.state.units_at(cell), key=lambda u: u.id):
+        if not _is_unit(ctx, counter):
+            continue
+        decl = _decl(ctx, counter)
+        for effect in decl.all("effect") if decl is not None else ():
+            moment = _moment(ctx, effect)
+            if effect.get("effect") == "remove" and moment is not None and moment.kind == "revealed":
+                _carry_out(ctx, ctx.state.unit(counter.id), effect)
+                break
+
+
+# --- recon ---------------------------------------------------------------------------------------
+
+
+def _battle_combat(ctx: Context, prop: Property) -> Declaration | None:
+    name = prop.get("combat")
+    if name is not None:
+        return ctx.rulebook.get("combat", str(name))
+    return next((c for c in ctx.rulebook.of_kind("combat") if c.has("first")), None)
+
+
+def _prints(ctx: Context, unit: Unit, factor: str | None) -> bool:
+    """Whether the counter's own declaration prints the factor (a marker with a recon value)."""
+    decl = _decl(ctx, unit)
+    return factor is not None and decl is not None and decl.has(f"factor:{factor}")
+
+
+def recon_candidates(ctx: Context, side: str, factor: str | None) -> list[Unit]:
+    """The side's units in the battle it may pick to roll recon with (and markers printing ``factor``)."""
+    return [u for u in fighting_counters(ctx, side) if _is_unit(ctx, u) or _prints(ctx, u, factor)]
+
+
+def _terrain_recon(ctx: Context, cell: str, role: str) -> tuple[int, str | None]:
+    decl = ctx.rulebook.get("terrain", ctx.board.terrain(cell))
+    line = decl.first("recon") if decl is not None else None
+    if line is None or line.get("modifier") is None or str(line.get("role")) != role:
+        return 0, None
+    return line.get("modifier"), f"{line.get('modifier'):+d} {decl.display}"
+
+
+def _ties_to(combat: Declaration | None, attacker: str, defender: str) -> str:
+    line = combat.first("first") if combat is not None else None
+    if line is not None and line.has("ties") and line.has("attacker"):
+        return attacker
+    return defender
+
+
+@procedure("recon")
+def recon(ctx: Context, prop: Property) -> Flow:
+    """The recon sub-phase of one round: reveal, pick, roll, and the bounce's choice (module docstring)."""
+    operation = ctx.operation
+    if operation is None or not operation.fighting():
+        return
+    cell = operation.cell
+    if not battle_on(ctx):
+        battle_over(ctx)
+        return
+    operation.round += 1
+    operation.bounce, operation.first_fire, operation.recon_units = None, None, {}
+    ctx.say(f"battle in {cell}: round {operation.round}", kind="combat", cell=cell, round=operation.round)
+    _reveal_in_cell(ctx, cell)
+    if not battle_on(ctx):
+        battle_over(ctx)
+        return
+    attacker = operation.side
+    defender = defenders_of(ctx)[0]
+    factor = str(prop.get("factor")) if prop.get("factor") is not None else None
+    if not any(_is_unit(ctx, ctx.state.unit(i)) for i in operation.force):
+        operation.first_fire = attacker
+        ctx.say(f"support fire alone: no recon; {_shown(ctx, attacker)} fires first", kind="combat", cell=cell)
+        return
+    combat = _battle_combat(ctx, prop)
+    picked: dict[str, Unit | None] = {}
+    for side in (attacker, defender):
+        candidates = recon_candidates(ctx, side, factor)
+        if len(candidates) > 1:
+            action = yield from ctx.choose(side, "recon", f"recon in {cell}: pick the unit to roll for",
+                                           [Action("recon", (u.id,)) for u in candidates])
+            unit = ctx.state.unit(action.args[0])
+        else:
+            unit = candidates[0] if candidates else None
+        picked[side] = unit
+        if unit is not None:
+            operation.recon_units[side] = unit.id
+            ctx.say(f"{_shown(ctx, side)} rolls recon with {ctx.label(unit)}", kind="recon", side=side,
+                    unit=unit.id)
+    totals: dict[str, int] = {}
+    for side, role in ((attacker, "attacker"), (defender, "defender")):
+        unit = picked[side]
+        parts: list[str] = []
+        value = ctx.roll(str(prop.get("dice")), f"recon for {_shown(ctx, side)} in {cell}")
+        total = value
+        printed = fire.unit_factor(ctx, unit, factor) if unit is not None else None
+        if printed:
+            total += int(printed)
+            parts.append(f"{int(printed):+d} {ctx.label(unit)}")
+        terrain, why = _terrain_recon(ctx, cell, role)
+        if why:
+            total += terrain
+            parts.append(why)
+        modifier, reasons = roll_modifier(ctx, side, "recon", cell)
+        total += modifier
+        parts += reasons
+        totals[side] = total
+        ctx.say(f"{_shown(ctx, side)} recon: rolled {value}{''.join(f', {p}' for p in parts)} = {total}", kind="recon",
+                side=side, roll=value, total=total)
+    if totals[attacker] != totals[defender]:
+        bounce = attacker if totals[attacker] > totals[defender] else defender
+    else:
+        bounce = _ties_to(combat, attacker, defender)
+    other = defender if bounce == attacker else attacker
+    operation.bounce = bounce
+    section = cite(combat, combat.first("first")) if combat is not None and combat.first("first") else ""
+    ctx.say(f"{_shown(ctx, bounce)} has the bounce ({totals[attacker]} against {totals[defender]}"
+            f"{', a tie' if totals[attacker] == totals[defender] else ''}{f'; {section}' if section else ''})",
+            kind="recon", side=bounce)
+    mine = [u for u in _here(ctx) if u.side == bounce]
+    options = [Action("fire", ("first",))]
+    if combat is not None and any(fire.break_off_cells(ctx, combat, u) or fire.break_off_boxes(ctx, combat, u)
+                                  for u in mine):
+        options.append(Action("break", ("off",)))
+    choice = options[0]
+    if len(options) > 1:
+        choice = yield from ctx.choose(bounce, "bounce", f"the bounce in {cell}: fire first or break off?",
+                                       options, in_order=True)
+    if choice.kind == "fire":
+        operation.first_fire = bounce
+        ctx.say(f"{_shown(ctx, bounce)} fires first", kind="recon", side=bounce)
+        return
+    ctx.say(f"{_shown(ctx, bounce)} breaks off", kind="recon", side=bounce)
+    yield from fire.break_off(ctx, combat, bounce, mine, forced=False, reason=f"the bounce in {cell}")
+    operation.first_fire = other
+    if not battle_on(ctx):
+        battle_over(ctx)
+    else:
+        ctx.say(f"{_shown(ctx, other)} fires first at the units that stayed", kind="recon", side=other)
+
+
+# --- support ------------------------------------------------------------------------------------
+
+
+def _support_box(ctx: Context, marker: Unit) -> str | None:
+    decl = _decl(ctx, marker)
+    line = next((p for p in decl.all("support") if p.get("box") is not None), None) if decl is not None else None
+    return str(line.get("box")) if line is not None else None
+
+
+def support_problem(ctx: Context, marker: Unit, cell: str) -> str | None:
+    """Why ``marker`` may not be committed into ``cell`` now, or ``None``."""
+    decl = _decl(ctx, marker)
+    box = _support_box(ctx, marker)
+    if box is None:
+        return f"{marker.id} is no support marker"
+    if marker.location != box:
+        return f"{marker.id} is not in the {box}"
+    if COMMITTED in marker.turn_flags:
+        return f"{marker.id} has been used this turn ({cite(decl, decl.first('support'))})"
+    for line in decl.all("support"):
+        if line.get("where"):
+            wanted = tuple(sorted(str(w) for w in line.get("where")))
+            if cell not in _support_cells(ctx, wanted, line.get("distance") or 0):
+                return f"{decl.display} only goes into {' '.join(wanted)} ({cite(decl, line)})"
+        friendly = any(u.side == marker.side and _is_unit(ctx, u) for u in ctx.state.units_at(cell))
+        if line.has("friendly") and friendly:
+            return f"{decl.display} never goes into a cell with friendly units ({cite(decl, line)})"
+        if line.has("alone") and not side_in_battle_units(ctx, marker.side):
+            return f"{decl.display} never goes alone into a battle ({cite(decl, line)})"
+    return None
+
+
+def _support_cells(ctx: Context, wanted: tuple[str, ...], distance: int) -> frozenset[str]:
+    """Cells ``support only into WANTED within DISTANCE`` allows, found once per rules and map."""
+    cache = _rules_cache(ctx.rules, ctx.board).setdefault("support_cells", {})
+    key = (wanted, distance)
+    if key not in cache:
+        spots = [c for c in ctx.board.cells
+                 if set(wanted) & ctx.rules.cell_selectors(ctx.board.terrain(c), ctx.board.tags(c))]
+        cache[key] = frozenset(within(ctx.board, spots, distance))
+    return cache[key]
+
+
+def _price(ctx: Context, action: Declaration, marker: Unit) -> tuple[str, Fraction] | None:
+    line = Rules.line_for([p for p in action.all("cost") if p.get("amount") is not None],
+                          ctx.rules.unit_type(marker.type))
+    return (str(line.get("resource")), Fraction(line.get("amount"))) if line is not None else None
+
+
+@procedure("commit support")
+def commit_support(ctx: Context, prop: Property) -> Flow:
+    """Commit support markers to the battle, paying for each (module docstring)."""
+    operation = ctx.operation
+    if operation is None or not operation.fighting():
+        return
+    action = ctx.rulebook.get("action", str(prop.get("action")))
+    owner = action.first("side") if action is not None else None
+    side = ctx.acting or (str(owner.get("side")) if owner is not None else None)
+    cell = operation.cell
+    lone = side == operation.side and not any(_is_unit(ctx, ctx.state.unit(i)) for i in operation.force)
+    if (side is None or not any(side_in_battle(ctx, s) for s in defenders_of(ctx))
+            or not (lone or side_in_battle(ctx, side))):
+        return
+    while True:
+        ready: dict[str, Unit] = {}
+        for marker in sorted(ctx.state.units, key=lambda u: u.id):
+            if marker.side != side or marker.type in ready or support_problem(ctx, marker, cell) is not None:
+                continue
+            price = _price(ctx, action, marker)
+            if price is not None and ctx.state.resource(side, price[0]) < price[1]:
+                continue
+            ready[marker.type] = marker
+        if not ready:
+            return
+        options = [Action("done")] + [Action("commit", (m.id,)) for m in ready.values()]
+        choice = yield from ctx.choose(side, "support", f"{action.display}: commit support to the battle in {cell}?",
+                                       options, lambda a: _why_not_commit(ctx, a, cell))
+        if choice.kind == "done":
+            return
+        marker = ctx.state.unit(choice.args[0])
+        price = _price(ctx, action, marker)
+        if price is not None and price[1]:
+            gain(ctx, side, price[0], -price[1], f"{action.display}: {marker.id}")
+        ctx.update_unit(evolve(marker, location=cell, hidden=False, turn_flags=marker.turn_flags | {COMMITTED}))
+        operation.support.append(marker.id)
+        ctx.say(f"{ctx.label(marker)} is committed to the battle in {cell}", kind="support", unit=marker.id,
+                cell=cell, side=side)
+
+
+def _why_not_commit(ctx: Context, action: Action, cell: str) -> str | None:
+    if action.kind != "commit" or not action.args:
+        return None
+    try:
+        marker = ctx.state.unit(action.args[0])
+    except KeyError:
+        return f"there is no counter {action.args[0]!r}"
+    return support_problem(ctx, marker, cell)
+
+
+# --- fire ----------------------------------------------------------------------------------------
+
+
+def _first_refit(ctx: Context, combat: Declaration) -> dict[str, str]:
+    line = combat.first("recon")
+    if line is None:
+        return {}
+    out = {}
+    for side, unit_id in ctx.operation.recon_units.items():
+        unit = ctx.state.unit(unit_id)
+        if line.get("who") and Rules.unit_matches(ctx.rules.unit_type(unit.type), line.get("who")):
+            continue
+        out[side] = unit_id
+    return out
+
+
+def firepower(ctx: Context, combat: Declaration, units: list[Unit]) -> Fraction:
+    """The total a side fires with: its firing units' attack factor."""
+    factor = fire._factor_name(combat, "attack")
+    return sum((fire.unit_factor(ctx, u, factor) or Fraction(0) for u in units), Fraction(0))
+
+
+@procedure("resolve fire")
+def resolve_fire(ctx: Context, prop: Property) -> Flow:
+    """The fire sub-phase of one round: first fire, losses, then the other side's fire (module docstring)."""
+    operation = ctx.operation
+    if operation is None or not operation.fighting():
+        return
+    if not battle_on(ctx):
+        battle_over(ctx)
+        return
+    combat = ctx.rulebook.get("combat", str(prop.get("combat")))
+    fire_is = combat.first("fire")
+    if fire_is is not None and fire_is.has("simultaneous"):
+        raise RulesError([diagnostic("E805", fire_is.span, f"combat {combat.name!r}: simultaneous fire is not "
+                                     "supported by 'resolve fire' yet", "write 'fire is sequential'")])
+    cell = operation.cell
+    attacker = operation.side
+    defender = defenders_of(ctx)[0]
+    first = operation.first_fire or attacker
+    order = [first, defender if first == attacker else attacker]
+    battle = fire.Battle(cell, defender, _first_refit(ctx, combat))
+    for side in order:
+        if not battle_on(ctx):
+            break
+        firers = fighting_counters(ctx, side)
+        targets = [u for u in _here(ctx) if u.side != side and not u.dummy]
+        total = firepower(ctx, combat, firers)
+        if total <= 0:
+            ctx.say(f"{_shown(ctx, side)} has no firepower in {cell} and does not fire", kind="combat", side=side,
+                    cell=cell)
+            continue
+        modifier, reasons = roll_modifier(ctx, side, "fire", cell)
+        note = f" (roll {', '.join(reasons)})" if reasons else ""
+        ctx.say(f"{_shown(ctx, side)} fires in {cell} with {', '.join(ctx.label(u) for u in firers)}: "
+                f"firepower {total}{note}",
+                kind="attack", side=side, cell=cell, units=[u.id for u in firers])
+        yield from fire.resolve(ctx, combat.name, firers, targets, reason=f"{_shown(ctx, side)} fire in {cell}",
+                                attacker_side=side, roll_modifier=modifier, battle=battle)
+        yield from events.fired(ctx, side, cell)
+    _round_ends(ctx, cell)
+    if not battle_on(ctx):
+        battle_over(ctx)

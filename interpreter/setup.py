@@ -1,0 +1,297 @@
+"""Set-up: the scenario's forces put where the game starts, before turn 1.
+
+``setup(ctx)`` runs, in order:
+
+1. **Starting resources** (``[scenario.resources]``; every other resource starts at 0).
+2. **Options decided before play** (``[scenario.choose]``): the deciding side chooses
+   ``option NAME on`` or ``off``; an option switched on has its ``effect`` lines carried out
+   (``gain``/``lose``, ``to owner`` being the side that chose it), and the game goes on with
+   the rulebook in which it is on (``Scenario.rules_for``).
+3. **Random draws** (``[[draw]]``): counters picked one at a time from the mix, each pick a
+   logged roll of one die with as many faces as counters are left (``ctx.roll``), so a replay
+   picks the same ones.
+4. **Placement**, side by side in ``setup_order``, entry by entry in the order written:
+   first the fixed cells, named places and holding areas (``box``) of all its entries, at
+   once; then its zones by the owner's choice, counter by counter, in the order written,
+   among the cells ``_may_place`` allows (fixed cells are the scenario author's to get right:
+   they are not checked).  A counter no
+   cell is left for goes to the scenario's ``unplaced`` area (default ``offmap``), logged.
+
+Hidden sides' counter ids are numbered in an order shuffled by the seed, so an id never tells
+the enemy which type a face-down counter is.
+
+Limits: set-up does not look ahead.  A side that fills the cells a later entry needs leaves
+that entry's counters unplaced (they go to ``unplaced``); order the entries so that the most
+constrained come first.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from attrs import define, evolve
+
+from dsl.model import Property
+from dsl.values import Dice
+from interpreter.actions import Action
+from interpreter.context import Context, Flow
+from interpreter.options import option_on
+from interpreter.rules import Rules
+from interpreter.scenario import Zone
+from interpreter.state import Unit
+
+
+@define
+class _Slot:
+    """One counter to set up."""
+
+    side: str
+    unit: str
+    at: str | None = None
+    box: str | None = None
+    zone: Zone | None = None
+    per_cell: int | None = None
+    group: str = ""
+    group_per_cell: int | None = None
+    may_hold: str | None = None
+
+
+def _short(ctx: Context, side: str) -> str:
+    decl = ctx.rulebook.get("side", side)
+    short = decl.first("short") if decl else None
+    return str(short.get("name")) if short else side[:1].upper()
+
+
+def _display(ctx: Context, side: str) -> str:
+    decl = ctx.rulebook.get("side", side)
+    return decl.display if decl else side
+
+
+def setup(ctx: Context) -> Flow:
+    """Place every counter of the scenario (see the module docstring for the order)."""
+    from interpreter.rng import choice_rng
+
+    ctx.state = evolve(ctx.state, phase="setup",
+                       resources=tuple(sorted((s, r, v) for s, r, v in _start_resources(ctx))))
+    yield from _choose_options(ctx)
+    plan = _plan(ctx)
+    ids: dict[int, str] = {}
+    for side in ctx.rules.sides:
+        mine = [i for i, slot in enumerate(plan) if slot.side == side]
+        if _hides(ctx, side):
+            choice_rng(ctx.seed, f"ids:{side}").shuffle(mine)
+        width = len(str(len(mine)))
+        for n, index in enumerate(mine, start=1):
+            ids[index] = f"{_short(ctx, side)}{n:0{width}d}"
+    groups: dict[str, str] = {}
+    for side in ctx.scenario.setup_order:
+        ctx.acting = side
+        # Fixed squares and holding areas first (no decision), then the zones in the order written.
+        mine = sorted((i for i, slot in enumerate(plan) if slot.side == side), key=lambda i: plan[i].zone is not None)
+        for index in mine:
+            slot = plan[index]
+            unit_type = ctx.rules.unit_type(slot.unit)
+            unit = Unit(ids[index], slot.unit, side, slot.at or slot.box or "offmap", hidden=_hides(ctx, side),
+                        dummy=unit_type.dummy)
+            if slot.zone is not None:
+                enterable = _enterable(ctx, unit_type)
+                cells = [c for c in ctx.board.cells if slot.zone.contains(ctx.board, c)
+                         and (enterable is None or c in enterable)
+                         and _holds(ctx, side, c, slot.zone.holding)
+                         and _group_room(ctx, c, slot, groups)
+                         and _may_stand(ctx, unit, c, slot.per_cell)]
+                options = [Action("place", (unit.id, c)) for c in cells]
+                if slot.may_hold:
+                    options.append(Action("place", (unit.id, slot.may_hold)))
+                if not options:
+                    where = ctx.scenario.unplaced
+                    ctx.say(f"{unit.id} {unit_type.label} cannot be placed: no cell of its zone is free; "
+                            f"it goes to {where}", kind="setup", unit=unit.id, cell=where, side=side)
+                    ctx.state = evolve(ctx.state, units=(*ctx.state.units, evolve(unit, location=where)))
+                    continue
+                action = yield from ctx.choose(side, "setup", f"place {unit.id} {unit_type.label}", options)
+                unit = evolve(unit, location=action.args[1])
+            groups[unit.id] = slot.group
+            ctx.state = evolve(ctx.state, units=(*ctx.state.units, unit))
+            if unit.on_map:
+                ctx.say(f"{ctx.label(unit, side)} set up at {unit.location}", kind="setup", unit=unit.id,
+                        cell=unit.location, side=side)
+            else:
+                ctx.say(f"{ctx.label(unit, side)} starts in the {unit.location}", kind="setup", unit=unit.id,
+                        cell=unit.location, side=side)
+    ctx.state = evolve(ctx.state, units=tuple(sorted(ctx.state.units)))
+
+
+# --- options decided before play -----------------------------------------------------------
+
+
+def _choose_options(ctx: Context) -> Flow:
+    settings: dict[str, bool] = {}
+    for name, side in ctx.scenario.choices:
+        decl = ctx.rulebook.get("option", name)
+        ctx.acting = side
+        action = yield from ctx.choose(side, "option", f"before play: {decl.display}?",
+                                       [Action("option", (name, "on")), Action("option", (name, "off"))])
+        on = action.args[1] == "on"
+        settings[name] = on
+        ctx.say(f"{_display(ctx, side)} {'chooses' if on else 'declines'} {decl.display} (option {name})",
+                kind="option", option=name, on=on, side=side)
+        if on:
+            for effect in decl.all("effect"):
+                _carry_out(ctx, effect, side, decl.display)
+    if settings:
+        ctx.rulebook, ctx.rules = ctx.scenario.rules_for(settings)
+
+
+def _carry_out(ctx: Context, effect: Property, owner: str, why: str) -> None:
+    """An option's ``gain``/``lose`` effect: ``to owner`` (default), ``opponent``/``enemy`` or ``both``."""
+    from interpreter.victory import gain
+
+    if effect.has("opponent") or effect.has("enemy"):
+        sides = list(ctx.enemies(owner))
+    elif effect.has("both"):
+        sides = list(ctx.rules.sides)
+    else:
+        sides = [owner]
+    amount = effect.get("amount")
+    if amount is None:
+        amount = ctx.roll(effect.get("roll"), f"{why}: {effect.text}")
+    sign = -1 if effect.get("effect") == "lose" else 1
+    for side in sides:
+        gain(ctx, side, str(effect.get("resource")), Fraction(sign * amount), why)
+
+
+# --- the plan: one slot per counter ---------------------------------------------------------
+
+
+def _plan(ctx: Context) -> list[_Slot]:
+    plan: list[_Slot] = []
+    for p in ctx.scenario.setup:
+        if p.requires_option and not option_on(ctx, p.requires_option):
+            continue
+        common = {"side": p.side, "unit": p.unit, "per_cell": p.per_cell, "group": p.group,
+                  "group_per_cell": p.group_per_cell, "may_hold": p.may_hold}
+        if p.cells:
+            plan.extend(_Slot(at=cell, **common) for cell in p.cells)
+        else:
+            plan.extend(_Slot(at=p.at, box=p.box, zone=p.zone, **common) for _ in range(p.count))
+    for draw in ctx.scenario.draws:
+        picked, rest = _draw(ctx, draw)
+        plan.extend(_Slot(draw.side, unit, zone=draw.zone_for(unit), per_cell=draw.per_cell,
+                          group=f"draw {draw.line}") for unit in picked)
+        if draw.rest is not None:
+            plan.extend(_Slot(draw.side, unit, box=draw.rest) for unit in rest)
+    return plan
+
+
+def _draw(ctx: Context, draw) -> tuple[list[str], list[str]]:
+    """Pick ``count`` counters (then ``rest_count`` more, for the box) at random from the mix."""
+    pool = [unit for unit, number in draw.mix for _ in range(number)]
+    wanted = draw.count + (len(pool) - draw.count if draw.rest_count is None else draw.rest_count)
+    picked: list[str] = []
+    for n in range(1, wanted + 1):
+        if len(pool) == 1:
+            picked.append(pool.pop())
+            continue
+        what = "to place" if n <= draw.count else f"for the {draw.rest}"
+        face = ctx.roll(Dice(1, len(pool)), f"set-up draw for {draw.side}: counter {n} of {wanted} ({what}), "
+                                           f"from {len(pool)} left")
+        picked.append(pool.pop(face - 1))
+    on_map, rest = picked[: draw.count], picked[draw.count:]
+    # The text names no type: a face-down side's draw is its secret (the data keeps it for replays).
+    ctx.say(f"{_display(ctx, draw.side)} draws {draw.count} of {len(on_map) + len(rest) + len(pool)} counters "
+            "at random", kind="setup", side=draw.side, drawn=on_map)
+    return on_map, rest
+
+
+# --- where a counter may go ------------------------------------------------------------------
+
+
+def _start_resources(ctx: Context):
+    declared = {(s, r): v for s, r, v in ctx.scenario.resources}
+    for side in ctx.rules.sides:
+        for resource in ctx.rulebook.of_kind("resource"):
+            yield side, resource.name, Fraction(declared.get((side, resource.name), 0))
+
+
+def _hides(ctx: Context, side: str) -> bool:
+    decl = ctx.rulebook.get("side", side)
+    counters = decl.first("counters") if decl else None
+    return bool(counters and counters.has("down"))
+
+
+def _holds(ctx: Context, side: str, cell: str, selectors: tuple[str, ...]) -> bool:
+    """Whether the cell holds a counter of ``side`` that one of ``selectors`` names (or none are given)."""
+    if not selectors:
+        return True
+    return any(u.side == side and Rules.unit_matches(ctx.rules.unit_type(u.type), selectors)
+               for u in ctx.state.units_at(cell))
+
+
+def _group_room(ctx: Context, cell: str, slot: _Slot, groups: dict[str, str]) -> bool:
+    if slot.group_per_cell is None:
+        return True
+    return sum(1 for u in ctx.state.units_at(cell) if groups.get(u.id) == slot.group) < slot.group_per_cell
+
+
+def _may_place(ctx: Context, unit: Unit, cell: str, per_cell: int | None) -> bool:
+    """Set up only where the unit could be in play (Sea Lords 3.0): a cell it may enter (its
+    terrain, its movement class's ``enters only``/``never enters``/``must end on``, its side's
+    ``never enters``), no enemy counter, within stacking, one-per-cell and ``per_cell``."""
+    enterable = _enterable(ctx, ctx.rules.unit_type(unit.type))
+    return (enterable is None or cell in enterable) and _may_stand(ctx, unit, cell, per_cell)
+
+
+def _enterable(ctx: Context, unit_type) -> frozenset[str] | None:
+    """The cells a unit type may stand in (``None``: a marker, which may stand anywhere)."""
+    from interpreter.movement import cost_table
+
+    if unit_type.kind == "marker":
+        return None
+    key = ("setup", "enterable", unit_type.name)
+    found = ctx.rules.derived.get(key)
+    if found is None:
+        table = cost_table(ctx.rules, ctx.board, unit_type.name)
+        found = frozenset(c for c in table.cost if table.must_end is None or c in table.must_end)
+        ctx.rules.derived[key] = found
+    return found
+
+
+def _may_stand(ctx: Context, unit: Unit, cell: str, per_cell: int | None) -> bool:
+    """What set-up changes: no enemy counter, within stacking, one-per-cell and ``per_cell``."""
+    here = ctx.state.units_at(cell)
+    if not here:
+        return True
+    if any(u.side != unit.side for u in here):
+        return False
+    if per_cell is not None and sum(1 for u in here if u.side == unit.side) >= per_cell:
+        return False
+    unit_type = ctx.rules.unit_type(unit.type)
+    decl = ctx.rulebook.get(unit_type.kind, unit_type.name)
+    if decl is not None and decl.has("one") and any(u.type == unit.type for u in here):
+        return False  # a marker declared 'one per cell'
+    together = [*(u for u in here if u.side == unit.side), unit]
+    return all(rule.problem(together, [unit]) is None for rule in _setup_stacking(ctx.rules))
+
+
+def _setup_stacking(rules: Rules) -> tuple:
+    """Every ``stacking`` rule, whenever the rulebook checks it: counters set up within the limits
+    (Sea Lords 3.0), even where play checks them only at the end of phases."""
+    from interpreter.movement import StackRule, stacking_rules
+
+    key = ("setup", "stacking")
+    if key not in rules.derived:
+        rules.derived[key] = tuple(StackRule(rules, d) for d in stacking_rules(rules))
+    return rules.derived[key]
+
+
+def apply_turn_modifiers(ctx: Context) -> None:
+    """Add the scenario's ``[[turn_modifier]]`` entries for this turn to ``GameState.turn_modifiers``
+    (called at the start of each turn; the turn's end clears them)."""
+    turn = ctx.state.turn
+    due = [(m.side, m.what, m.amount) for m in ctx.scenario.turn_modifiers if m.first <= turn <= m.last]
+    if due:
+        ctx.state = evolve(ctx.state, turn_modifiers=tuple(sorted((*ctx.state.turn_modifiers, *due))))
+        for side, what, amount in due:
+            ctx.say(f"turn {turn}: {_display(ctx, side)} {what} {amount:+d} (scenario)", kind="modifier",
+                    side=side, what=what, amount=amount)

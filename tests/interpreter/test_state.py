@@ -1,0 +1,57 @@
+"""The game state's indexes: what ``with_units`` hands on must equal what a fresh state builds."""
+
+from attrs import evolve
+from hypothesis import given
+from hypothesis import strategies as st
+
+from interpreter.state import GameState, Unit, replace
+
+CELLS = ("0101", "0102", "0201", "eliminated", "offmap")
+SIDES = ("blue", "red")
+
+
+def fresh(state: GameState) -> GameState:
+    """The same state with no index built yet."""
+    return GameState(state.turn, state.phase, state.units, state.resources, state.turn_modifiers, state.rolls,
+                     state.over)
+
+
+def indexes(state: GameState) -> tuple:
+    cells = {*CELLS, *(u.location for u in state.units)}
+    return ({u.id: state.unit(u.id) for u in state.units}, {c: state.units_at(c) for c in cells},
+            {s: tuple(state.units_of(s)) for s in SIDES}, {s: tuple(state.units_of(s, on_map=False)) for s in SIDES})
+
+
+changes = st.lists(st.tuples(st.integers(0, 7), st.sampled_from(CELLS), st.sampled_from(SIDES), st.booleans()),
+                   max_size=12)
+
+
+@given(st.lists(st.tuples(st.sampled_from(CELLS), st.sampled_from(SIDES)), min_size=1, max_size=8), changes)
+def test_indexes_handed_on_equal_fresh_ones(placed, steps):
+    units = tuple(Unit(f"U{n}", "t", side, cell) for n, (cell, side) in enumerate(placed))
+    state = GameState(units=units)
+    indexes(state)  # built, so with_units has them to hand on
+    for pick, cell, side, flag in steps:
+        old = state.units[pick % len(state.units)]
+        changed = replace(old, location=cell, side=side, spent=frozenset({"moved"}) if flag else frozenset())
+        before = state
+        state = state.with_unit(changed)
+        assert state.units == tuple(changed if u.id == old.id else u for u in before.units)
+        assert indexes(state) == indexes(fresh(state))
+
+
+def test_with_units_replaces_by_id_and_keeps_order():
+    a, b, c = (Unit(i, "t", "blue", "0101") for i in ("A1", "A2", "A3"))
+    state = GameState(units=(a, b, c))
+    moved = state.with_units([replace(c, location="0102"), replace(a, mode="dig")])
+    assert [u.id for u in moved.units] == ["A1", "A2", "A3"]
+    assert moved.unit("A3").location == "0102" and moved.unit("A1").mode == "dig"
+    assert moved.units_at("0101") == (moved.unit("A1"), b)
+    assert state.with_unit(Unit("Z9", "t", "red", "0101")).units == state.units  # no such id: unchanged
+
+
+def test_replace_is_evolve():
+    unit = Unit("A1", "t", "blue", "0101", hidden=True)
+    assert replace(unit, location="0202", mode="dig") == evolve(unit, location="0202", mode="dig")
+    state = GameState(units=(unit,), turn=3)
+    assert replace(state, phase="combat") == evolve(state, phase="combat")
