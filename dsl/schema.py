@@ -220,6 +220,9 @@ _add(_kind(
     ("may enter <where:" + SEL + ">+ [on turn <turn:INT>]",
      "Cells this unit may enter although its side's `never enters` forbids them (`on turn N`: on that game "
      "turn only).", "repeat"),
+    ("eliminated after operation in <where:" + SEL + ">+",
+     "At the end of each operation, such a unit standing in one of these cells is eliminated, scored as an "
+     "elimination by combat (a raid that may not stay)."),
     ("effect <words:WORD>+", "What it does (see Effects): `supply self` supplies its side's units in its cell.",
      "repeat"),
     factors=True,

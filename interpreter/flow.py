@@ -18,6 +18,7 @@ from dsl.diagnostics import RulesError, diagnostic
 from dsl.model import Declaration, Property
 from interpreter.actions import Action
 from interpreter.context import Context, Flow
+from interpreter.movement import cite
 
 Procedure = Callable[[Context, Property], Flow]
 PROCEDURES: dict[str, Procedure] = {}
@@ -183,8 +184,29 @@ def _alternate(ctx: Context, phase: Declaration, prop: Property) -> Flow:
                 done.add(side)
         finally:
             ctx.operation = None
+        _after_operation(ctx)
         if ctx.state.over or check_sudden_death(ctx):
             return
+
+
+def _after_operation(ctx: Context) -> None:
+    """Units that are ``eliminated after operation in WHERE`` and stand there now are eliminated,
+    scored as eliminations by combat (Sea Lords 25.10: the Tet sappers in Saigon and Vung Tau)."""
+    from interpreter.combat import eliminate
+
+    raiders = ctx.rules.derived.get("eliminated after operation")
+    if raiders is None:
+        raiders = ctx.rules.derived["eliminated after operation"] = tuple(
+            (name, decl, decl.first("eliminated")) for name, unit_type in ctx.rules.unit_types.items()
+            if (decl := ctx.rulebook.get(unit_type.kind, name)) is not None and decl.has("eliminated"))
+    for name, decl, line in raiders:
+        where = frozenset(str(w) for w in line.get("where") or ())
+        for unit in [u for u in ctx.state.units if u.type == name and u.on_map]:
+            cell = unit.location
+            if where & ctx.rules.cell_selectors(ctx.board.terrain(cell), ctx.board.tags(cell)) or \
+                    ctx.board.graph.nodes[cell].get("place") in where:
+                eliminate(ctx, unit, f"the operation is over and it stands in {cell} "
+                                     f"({cite(decl, line) or decl.name})")
 
 
 def _display(ctx: Context, side: str) -> str:

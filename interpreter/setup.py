@@ -94,10 +94,8 @@ def setup(ctx: Context) -> Flow:
             unit = Unit(ids[index], slot.unit, side, slot.at or slot.box or "offmap", hidden=_hides(ctx, side),
                         dummy=unit_type.dummy)
             if slot.zone is not None:
-                enterable = _enterable(ctx, unit_type)
-                cells = [c for c in ctx.board.cells if slot.zone.contains(ctx.board, c)
-                         and (enterable is None or c in enterable)
-                         and _holds(ctx, side, c, slot.zone.holding)
+                cells = [c for c in _zone_cells(ctx, slot.zone, unit_type)
+                         if _holds(ctx, side, c, slot.zone.holding)
                          and _group_room(ctx, c, slot, groups)
                          and _may_stand(ctx, unit, c, slot.per_cell)]
                 options = [Action("place", (unit.id, c)) for c in cells]
@@ -240,6 +238,18 @@ def _may_place(ctx: Context, unit: Unit, cell: str, per_cell: int | None) -> boo
     ``never enters``), no enemy counter, within stacking, one-per-cell and ``per_cell``."""
     enterable = _enterable(ctx, ctx.rules.unit_type(unit.type))
     return (enterable is None or cell in enterable) and _may_stand(ctx, unit, cell, per_cell)
+
+
+def _zone_cells(ctx: Context, zone, unit_type) -> tuple[str, ...]:
+    """The cells of a zone a unit type may stand in, in map order: what no placement changes,
+    found once per rules, zone and type."""
+    key = ("setup", "zone cells", zone, unit_type.name)
+    found = ctx.rules.derived.get(key)
+    if found is None:
+        enterable = _enterable(ctx, unit_type)
+        found = ctx.rules.derived[key] = tuple(c for c in ctx.board.cells if zone.contains(ctx.board, c)
+                                               and (enterable is None or c in enterable))
+    return found
 
 
 def _enterable(ctx: Context, unit_type) -> frozenset[str] | None:

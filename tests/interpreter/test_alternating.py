@@ -5,7 +5,6 @@ launches and a chief at 0101 and a launch at 0301, Red a junk at 0401; Blue has 
 
 from pathlib import Path
 
-import pytest
 
 from interpreter.game import Game
 

@@ -38,55 +38,66 @@ def games(scenario, kind: str) -> int:
     return (fast if FAST else full)[kind]
 
 
+class Facts:
+    """What the invariants need from a game's rules, read once per game."""
+
+    def __init__(self, game: Game):
+        rules = game.ctx.rules
+        self.boxes = {d.name for d in game.scenario.rulebook.of_kind("box")}
+        self.units = {name for name, t in rules.unit_types.items() if t.kind == "unit"}
+        self.alternating = any(d.has("alternate") for d in rules.rulebook.walk() if d.kind == "phase")
+        self.forbidding = enemy_cells_forbidden(rules) is not None
+        self.stacking = (*stack_rules(rules), *(StackRule(rules, d) for d in rules.rulebook.of_kind("stacking")
+                                                if d.first("checked") is not None and d.first("checked").has("end")))
+        self.limits = []
+        for side, name, _ in game.state.resources:
+            decl = game.scenario.rulebook.get("resource", name)
+            floor, cap = decl.first("minimum"), decl.first("cap")
+            self.limits.append((side, name, floor.get("value") if floor else None, cap.get("value") if cap else None))
+
+
 def check_invariants(game: Game, phase_ended: bool) -> None:
-    state, rules, board = game.state, game.ctx.rules, game.ctx.board
+    state, board = game.state, game.ctx.board
+    rules = game.ctx.rules  # the rules the game is played with: options chosen at set-up included
+    facts = getattr(game, "_facts", None)
+    if facts is None:
+        facts = game._facts = Facts(game)
     ids = [u.id for u in state.units]
     assert len(ids) == len(set(ids)), "a unit is in two places"
-    boxes = {d.name for d in game.scenario.rulebook.of_kind("box")}
-    for unit in state.units:
-        where = unit.location
-        assert (where in board.graph or where in (ELIMINATED, OFFMAP) or where in boxes
-                or (where.startswith("turn_track:") and where.split(":", 1)[1].isdigit())), \
-            f"{unit.id} is nowhere: {where!r}"
-        if where in board.graph and rules.unit_type(unit.type).kind == "unit":
-            allowed = cost_table(rules, board, unit.type).cost
-            assert where in allowed or not _options_off(game), \
-                f"{unit.id} ({unit.type}) stands in {where}, where its type may not be"
     cells: dict[str, list] = {}
     for unit in state.units:
-        if unit.on_map:
-            cells.setdefault(unit.location, []).append(unit)
-    if enemy_cells_forbidden(rules) is not None:
-        for cell, here in cells.items():
-            sides = {u.side for u in here if rules.unit_type(u.type).kind == "unit"}
-            assert len(sides) <= 1, f"units of {sorted(sides)} share {cell} on turn {state.turn} ({state.phase})"
+        where = unit.location
+        if where in board.graph:
+            cells.setdefault(where, []).append(unit)
+            if unit.type in facts.units:
+                assert where in cost_table(rules, board, unit.type).cost, \
+                    f"{unit.id} ({unit.type}) stands in {where}, where its type may not be"
+        else:
+            assert (where in (ELIMINATED, OFFMAP) or where in facts.boxes
+                    or (where.startswith("turn_track:") and where.split(":", 1)[1].isdigit())), \
+                f"{unit.id} is nowhere: {where!r}"
     operation = game.ctx.operation
-    if any(d.has("alternate") for d in rules.rulebook.walk() if d.kind == "phase"):
-        # Games of operations (Sea Lords 11.8): enemy units share a cell only during its battle.
+    if facts.forbidding or facts.alternating:
         for cell, here in cells.items():
-            sides = {u.side for u in here if rules.unit_type(u.type).kind == "unit"}
-            if len(sides) > 1:
-                assert operation is not None and operation.cell == cell, \
-                    f"units of {sorted(sides)} share {cell} outside a battle (turn {state.turn}, {state.phase})"
-    for side, name, value in state.resources:
-        decl = game.scenario.rulebook.get("resource", name)
-        floor, cap = decl.first("minimum"), decl.first("cap")
-        assert floor is None or value >= floor.get("value"), f"{side} {name} below minimum"
-        assert cap is None or value <= cap.get("value"), f"{side} {name} above cap"
+            sides = {u.side for u in here if u.type in facts.units}
+            if len(sides) < 2:
+                continue
+            # Games of operations (Sea Lords 11.8): enemy units share a cell only during its battle.
+            assert facts.alternating and operation is not None and operation.cell == cell, \
+                f"units of {sorted(sides)} share {cell} on turn {state.turn} ({state.phase})"
+    for side, name, floor, cap in facts.limits:
+        value = state.resource(side, name)
+        assert floor is None or value >= floor, f"{side} {name} below minimum"
+        assert cap is None or value <= cap, f"{side} {name} above cap"
     if phase_ended:
-        at_phase_end = [StackRule(rules, d) for d in rules.rulebook.of_kind("stacking")
-                        if d.first("checked") is not None and d.first("checked").has("end")]
         for cell, here in cells.items():
+            if len(here) < 2:
+                continue  # one counter breaks no limit (every limit is at least 1)
             for side in {u.side for u in here}:
                 together = [u for u in here if u.side == side]
-                for rule in (*stack_rules(rules), *at_phase_end):
+                for rule in facts.stacking:
                     assert rule.problem(together, together) is None, \
                         f"{side} over-stacked in {cell} at the end of {state.phase} on turn {state.turn}"
-
-
-def _options_off(game: Game) -> bool:
-    """Whether the game runs with no option or turn-limited rule that lets units stand elsewhere."""
-    return not getattr(game.ctx, "options", None)
 
 
 def play_checked(scenario, seed: int, agents_for) -> Game:

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from interpreter import rng
+from driving import drive
 from interpreter.actions import Action
 from interpreter.context import Context
 from interpreter.flow import PROCEDURES, _load_procedures
@@ -44,20 +45,7 @@ def run(ctx, procedure: str, answers: list[str]):
     """Run the sequence's ``do PROCEDURE …`` line, answering decisions in order; returns the decisions."""
     prop = next(p for phase in ctx.rulebook.of_kind("phase") for p in phase.all("do")
                 if p.get("procedure") == procedure)
-    flow = PROCEDURES[procedure](ctx, prop)
-    decisions = []
-    answers = list(answers)
-    try:
-        decision = next(flow)
-        while True:
-            decisions.append(decision)
-            action = Action.parse(answers.pop(0))
-            assert action in decision.options, (str(action), [str(o) for o in decision.options])
-            decision = flow.send(action)
-    except StopIteration:
-        pass
-    assert answers == [], f"unused answers {answers}"
-    return decisions
+    return drive(PROCEDURES[procedure](ctx, prop), answers)
 
 
 def shown(decision) -> list[str]:

@@ -24,7 +24,7 @@ from pathlib import Path
 import pytest
 
 from interpreter import combat
-from interpreter.actions import Action
+from driving import drive, options
 from interpreter.context import Context
 from interpreter.operation import Operation
 from interpreter.procedures import battle
@@ -61,25 +61,7 @@ def make(scenario, attacker: str, cell: str, force: list[str], *units: Unit, cp:
 
 
 def run(flow, *answers: str) -> list:
-    """Drive a procedure, answering each decision with the next answer (which must be an option)."""
-    left = list(answers)
-    decisions = []
-    try:
-        decision = next(flow)
-        while True:
-            decisions.append(decision)
-            assert left, f"unexpected decision ({decision.kind}): {[str(o) for o in decision.options]}"
-            action = Action.parse(left.pop(0))
-            assert action in decision.options, (str(action), [str(o) for o in decision.options])
-            decision = flow.send(action)
-    except StopIteration:
-        pass
-    assert not left, f"answers left unused: {left}"
-    return decisions
-
-
-def options(decision) -> list[str]:
-    return [str(o) for o in decision.options]
+    return drive(flow, answers)
 
 
 def vp(ctx, side: str) -> Fraction:

@@ -27,7 +27,7 @@ from hypothesis import strategies as st
 
 from dsl.conditions import ConditionError, Names, parse_condition
 from dsl.model import Property
-from interpreter.actions import Action
+from driving import drive
 from interpreter.conditions import Happening, Scope, condition_of, holds, lead
 from interpreter.context import Context
 from interpreter.flow import PROCEDURES, _end_of_turn, _load_procedures
@@ -62,23 +62,6 @@ def fw(uid: str, type_: str, at: str) -> Unit:
 
 def com(uid: str, type_: str, at: str, hidden: bool = True) -> Unit:
     return Unit(uid, type_, COM, at, hidden=hidden)
-
-
-def drive(flow, answers=()) -> list:
-    """Run a flow to its end, answering its decisions in order; returns the decisions."""
-    decisions, answers = [], list(answers)
-    try:
-        decision = next(flow)
-        while True:
-            decisions.append(decision)
-            assert answers, f"unexpected decision: {decision.prompt}"
-            action = Action.parse(answers.pop(0))
-            assert action in decision.options, (str(action), [str(o) for o in decision.options])
-            decision = flow.send(action)
-    except StopIteration:
-        pass
-    assert not answers, f"answers left unused: {answers}"
-    return decisions
 
 
 def event(ctx: Context, name: str, side: str, answers=()) -> list:

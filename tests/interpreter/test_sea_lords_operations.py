@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from interpreter.actions import Action
+from driving import drive, options
 from interpreter.context import Context
 from interpreter.flow import PROCEDURES, _load_procedures, setup
 from interpreter.movement import cost_table
@@ -50,23 +50,10 @@ def do_line(ctx, procedure):
 def run(ctx, procedure, side, answers):
     """Run a procedure for ``side``, answering its decisions in order; returns the decisions."""
     ctx.acting = side
-    flow = PROCEDURES[procedure](ctx, do_line(ctx, procedure))
-    decisions, answers = [], list(answers)
-    try:
-        decision = next(flow)
-        while True:
-            decisions.append(decision)
-            action = Action.parse(answers.pop(0))
-            assert action in decision.options, (str(action), [str(o) for o in decision.options])
-            decision = flow.send(action)
-    except StopIteration:
-        pass
-    assert answers == [], f"unused answers {answers}"
-    return decisions
+    return drive(PROCEDURES[procedure](ctx, do_line(ctx, procedure)), answers)
 
 
-def shown(decision):
-    return [str(o) for o in decision.options]
+shown = options
 
 
 def cp(ctx, side):

@@ -16,7 +16,7 @@ tests do not depend on how scenario files spell them.
 from fractions import Fraction
 from pathlib import Path
 
-from interpreter.actions import Action
+from driving import drive
 from interpreter.context import Context
 from interpreter.flow import PROCEDURES, _load_procedures
 from interpreter.procedures.strategic import COMMITTED, draw_reinforcement
@@ -62,21 +62,7 @@ def do_line(procedure: str, *words: str):
 
 def run(ctx: Context, prop, choices=()) -> list:
     """Run a procedure, answering its decisions with ``choices`` in order; returns the decisions."""
-    choices = list(choices)
-    flow = PROCEDURES[prop.get("procedure")](ctx, prop)
-    decisions = []
-    try:
-        decision = next(flow)
-        while True:
-            decisions.append(decision)
-            assert choices, f"unexpected decision: {decision.prompt} {decision.options}"
-            choice = Action.parse(choices.pop(0))
-            assert choice in decision.options, (choice, decision.options)
-            decision = flow.send(choice)
-    except StopIteration:
-        pass
-    assert not choices, f"choices left unused: {choices}"
-    return decisions
+    return drive(PROCEDURES[prop.get("procedure")](ctx, prop), choices)
 
 
 def cp(ctx: Context, side: str = FW) -> Fraction:

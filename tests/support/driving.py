@@ -1,0 +1,30 @@
+"""Driving a procedure in a test: answer its decisions in order and keep what it asked.
+
+Shared by the procedure tests, which import it by name (``pythonpath = ["tests/support"]`` in
+pyproject.toml puts this folder on the import path).
+"""
+
+from interpreter.actions import Action
+
+
+def drive(flow, answers=()) -> list:
+    """Run a procedure's flow to its end, answering each decision with the next answer, which must
+    be one of its options; every answer must be used.  Returns the decisions asked."""
+    decisions, left = [], list(answers)
+    try:
+        decision = next(flow)
+        while True:
+            decisions.append(decision)
+            assert left, f"unexpected decision ({decision.kind}) {decision.prompt}: {options(decision)}"
+            action = Action.parse(left.pop(0))
+            assert action in decision.options, (str(action), options(decision))
+            decision = flow.send(action)
+    except StopIteration:
+        pass
+    assert not left, f"answers left unused: {left}"
+    return decisions
+
+
+def options(decision) -> list[str]:
+    """A decision's options as text."""
+    return [str(o) for o in decision.options]
