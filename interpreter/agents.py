@@ -132,8 +132,9 @@ class GreedyAgent:
     - **Cells** (any other option naming a map cell: moves, placements): the value of the last cell
       named, minus the value of where the unit stands now.  A cell's value is the points of every
       ``award … on held`` whose ``cells`` it matches (for either side: holding denies the enemy),
-      plus ``ADJACENT_ENEMY`` if an enemy counter is next to it, minus ``PER_CELL_CLOSER`` per cell
-      to the nearest objective or enemy counter.
+      plus ``ADJACENT_ENEMY`` if an enemy counter is next to it (or, when no combat is declared
+      ``adjacent``, so that units fight where they meet, if an enemy counter is in it), minus
+      ``PER_CELL_CLOSER`` per cell to the nearest objective or enemy counter.
     - **Losses** (``LOSS_VERBS``: which unit to lose): minus the sum of the unit's numeric factors,
       so the weakest counter goes first.
     - Anything else (orders, ``done``, ``pass``, the cell a force is formed in: ``ORIGIN_VERBS``): 0.
@@ -152,6 +153,8 @@ class GreedyAgent:
         self._objectives = self._objective_points()
         self._combats = tuple(d.name for d in self.scenario.rulebook.of_kind("combat"))
         self._combat_titles = tuple((d.name, d.display) for d in self.scenario.rulebook.of_kind("combat"))
+        combats = self.scenario.rulebook.of_kind("combat")
+        self._same_cell_combat = bool(combats) and not any(c.has("adjacent") for c in combats)
         self._context = None
 
     def choose(self, observation: dict, decision: Decision) -> Action:
@@ -193,7 +196,10 @@ class GreedyAgent:
         enemy_cells = {u["location"] for u in observation.get("units", ())
                        if u["side"] != side and u["location"] in self.board.graph}
         value = self._objectives.get(cell, Fraction(0))
-        if enemy_cells & set(self.board.neighbours(cell)):
+        if self._same_cell_combat:
+            if cell in enemy_cells:  # where the enemy is, the force fights (a combat not ``adjacent``)
+                value += ADJACENT_ENEMY
+        elif enemy_cells & set(self.board.neighbours(cell)):
             value += ADJACENT_ENEMY
         goals = enemy_cells | set(self._objectives)
         if goals:

@@ -10,6 +10,7 @@ whole story and a replay of the same choices reproduces it exactly.
 from __future__ import annotations
 
 import functools
+import operator
 from typing import Any, Callable, Generator, Iterable
 
 from dsl.values import Dice, read_dice
@@ -71,7 +72,7 @@ class Context:
         ``in_order``: the caller gives distinct options already in the order sorting would give
         (``_action_key``), so they are not sorted again.
         """
-        ordered = tuple(options) if in_order else tuple(sorted(set(options), key=_action_key))
+        ordered = tuple(options) if in_order else _in_order(options)
         action = yield Decision(side, kind, prompt, ordered, why_not)
         return action
 
@@ -88,6 +89,17 @@ class Context:
 
     def update_unit(self, unit: Unit) -> None:
         self.state = self.state.with_unit(unit)
+
+
+def _in_order(options: Iterable[Action]) -> tuple[Action, ...]:
+    """The distinct options sorted by ``_action_key``.  Procedures often list them in that order
+    already: then their keys rise strictly (so they are distinct too) and no set or sort is needed."""
+    options = tuple(options)
+    keys = [_action_key(a) for a in options]
+    if all(map(operator.lt, keys, keys[1:])):
+        return options
+    known = dict(zip(options, keys))  # each distinct option once, with its key
+    return tuple(sorted(known, key=known.__getitem__))
 
 
 def _action_key(action: Action) -> tuple:

@@ -9,13 +9,17 @@ Three layers, each cheap enough for the one above it:
    enters`` / ``may enter``, plus the neighbours it may step to (``diagonals no``,
    ``crosses only``).  Costs are whole numbers of ``1/scale`` points, so the
    search adds integers, never ``Fraction``s (python-chess precomputes its attack
-   tables for the same reason).
-2. ``situation(world, side)`` reads the state once per search: cells holding
-   enemy counters, cells in enemy zones of control, cells with markers that stop
-   the side's units, and the side's stacks.
+   tables for the same reason); each cell's steps (neighbour, cost) are kept as
+   searches reach it.
+2. ``situation(world, side)`` reads what the other sides put in the way: cells
+   holding enemy counters, cells in enemy zones of control, cells with markers
+   that stop the side's units.  It is read again only when the other sides'
+   units change, not at each of the side's own moves.
 3. ``search(world, unit)`` is Dijkstra with a cutoff at the unit's points over
-   those two; no rule is evaluated in its inner loop.  ``reachable`` gives the
-   cells it may end its move in, with their cost.
+   those two (one list per cost rather than a heap, the costs being small whole
+   numbers); no rule is evaluated in its inner loop.  ``reachable`` gives the
+   cells it may end its move in, with their cost; the side's own stacks there
+   come from the state's index of its units on the map.
 
 Readings of the rules language (each a choice where the language leaves one):
 
@@ -86,6 +90,7 @@ from interpreter.state import GameState, Unit
 
 UNLIMITED = None
 """``allowance`` of a unit with no movement-point limit."""
+ZERO = Fraction(0)
 
 
 class World(Protocol):
@@ -548,12 +553,13 @@ def _zone_of(world: World, unit: Unit, zone: ZoneRule) -> frozenset[str]:
     return frozenset(out)
 
 
-def _exerts_for(unit: Unit, unit_type: UnitType, side: str, omniscient: bool) -> bool:
-    if unit.side == side or not unit.on_map or not is_counter(unit_type):
-        return False
-    if unit.dummy:
-        return unit.hidden and not omniscient  # a dummy the mover cannot tell from a unit
-    return True
+def _counter_types(rules: Rules) -> dict[str, bool]:
+    """``is_counter`` of every unit type, read once per ``Rules``."""
+    cache = _rules_cache(rules)
+    found = cache.get("counter_types")
+    if found is None:
+        found = cache["counter_types"] = {name: is_counter(t) for name, t in rules.unit_types.items()}
+    return found
 
 
 def enemy_zones(world: World, side: str, *, stopping: bool | None = None, blocking_retreat: bool | None = None,
@@ -563,6 +569,21 @@ def enemy_zones(world: World, side: str, *, stopping: bool | None = None, blocki
     ``stopping``/``blocking_retreat`` keep only zones that (do or do not) stop movement or block retreat.
     ``omniscient`` drops face-down dummies, which the moving side cannot tell from units.
     """
+    return _enemy_zones_of(world, side, _others_on_map(world.state, side), stopping, blocking_retreat, omniscient)
+
+
+def _others_on_map(state: GameState, side: str) -> tuple[Unit, ...]:
+    """The units of every side but ``side`` on the map: all that can occupy a cell or exert a zone
+    (from the state's index, so while they do not change it is the same tuple, or an equal one)."""
+    groups = [units for owner, units in state.units_on_map().items() if owner != side]
+    if len(groups) == 1:
+        return groups[0]
+    return tuple([u for u in state.units if u.side != side and u.on_map])  # in ``units`` order
+
+
+def _enemy_zones_of(world: World, side: str, others: tuple[Unit, ...], stopping: bool | None,
+                    blocking_retreat: bool | None, omniscient: bool) -> Mapping[str, ZoneRule]:
+    """``enemy_zones`` given the other sides' units."""
     zones = [z for z in zone_rules(world.rules)
              if (stopping is None or z.stops == stopping)
              and (blocking_retreat is None or z.blocks_retreat == blocking_retreat)]
@@ -573,7 +594,6 @@ def enemy_zones(world: World, side: str, *, stopping: bool | None = None, blocki
     # is kept on the rules/board cache and reused while the tuple of those units is equal
     # (identity first) to the one it was read from; any change to one of them reads afresh.
     # Callers only read the returned mapping.
-    others = tuple(u for u in world.state.units if u.side != side)
     memo = _rules_cache(world.rules, world.board).setdefault("enemy_zones", {})
     key = (side, stopping, blocking_retreat, omniscient)
     last = memo.get(key)
@@ -585,19 +605,27 @@ def enemy_zones(world: World, side: str, *, stopping: bool | None = None, blocki
 
 def _enemy_zones(world: World, others: tuple[Unit, ...], side: str, zones: list[ZoneRule],
                  omniscient: bool) -> dict[str, ZoneRule]:
+    """The zones of ``others``, the other sides' units on the map (``_others_on_map``)."""
     out: dict[str, ZoneRule] = {}
     known = _rules_cache(world.rules, world.board).setdefault("zone_of", {})  # zone_of's memo
-    unit_type = world.rules.unit_type
+    counters = _counter_types(world.rules)
+    one = zones[0] if len(zones) == 1 else None
+    held = []  # with one zone: each unit's cells, joined at the end
     for unit in others:
-        if not _exerts_for(unit, unit_type(unit.type), side, omniscient):
+        # Units and dummies exert zones; a dummy only while the mover cannot tell it from a unit.
+        if not counters[unit.type] or (unit.dummy and not (unit.hidden and not omniscient)):
             continue
         for zone in zones:
             cells = known.get((unit.type, unit.location, unit.mode, zone.decl.name))
             if cells is None:
                 cells = zone_of(world, unit, zone)
-            if cells:
+            if one is not None:
+                held.append(cells)
+            elif cells:
                 # The first unit and zone to reach a cell names its zone (set operations, in C).
                 out.update(dict.fromkeys(cells.difference(out), zone))
+    if one is not None:
+        return dict.fromkeys(frozenset().union(*held), one)
     return out
 
 
@@ -766,7 +794,7 @@ class Situation:
     """What the other sides' counters (and markers) put in the way of one side's moves, as that side sees it.
 
     It does not hold the side's own counters: a search reads them, where a move could end, from
-    the state's index of units by cell.  So one reading serves every state in which the other
+    the state's indexes of its units.  So one reading serves every state in which the other
     sides' units are the same, and the side's own moves do not change it.
     """
 
@@ -786,7 +814,7 @@ def situation(world: World, side: str, *, omniscient: bool = False) -> Situation
     last = memo.get((side, omniscient))
     if last is not None and last[0] is state:
         return last[2]
-    others = tuple([u for u in state.units if u.side != side])
+    others = _others_on_map(state, side)
     if last is not None and last[1] == others and not _has_markers(world.rules):
         found = last[2]
     else:
@@ -830,7 +858,7 @@ def _enemy_reading(world: World, side: str, omniscient: bool,
                    others: tuple[Unit, ...]) -> tuple[frozenset[str], Mapping[str, ZoneRule]]:
     """The cells holding counters of other sides than ``side``, and their zones of control.
 
-    Both depend only on the other sides' units, which stay the same objects while one side
+    Both depend only on the other sides' units on the map (``others``), which stay the same objects while one side
     moves unit after unit (``GameState.with_unit`` keeps the unchanged ones), so the last
     answer per side is kept on the rules/board cache and reused while the tuple of the other
     sides' units is equal (identity first) to the one it was read from.  Any change to one of
@@ -841,8 +869,8 @@ def _enemy_reading(world: World, side: str, omniscient: bool,
     if last is not None and last[0] == others:
         return last[1]
     unit_type = world.rules.unit_type
-    enemy = frozenset(u.location for u in others if u.on_map and is_counter(unit_type(u.type)))
-    found = (enemy, enemy_zones(world, side, omniscient=omniscient))
+    enemy = frozenset([u.location for u in others if u.on_map and is_counter(unit_type(u.type))])
+    found = (enemy, _enemy_zones_of(world, side, others, None, None, omniscient))
     memo[side, omniscient] = (others, found)
     return found
 
@@ -854,7 +882,8 @@ class Reach:
     """Where one unit may go this move: costs, canonical paths, and the cells it may end in."""
 
     def __init__(self, unit: Unit, table: CostTable, points: Fraction | None, dist: dict[str, int],
-                 parent: dict[str, str], stops: set[str], ends: dict[str, Fraction]):
+                 parent: dict[str, str] | None, stops: set[str], ends: dict[str, Fraction],
+                 zone_step: tuple[Mapping[str, ZoneRule], int] | None = None):
         self.unit = unit
         self.start = unit.location
         self.table = table
@@ -862,11 +891,45 @@ class Reach:
         """The points the search allowed (``None``: unlimited)."""
         self.dist = dist
         """Every cell reached (ends and cells only passed through), scaled cost."""
-        self.parent = parent
+        self._parents = parent
+        """Each cell's predecessor on its canonical path, or ``None`` to find them when asked."""
         self.stops = stops
         """Reached cells where the move must stop (an enemy zone, a stopping marker …)."""
         self.ends = ends
         """Cells the move may end in, with their cost in movement points."""
+        self._zone_step = zone_step
+        """(zone, budget) when a first step into the zone took the whole budget (zone to zone)."""
+
+    @property
+    def parent(self) -> dict[str, str]:
+        """Each reached cell's predecessor on its canonical path (the start has none)."""
+        return {cell: self._parent_of(cell) for cell in self.dist if cell != self.start}
+
+    def _parent_of(self, cell: str) -> str:
+        """The lowest-id cell the search reached ``cell`` from at its cost: an expanded cell (the
+        start, or one where the move need not stop) next to it whose cost plus the step equals it.
+
+        Found when asked, since most searches never walk a path (every predecessor of a cell is
+        known once its cost is, so this is the parent the search itself would have kept)."""
+        if self._parents is None:
+            self._parents = {}
+        found = self._parents.get(cell)
+        if found is None:
+            dist, table, start = self.dist, self.table, self.start
+            want, step = dist[cell], table.cost[cell]
+            for p in table.adjacency[cell]:  # in id order: the first that fits is the lowest
+                had = dist.get(p)
+                if had is None or (p != start and p in self.stops) or cell not in table.adjacency[p]:
+                    continue
+                if p == start and self._zone_step is not None and cell in self._zone_step[0]:
+                    if step <= self._zone_step[1] == want:  # an affordable step that took every point
+                        found = p
+                        break
+                elif had + step == want:
+                    found = p
+                    break
+            self._parents[cell] = found
+        return found
 
     def cost(self, cell: str) -> Fraction:
         return self.table.points(self.dist[cell])
@@ -875,15 +938,15 @@ class Reach:
         """The canonical path from the start to ``cell``, both included."""
         out = [cell]
         while out[-1] != self.start:
-            out.append(self.parent[out[-1]])
+            out.append(self._parent_of(out[-1]))
         return tuple(reversed(out))
 
     def points_left(self, cell: str) -> Fraction | None:
         """Points the unit has left after moving to ``cell``: none when it had to stop there."""
         if self.points is None:
-            return Fraction(0) if cell in self.stops else None
+            return ZERO if cell in self.stops else None
         if cell in self.stops:
-            return Fraction(0)
+            return ZERO
         if self.points is self.table.allowance:
             # The whole allowance is a whole number of table units, so what is left is too.
             return self.table.points(self.table.full_budget - self.dist[cell])
@@ -1016,28 +1079,32 @@ def search(world: World, unit: Unit, points: Fraction | None | str = "full", *, 
 
     start = unit.location
     dist, parent, reached_stops = _dijkstra(table, start, budget, blocked, stop, zone if zone_to_zone else None)
+    zone_step = (zone, budget) if zone_to_zone and budget is not None else None
 
     # Where the move may end.
     cargo = list(cargo)
     arriving = [unit, *cargo]
     must_end = table.must_end
     alone = plan.alone_ok if not cargo else not _stacks_badly(rules, arriving, arriving)
-    # The side's own counters where the move could end, from the state's index of units by cell.
-    by_cell, own = world.state.units_by_cell(), sit.side
+    own = sit.side
     values = table.point_list
     if not cargo and must_end is None and alone and budget is not None and budget < len(values):
         # The usual case: every cell reached, less the start and the cells the side's counters
-        # there make too crowded (only the occupied cells are looked at, and only stacks big
-        # enough to break a limit are checked).
+        # there make too crowded (only the cells of the side's counters on the map, from the
+        # state's index, are looked at, and only stacks big enough to break a limit are checked).
         ends = {cell: values[d] for cell, d in dist.items()}
         del ends[start]
+        crowds: dict[str, list[Unit]] = {}
+        for other in world.state.units_on_map().get(own, ()):
+            if other.location in ends and other.id != unit.id:
+                crowds.setdefault(other.location, []).append(other)
         safe = plan.safe_stack - 1
-        for cell, here in by_cell.items():
-            if cell in ends:
-                here = [u for u in here if u.side == own and u.id != unit.id]
-                if len(here) > safe and _stacks_badly(rules, [*here, unit], arriving):
-                    del ends[cell]
-        return Reach(unit, table, points, dist, parent, reached_stops, ends)
+        for cell, here in crowds.items():
+            if len(here) > safe and _stacks_badly(rules, [*here, unit], arriving):
+                del ends[cell]
+        return Reach(unit, table, points, dist, parent, reached_stops, ends, zone_step)
+    # The side's own counters where the move could end, from the state's index of units by cell.
+    by_cell = world.state.units_by_cell()
     gone = {u.id for u in arriving}
     ends = {}
     points_of, known_points = table.points, table.point_values
@@ -1058,7 +1125,7 @@ def search(world: World, unit: Unit, points: Fraction | None | str = "full", *, 
             continue
         value = known_points.get(d)
         ends[cell] = value if value is not None else points_of(d)
-    return Reach(unit, table, points, dist, parent, reached_stops, ends)
+    return Reach(unit, table, points, dist, parent, reached_stops, ends, zone_step)
 
 
 BUCKETS = 4096
@@ -1066,18 +1133,21 @@ BUCKETS = 4096
 
 
 def _dijkstra(table: CostTable, start: str, budget: int | None, blocked: Collection[str], stop: Collection[str],
-              zone: Mapping[str, ZoneRule] | None) -> tuple[dict[str, int], dict[str, str], set[str]]:
-    """Scaled costs and canonical predecessors of the cells reachable from ``start`` within ``budget``,
-    and the reached cells where a move must stop (``stop``, never expanded; ``start`` never counts).
+              zone: Mapping[str, ZoneRule] | None) -> tuple[dict[str, int], dict[str, str] | None, set[str]]:
+    """Scaled costs of the cells reachable from ``start`` within ``budget``, their canonical
+    predecessors (``None``: for ``Reach`` to find when asked), and the reached cells where a move
+    must stop (``stop``, never expanded; ``start`` never counts).
 
     ``blocked`` cells are never entered.  ``zone`` (given when a zone-to-zone step is allowed):
     a first step into one of its cells takes the whole budget.  Among equally cheap paths each
-    cell's predecessor is the one with the lowest id (read after all of them are known).
+    cell's predecessor is the one with the lowest id.
 
     Costs are small whole numbers, so with a budget and every step costing at least 1 the cells
     are taken in order of cost from one list per cost (Dial's algorithm), which settles each cell
-    after all its cheaper predecessors as a heap would, with no heap to keep; otherwise (no budget,
-    or free steps) a heap ordered by cost then cell id.
+    after all its cheaper predecessors as a heap would, with no heap to keep.  Then every
+    predecessor of a cell is known with its cost, so the canonical one can be read afterwards
+    for the few cells whose path is walked, and none is kept here.  Otherwise (no budget, or
+    free steps) a heap ordered by cost then cell id, keeping predecessors as it goes.
     """
     steps = table.steps
     limit = budget if budget is not None else math.inf
@@ -1119,11 +1189,8 @@ def _dijkstra(table: CostTable, start: str, budget: int | None, blocked: Collect
                     old = get(n)
                     if old is None or nd < old:
                         dist[n] = nd
-                        parent[n] = cell
                         buckets[nd].append(n)
-                    elif nd == old and cell < parent[n]:
-                        parent[n] = cell
-        return dist, parent, stops
+        return dist, None, stops
     pop, push = heapq.heappop, heapq.heappush
     done = {start}
     heap = sorted(first)
@@ -1153,9 +1220,10 @@ def _dijkstra(table: CostTable, start: str, budget: int | None, blocked: Collect
 
 def reach(world: World, unit: Unit, points: Fraction | None | str = "full", **options: Any) -> Reach:
     """``search`` for any counter, dummies included (a ``UnionReach`` over its side's unit types)."""
-    types = proxies(world.rules, unit)
-    if types == (unit.type,):
+    unit_type = world.rules.unit_type(unit.type)
+    if not (unit_type.dummy and unit_type.movement is None):  # it moves as itself (``proxies``)
         return search(world, unit, points, **options)
+    types = proxies(world.rules, unit)
     sit = options.pop("sit", None) or situation(world, unit.side, omniscient=options.get("omniscient", False))
     return UnionReach(unit, [search(world, unit, "full", as_type=t, sit=sit, **options) for t in types])
 

@@ -106,48 +106,50 @@ class GameState:
     over: bool = False
 
     @functools.cached_property
-    def _by_id(self) -> dict[str, Unit]:
-        return {u.id: u for u in self.units}
-
-    @functools.cached_property
-    def _positions(self) -> dict[str, int]:
-        """Each unit id's index in ``units`` (the same in every state ``with_units`` derives)."""
-        return {u.id: i for i, u in enumerate(self.units)}
-
-    @functools.cached_property
-    def _by_location(self) -> dict[str, tuple[Unit, ...]]:
-        out: dict[str, list[Unit]] = {}
-        for unit in self.units:
-            out.setdefault(unit.location, []).append(unit)
-        return {cell: tuple(units) for cell, units in out.items()}
+    def _index(self) -> "_Index":
+        """The indexes of ``units``, each built on first use (or handed on by ``with_units``)."""
+        return _Index()
 
     def unit(self, unit_id: str) -> Unit:
         """The unit with this id (an index built once per state, on first use)."""
-        return self._by_id[unit_id]
+        by_id = self._index.by_id
+        if by_id is None:
+            by_id = self._index.by_id = {u.id: u for u in self.units}
+        return by_id[unit_id]
 
     def units_at(self, cell: str) -> tuple[Unit, ...]:
         """The counters in a cell or holding area, in id order (indexed once per state)."""
-        return self._by_location.get(cell, ())
+        return self.units_by_cell().get(cell, ())
 
     def units_by_cell(self) -> Mapping[str, tuple[Unit, ...]]:
         """Every occupied cell or holding area with its counters, as ``units_at`` gives them.
 
         The state's own index, for loops asking about many cells: read it, never change it."""
-        return self._by_location
-
-    @functools.cached_property
-    def _on_map_by_side(self) -> dict[str, tuple[Unit, ...]]:
-        out: dict[str, list[Unit]] = {}
-        for unit in self.units:
-            if unit.on_map:
-                out.setdefault(unit.side, []).append(unit)
-        return {side: tuple(units) for side, units in out.items()}
+        found = self._index.by_cell
+        if found is None:
+            out: dict[str, list[Unit]] = {}
+            for unit in self.units:
+                out.setdefault(unit.location, []).append(unit)
+            found = self._index.by_cell = {cell: tuple(units) for cell, units in out.items()}
+        return found
 
     def units_of(self, side: str, on_map: bool = True) -> Iterator[Unit]:
         """The side's units (on the map only, unless ``on_map`` is false), in ``units`` order."""
-        if on_map:
-            return iter(self._on_map_by_side.get(side, ()))
-        return (u for u in self.units if u.side == side)
+        if not on_map:
+            return (u for u in self.units if u.side == side)
+        return iter(self.units_on_map().get(side, ()))
+
+    def units_on_map(self) -> Mapping[str, tuple[Unit, ...]]:
+        """Every side with units on the map, with those units in ``units`` order (indexed once per
+        state; read it, never change it)."""
+        found = self._index.on_map_by_side
+        if found is None:
+            out: dict[str, list[Unit]] = {}
+            for unit in self.units:
+                if unit.on_map:
+                    out.setdefault(unit.side, []).append(unit)
+            found = self._index.on_map_by_side = {s: tuple(units) for s, units in out.items()}
+        return found
 
     def occupied_by(self, cell: str) -> frozenset[str]:
         """Sides with a unit (real or dummy) in a cell."""
@@ -155,7 +157,19 @@ class GameState:
 
     def with_unit(self, unit: Unit) -> "GameState":
         """This state with ``unit`` in place of the unit with its id (unchanged when there is none)."""
-        return self.with_units((unit,))
+        index = self._index
+        positions = index.positions
+        if positions is None:
+            positions = index.positions = {u.id: i for i, u in enumerate(self.units)}
+        at = positions.get(unit.id)
+        if at is None:
+            return self.with_units(())
+        units = list(self.units)
+        before = units[at]
+        units[at] = unit
+        new = _with_units_tuple(self, tuple(units))
+        object.__setattr__(new, "_index", index.handed_on(((before, unit),)))
+        return new
 
     def with_units(self, changed: Iterable[Unit]) -> "GameState":
         """This state with each of ``changed`` in place of the unit with its id, in one new state.
@@ -163,7 +177,10 @@ class GameState:
         The order of ``units`` is kept, so the new state indexes them the same way: the indexes
         this state has built are handed on, updated for the changed units only.
         """
-        positions = self._positions
+        index = self._index
+        positions = index.positions
+        if positions is None:
+            positions = index.positions = {u.id: i for i, u in enumerate(self.units)}
         units = list(self.units)
         swaps: list[tuple[Unit, Unit]] = []
         for unit in changed:
@@ -171,8 +188,8 @@ class GameState:
             if at is not None:
                 swaps.append((units[at], unit))
                 units[at] = unit
-        new = replace(self, units=tuple(units))
-        _carry_indexes(self, new, swaps)
+        new = _with_units_tuple(self, tuple(units))
+        object.__setattr__(new, "_index", index.handed_on(swaps))
         return new
 
     def resource(self, side: str, name: str) -> Fraction:
@@ -186,58 +203,63 @@ class GameState:
         return replace(self, resources=tuple(sorted([*rest, (side, name, Fraction(value))])))
 
 
-def _built(state: GameState, name: str) -> Any:
-    """A cached index of ``state`` if it has been built, else ``None`` (never builds it)."""
-    try:
-        return object.__getattribute__(state, name)
-    except AttributeError:
-        return None
+class _Index:
+    """A state's indexes of its units, each ``None`` until built.  Private to the state (which
+    is frozen; its indexes are derived data, like a ``cached_property``)."""
 
+    __slots__ = ("by_cell", "by_id", "on_map_by_side", "positions")
 
-def _carry_indexes(old: GameState, new: GameState, swaps: list[tuple[Unit, Unit]]) -> None:
-    """Give ``new`` (``old`` with the ``(before, after)`` units swapped in place) ``old``'s indexes, updated."""
-    positions = _built(old, "_positions")
-    if positions is None:
-        return
-    store = object.__setattr__
-    store(new, "_positions", positions)  # ids keep their places
-    by_id = _built(old, "_by_id")
-    if by_id is not None:
-        by_id = dict(by_id)
-        for _, after in swaps:
-            by_id[after.id] = after
-        store(new, "_by_id", by_id)
-    by_location = _built(old, "_by_location")
-    if by_location is not None:
-        by_location = dict(by_location)
-        for before, after in swaps:
-            cell = after.location
-            if before.location == cell:
-                by_location[cell] = tuple([after if u is before else u for u in by_location[cell]])
-                continue
-            left = by_location[before.location]
-            if len(left) == 1:
-                del by_location[before.location]
-            else:
-                by_location[before.location] = tuple([u for u in left if u is not before])
-            here = by_location.get(cell)
-            if not here:
-                by_location[cell] = (after,)
-                continue
-            at, cut = positions[after.id], 0
-            for unit in here:
-                if positions[unit.id] > at:
+    def __init__(self, positions: dict[str, int] | None = None, by_id: dict[str, Unit] | None = None,
+                 by_cell: dict[str, tuple[Unit, ...]] | None = None,
+                 on_map_by_side: dict[str, tuple[Unit, ...]] | None = None):
+        self.positions = positions
+        """Each unit id's place in ``units``: the same in every state ``with_units`` derives."""
+        self.by_id = by_id
+        self.by_cell = by_cell
+        self.on_map_by_side = on_map_by_side
+
+    def handed_on(self, swaps: Iterable[tuple[Unit, Unit]]) -> "_Index":
+        """The indexes of the state with the ``(before, after)`` units swapped in place."""
+        positions = self.positions
+        by_id = self.by_id
+        if by_id is not None:
+            by_id = dict(by_id)
+            for _, after in swaps:
+                by_id[after.id] = after
+        by_cell = self.by_cell
+        if by_cell is not None:
+            by_cell = dict(by_cell)
+            for before, after in swaps:
+                cell = after.location
+                if before.location == cell:
+                    by_cell[cell] = tuple([after if u is before else u for u in by_cell[cell]])
+                    continue
+                left = by_cell[before.location]
+                if len(left) == 1:
+                    del by_cell[before.location]
+                else:
+                    by_cell[before.location] = tuple([u for u in left if u is not before])
+                here = by_cell.get(cell)
+                if not here:
+                    by_cell[cell] = (after,)
+                    continue
+                at, cut = positions[after.id], 0
+                for unit in here:
+                    if positions[unit.id] > at:
+                        break
+                    cut += 1
+                by_cell[cell] = (*here[:cut], after, *here[cut:])
+        by_side = self.on_map_by_side
+        if by_side is not None:
+            by_side = dict(by_side)
+            for before, after in swaps:
+                on_map = after.on_map
+                if before.side != after.side or before.on_map != on_map:
+                    by_side = None  # a unit changed sides or left the map: built afresh if asked
                     break
-                cut += 1
-            by_location[cell] = (*here[:cut], after, *here[cut:])
-        store(new, "_by_location", by_location)
-    by_side = _built(old, "_on_map_by_side")
-    if by_side is not None and all(b.side == a.side and b.on_map == a.on_map for b, a in swaps):
-        by_side = dict(by_side)
-        for before, after in swaps:
-            if after.on_map:
-                by_side[after.side] = tuple([after if u is before else u for u in by_side[after.side]])
-        store(new, "_on_map_by_side", by_side)
+                if on_map:
+                    by_side[after.side] = tuple([after if u is before else u for u in by_side[after.side]])
+        return _Index(positions, by_id, by_cell, by_side)
 
 
 def _replacer(cls: type[T]) -> Callable[..., T]:
@@ -261,22 +283,34 @@ def _replacer(cls: type[T]) -> Callable[..., T]:
 _REPLACERS: dict[type, Callable[..., Any]] = {Unit: _replacer(Unit), GameState: _replacer(GameState)}
 
 
-_INDEXES = ("_by_id", "_positions", "_by_location", "_on_map_by_side")
-"""The cached indexes of a ``GameState``'s units: valid for any state with the same ``units``."""
+def _field_setter(cls: type[T], name: str) -> Callable[[T, Any], T]:
+    """``lambda instance, value: evolve(instance, name=value)``, for one field asked often."""
+    fields = attrs.fields(cls)
+    if any(not a.init or a.kw_only or a.alias != a.name for a in fields):
+        return lambda instance, value: evolve(instance, **{name: value})
+    read = operator.attrgetter(*(a.name for a in fields))
+    at = [a.name for a in fields].index(name)
+
+    def set_field(instance: T, value: Any) -> T:
+        values = list(read(instance))
+        values[at] = value
+        return cls(*values)
+
+    return set_field
+
+
+_with_units_tuple = _field_setter(GameState, "units")
 
 
 def replace(value: T, **changes: Any) -> T:
     """``attrs.evolve(value, **changes)`` for a ``Unit`` or a ``GameState``, at half the cost.
 
-    A state whose ``units`` are not changed keeps the indexes of its units already built.
+    A state whose ``units`` are not changed shares the indexes of its units with the old one.
 
     >>> replace(Unit("A1", "infantry", "allies", "0101"), location="0102").location
     '0102'
     """
     new = _REPLACERS[type(value)](value, **changes)
     if type(value) is GameState and "units" not in changes:
-        for name in _INDEXES:
-            index = _built(value, name)
-            if index is not None:
-                object.__setattr__(new, name, index)
+        object.__setattr__(new, "_index", value._index)
     return new

@@ -205,10 +205,11 @@ def fight(ctx: Context, prop: Property) -> Flow:
         # Who may attack what, read afresh each round (``attack_cells`` for every unit) from the
         # few cells holding targets rather than from every neighbour of every unit.
         ready = {}
+        held = _target_holders(ctx, facts)
         for side in sides:
             if side in finished:
                 continue
-            targets = _target_cells(ctx, combat, side, facts)
+            targets = {cell for cell, holders in held.items() if len(holders) > 1 or side not in holders}
             if not targets:
                 continue
             for unit in ctx.state.units_of(side):
@@ -261,16 +262,18 @@ def fight(ctx: Context, prop: Property) -> Flow:
 DONE = Action("done")
 
 
-def _target_cells(ctx: Context, combat: Declaration, side: str, facts) -> set[str]:
-    """Every cell where ``targets_in`` finds a counter ``side`` may attack in this combat, from the
-    state's index of occupied cells."""
+def _target_holders(ctx: Context, facts) -> dict[str, set[str]]:
+    """Every map cell holding counters that may be attacked in this combat, with their sides: a
+    side's targets (``targets_in``) are the cells held by any other side.  One pass over the
+    state's index of occupied cells serves every side."""
     hidden_ok = may_attack_hidden(ctx)
-    out = set()
+    out: dict[str, set[str]] = {}
     for cell, here in ctx.state.units_by_cell().items():
+        if not cell[:1].isdigit():
+            continue  # a holding area (eliminated, a box …): nobody attacks there
         for unit in here:
-            if unit.side != side and (hidden_ok or not unit.hidden) and (unit.dummy or facts(unit)[0]):
-                out.add(cell)
-                break
+            if (hidden_ok or not unit.hidden) and (unit.dummy or facts(unit)[0]):
+                out.setdefault(cell, set()).add(unit.side)
     return out
 
 

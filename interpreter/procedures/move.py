@@ -105,6 +105,7 @@ class MovePhase:
         self.options = _move_options(ctx.board)
         self.rank = _cell_rank(ctx.board)
         self.types_moving: dict[tuple[str, str], bool] = mv._rules_cache(ctx.rules).setdefault("may_move", {})
+        self.walk_can_stop = _walk_can_stop(ctx.rules)
 
     # --- order ----------------------------------------------------------------------------------
 
@@ -208,9 +209,11 @@ class MovePhase:
         # Already in ``choose``'s order: one unit's moves by cell, then stay, then wait.
         moves = self.options.get(uid)
         if moves is None:
-            moves = self.options[uid] = _UnitOptions(uid)
-        options = [moves[cell] for cell in sorted(reach.ends, key=self.rank.__getitem__)]
-        options.append(moves.stay)
+            moves = self.options[uid] = {}
+        cells = sorted(reach.ends) if self.rank is None else sorted(reach.ends, key=self.rank.__getitem__)
+        get = moves.get
+        options = [get(cell) or _move_option(moves, uid, cell) for cell in cells]
+        options.append(get(None) or _move_option(moves, uid, None))
         if may_wait:
             options.append(Action("wait", (uid,)))
         if len(options) == 1:
@@ -236,7 +239,11 @@ class MovePhase:
             self._finish(uid)
             return False
         dest = action.args[1]
-        final, cut = yield from self.walk(unit, reach.path(dest), finishing=True)
+        if self.walk_can_stop:
+            final, cut = yield from self.walk(unit, reach.path(dest))
+        else:
+            self._arrive(uid, dest)
+            final, cut = dest, False
         self.left[uid] = ZERO if cut else reach.points_left(dest)
         self._say_moved(unit, reach, final)
         self._finish(uid)
@@ -252,20 +259,22 @@ class MovePhase:
         ctx.say(f"{ctx.label(now)} moves {unit.location} → {final}{spent}", kind="move", unit=unit.id,
                 start=unit.location, cell=final, side=unit.side)
 
-    def walk(self, unit: Unit, path: tuple[str, ...], finishing: bool = False) -> Flow:
+    def _arrive(self, unit_id: str, cell: str) -> None:
+        """A move nothing can act on (``walk_can_stop`` is false) ends the unit's turn to move: it
+        arrives, already ``moved``, in one state change (the state ``walk`` and ``_finish`` give)."""
+        now = self.ctx.state.unit(unit_id)
+        spent = now.spent if MOVED in now.spent else now.spent | {MOVED}
+        self.ctx.update_unit(replace(now, location=cell, spent=spent))
+
+    def walk(self, unit: Unit, path: tuple[str, ...]) -> Flow:
         """Move ``unit`` along ``path`` a cell at a time, springing markers and WATCH fire.
 
-        Returns ``(where it is, whether the move was cut short)``.  ``finishing``: the move ends
-        the unit's turn to move, so when nothing can act on the way it arrives already ``moved``.
+        Returns ``(where it is, whether the move was cut short)``.
         """
         ctx, uid = self.ctx, unit.id
-        if len(path) > 1 and not _walk_can_stop(ctx.rules):
-            # Nothing can act on the way: the unit arrives in one state change (the same final state).
-            now = ctx.state.unit(uid)
-            if finishing and MOVED not in now.spent:
-                ctx.update_unit(replace(now, location=path[-1], spent=now.spent | {MOVED}))
-            else:
-                ctx.update_unit(replace(now, location=path[-1]))
+        if len(path) > 1 and not self.walk_can_stop:
+            # Nothing can act on the way: the unit arrives in one step (the same final state).
+            ctx.update_unit(replace(ctx.state.unit(uid), location=path[-1]))
             return path[-1], False
         for cell in path[1:]:
             current = ctx.state.unit(uid)
@@ -553,31 +562,26 @@ def _walk_can_stop(rules) -> bool:
     return found
 
 
-def _cell_rank(board) -> dict[str, int]:
+def _cell_rank(board) -> dict[str, int] | None:
     """Every cell's place in the order ``Context.choose`` sorts cell arguments in (``arg_key``),
-    built once per map, so a unit's move options are produced in order without a sort key each."""
+    built once per map, so a unit's move options are produced in order without a sort key each;
+    ``None`` when that is the order of the ids as strings (ids of equally many digits), which
+    sorting compares fastest."""
     cache = mv._board_cache(board)
-    rank = cache.get("cell_rank")
-    if rank is None:
-        rank = cache["cell_rank"] = {cell: i for i, cell in enumerate(sorted(board.graph.nodes, key=arg_key))}
-    return rank
+    if "cell_rank" not in cache:
+        ordered = sorted(board.graph.nodes, key=arg_key)
+        cache["cell_rank"] = None if ordered == sorted(ordered) else {cell: i for i, cell in enumerate(ordered)}
+    return cache["cell_rank"]
 
 
-class _UnitOptions(dict):
-    """One unit's ``move UNIT CELL`` options by cell, made on first use, and its ``stay UNIT``.
+def _move_option(moves: dict[str | None, Action], unit_id: str, cell: str | None) -> Action:
+    """``move UNIT CELL`` (``stay UNIT`` for no cell), made once and kept in ``moves``."""
+    action = moves[cell] = Action("move", (unit_id, cell)) if cell is not None else Action("stay", (unit_id,))
+    return action
+
+
+def _move_options(board) -> dict[str, dict[str | None, Action]]:
+    """Each unit's move options made so far on this map, by unit id then cell (``None``: stay).
 
     Actions are values, so the same objects serve every phase and every game on the map."""
-
-    def __init__(self, unit_id: str):
-        super().__init__()
-        self.unit_id = unit_id
-        self.stay = Action("stay", (unit_id,))
-
-    def __missing__(self, cell: str) -> Action:
-        action = self[cell] = Action("move", (self.unit_id, cell))
-        return action
-
-
-def _move_options(board) -> dict[str, _UnitOptions]:
-    """The move options made so far on this map, by unit id (kept while the map lives)."""
     return mv._board_cache(board).setdefault("move_options", {})

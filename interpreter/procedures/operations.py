@@ -40,6 +40,7 @@ from attrs import evolve
 
 from dsl.model import Declaration, Property
 from interpreter import movement
+from interpreter.movement import cite
 from interpreter.actions import Action
 from interpreter.context import Context, Flow
 from interpreter.flow import procedure
@@ -597,6 +598,62 @@ def move_force(ctx: Context, prop: Property) -> Flow:
     if any(u.side != side for u in ctx.state.units_at(final)):
         operation.cell = final
         ctx.say(f"battle in {final}", kind="operation", cell=final, side=side)
+    else:
+        yield from _infiltrate(ctx, [ctx.state.unit(u.id) for u in units])
+
+
+# --- infiltration ----------------------------------------------------------------------------
+
+
+def _infiltrate(ctx: Context, units: list[Unit]) -> Flow:
+    """Units that end a move in the cells of an ``award … on infiltrated`` score it, are turned face
+    up and go to its ``then to`` box (Sea Lords 15.1: junks and trawlers reaching printed bases in
+    South Vietnam).  When several such awards apply (VP or, with an option, CP: 22.2), the owner
+    chooses one."""
+    from interpreter.options import in_force
+    from interpreter.victory import gain
+
+    awards = [a for a in ctx.rulebook.of_kind("award") if a.first("on") is not None
+              and a.first("on").has("infiltrated") and in_force(ctx, a)]
+    for unit in units:
+        unit_type = ctx.rules.unit_type(unit.type)
+        cell = unit.location
+        selectors = ctx.rules.cell_selectors(ctx.board.terrain(cell), ctx.board.tags(cell))
+        fitting = []
+        for award in awards:
+            of, cells = award.first("of"), award.first("cells")
+            if of is not None and not Rules.unit_matches(unit_type, of.get("who") or ()):
+                continue
+            if cells is not None and not (selectors & set(_names(cells.get("where")))
+                                          and not selectors & set(_names(cells.get("except")))):
+                continue
+            fitting.append(award)
+        if not fitting:
+            continue
+        award = fitting[0]
+        if len(fitting) > 1:
+            choice = yield from ctx.choose(unit.side, "infiltration", f"{unit.id} infiltrates {cell}: score",
+                                           [Action("score", (a.name,)) for a in fitting])
+            award = next(a for a in fitting if a.name == choice.args[0])
+        line = Rules.line_for(award.all("points"), unit_type)
+        points = line.get("value") if line is not None else 0
+        resource = award.first("resource")
+        name = str(resource.get("resource")) if resource else _victory_resource(ctx)
+        to = award.first("to")
+        scorer = str(to.get("side")) if to is not None else unit.side
+        then = award.first("then")
+        box = str(then.get("box")) if then is not None else None
+        ctx.update_unit(evolve(unit, hidden=False, location=box or unit.location))
+        ctx.say(f"{ctx.label(evolve(unit, hidden=False))} infiltrates {cell}" + (f" and goes to the {box}" if box else "")
+                + f" ({cite(award)})", kind="infiltration", unit=unit.id, cell=cell, unit_type=unit.type)
+        if points and name:
+            gain(ctx, scorer, name, Fraction(points), f"{award.display}: {unit.id}")
+
+
+def _victory_resource(ctx: Context) -> str | None:
+    found = ctx.rulebook.of_kind("victory")
+    by = found[0].first("by") if found else None
+    return str(by.get("resource")) if by is not None else None
 
 
 def _walk(ctx: Context, force: Force, path: tuple[str, ...]) -> str:

@@ -215,3 +215,44 @@ def test_an_l_unit_never_enters_where_its_class_may_not_be(ctx):
     costs = cost_table(ctx.rules, ctx.board, "us_infantry_bn").cost
     assert all(ctx.board.terrain(c) not in {"land", "swamp", "high_seas"} or "river" in ctx.board.tags(c)
                for c in costs)
+
+
+# --- infiltration (15.1, 22.2) -------------------------------------------------------------------
+
+
+def with_junk(ctx, cell):
+    from attrs import evolve
+
+    from interpreter.state import Unit
+
+    ctx.state = evolve(ctx.state, units=tuple(sorted((*ctx.state.units, Unit("J1", "troop_junk", "communist", cell,
+                                                                              hidden=True)))))
+    return ctx
+
+
+def test_a_junk_reaching_a_printed_base_in_south_vietnam_scores_and_returns_to_the_pool(ctx):
+    """15.1: an infiltration unit that reaches a printed base in South Vietnam is flipped face up,
+    scores the VP Table's value (provisional 1: the table lists none) and goes to the pool."""
+    with_junk(ctx, "1615")  # Cao Lanh, on the Mekong
+    base = "2015"           # Base Area 470 (Plain of Reeds): a printed Communist base in South Vietnam
+    assert "cambodia" not in ctx.board.tags(base)
+    ctx.operation = Operation("communist")
+    before = ctx.state.resource("communist", "vp")
+    run(ctx, "designate force", "communist", ["operate 1615", "add J1", "go"])
+    decisions = run(ctx, "move force", "communist", [f"move {base}"])
+    assert f"move {base}" in shown(decisions[0])
+    junk = ctx.state.unit("J1")
+    assert junk.location == "reinforcement_pool" and not junk.hidden
+    assert ctx.state.resource("communist", "vp") == before + 1
+
+
+def test_a_junk_in_a_cambodian_base_scores_nothing(ctx):
+    """15.1 counts bases in South Vietnam only; the Cambodian base areas are where junks start (12.4)."""
+    with_junk(ctx, "1212")  # Tan Chau, on the Mekong by the border
+    base = "1209"           # Base Area 704, Cambodia
+    ctx.operation = Operation("communist")
+    run(ctx, "designate force", "communist", ["operate 1212", "add J1", "go"])
+    decisions = run(ctx, "move force", "communist", [f"move {base}"])
+    assert f"move {base}" in shown(decisions[0])
+    assert ctx.state.unit("J1").location == base
+    assert ctx.state.resource("communist", "vp") == 0
