@@ -10,15 +10,15 @@ side (its procedures decide who acts).
 
 from __future__ import annotations
 
+import functools
 from typing import Callable
-
-from attrs import evolve
 
 from dsl.diagnostics import RulesError, diagnostic
 from dsl.model import Declaration, Property
 from interpreter.actions import Action
 from interpreter.context import Context, Flow
 from interpreter.movement import cite
+from interpreter.state import replace
 
 Procedure = Callable[[Context, Property], Flow]
 PROCEDURES: dict[str, Procedure] = {}
@@ -44,7 +44,9 @@ def missing_procedures(rulebook) -> list[Property]:
     return out
 
 
+@functools.cache
 def _load_procedures() -> None:
+    """Import every module of ``interpreter.procedures`` (each registers its procedures), once."""
     import importlib
     import pkgutil
 
@@ -63,7 +65,7 @@ def play(ctx: Context) -> Flow:
     sequence = ctx.rulebook.of_kind("sequence")
     phases = sequence[0].children if sequence else ()
     for turn in range(1, ctx.scenario.turns + 1):
-        ctx.state = evolve(ctx.state, turn=turn)
+        ctx.state = replace(ctx.state, turn=turn)
         ctx.say(f"turn {turn}", kind="turn")
         apply_turn_modifiers(ctx)
         for phase in phases:
@@ -74,7 +76,7 @@ def play(ctx: Context) -> Flow:
             break
         _end_of_turn(ctx)
     final_result(ctx)
-    ctx.state = evolve(ctx.state, over=True)
+    ctx.state = replace(ctx.state, over=True)
 
 
 def _phase_sides(ctx: Context, decl: Declaration) -> list[str | None]:
@@ -105,7 +107,7 @@ def run_phase(ctx: Context, decl: Declaration) -> Flow:
         if repeat is not None and _repeat_done(ctx, repeat):
             continue
         ctx.acting = side
-        ctx.state = evolve(ctx.state, phase=decl.name)
+        ctx.state = replace(ctx.state, phase=decl.name)
         who = f" ({side})" if side else ""
         ctx.say(f"{decl.display}{who}", kind="phase", phase_name=decl.name, side=side)
         for round_ in range(1, MAX_REPEATS + 1):
@@ -189,6 +191,19 @@ def _alternate(ctx: Context, phase: Declaration, prop: Property) -> Flow:
             return
 
 
+def _phase_end_stacking(ctx: Context) -> tuple:
+    """(declaration, its ``checked`` line, the rule read, the ``excess to`` box) of every stacking
+    checked at the end of phases, read once per rules."""
+    from interpreter.movement import StackRule
+
+    found = []
+    for decl in ctx.rulebook.of_kind("stacking"):
+        checked, excess = decl.first("checked"), decl.first("excess")
+        if checked is not None and checked.has("end") and excess is not None:
+            found.append((decl, checked, StackRule(ctx.rules, decl), str(excess.get("box"))))
+    return tuple(found)
+
+
 def _after_operation(ctx: Context) -> None:
     """Units that are ``eliminated after operation in WHERE`` and stand there now are eliminated,
     scored as eliminations by combat (Sea Lords 25.10: the Tet sappers in Saigon and Vung Tau)."""
@@ -219,17 +234,10 @@ def _check_stacking(ctx: Context) -> Flow:
 
     The owner picks which units go, one at a time, among those counting against the broken limit.
     """
-    from interpreter.movement import StackRule, cite
-
-    for decl in ctx.rulebook.of_kind("stacking"):
-        checked = decl.first("checked")
-        excess = decl.first("excess")
-        if checked is None or not checked.has("end") or excess is None:
-            continue
-        rule = ctx.rules.derived.get(("stack rule", decl.name))
-        if rule is None:
-            rule = ctx.rules.derived[("stack rule", decl.name)] = StackRule(ctx.rules, decl)
-        box = str(excess.get("box"))
+    rules = ctx.rules.derived.get("stacking at phase ends")
+    if rules is None:
+        rules = ctx.rules.derived["stacking at phase ends"] = _phase_end_stacking(ctx)
+    for decl, checked, rule, box in rules:
         sizes: dict[tuple[str, str], int] = {}
         for unit in ctx.state.units:
             if unit.on_map:
@@ -245,7 +253,7 @@ def _check_stacking(ctx: Context) -> Flow:
                         f"choose one for the {box}", [Action("excess", (u.id,)) for u in counted])
                     unit = ctx.state.unit(action.args[0])
                     counted = [u for u in counted if u.id != unit.id]
-                    ctx.update_unit(evolve(unit, location=box))
+                    ctx.update_unit(replace(unit, location=box))
                     ctx.say(f"{ctx.label(unit)} goes to the {box}: over the stacking limit in {cell} "
                             f"({cite(decl, checked) or decl.name})", kind="stacking", unit=unit.id, cell=cell,
                             box=box)
@@ -253,19 +261,19 @@ def _check_stacking(ctx: Context) -> Flow:
 
 def _clear_spent(ctx: Context) -> None:
     """Phase flags (``moved``, ``attacked`` …) last one phase."""
-    if any(u.spent for u in ctx.state.units):
-        ctx.state = evolve(ctx.state, units=tuple(evolve(u, spent=frozenset()) if u.spent else u
-                                                    for u in ctx.state.units))
+    spent = [replace(u, spent=frozenset()) for u in ctx.state.units if u.spent]
+    if spent:
+        ctx.state = ctx.state.with_units(spent)  # the state's indexes are updated, not rebuilt
 
 
 def _end_of_turn(ctx: Context) -> None:
     """Orders, turn flags and turn modifiers last one turn (orders are declared each turn, as in the
     WATCH/PATROL phases)."""
     if ctx.state.turn_modifiers:
-        ctx.state = evolve(ctx.state, turn_modifiers=())
-    if any(u.mode or u.turn_flags for u in ctx.state.units):
-        ctx.state = evolve(ctx.state, units=tuple(evolve(u, mode=None, turn_flags=frozenset())
-                                                  if u.mode or u.turn_flags else u for u in ctx.state.units))
+        ctx.state = replace(ctx.state, turn_modifiers=())
+    cleared = [replace(u, mode=None, turn_flags=frozenset()) for u in ctx.state.units if u.mode or u.turn_flags]
+    if cleared:
+        ctx.state = ctx.state.with_units(cleared)
 
 
 # --- set-up --------------------------------------------------------------------------------

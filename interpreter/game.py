@@ -38,7 +38,10 @@ class Game:
     """One game in progress."""
 
     def __init__(self, scenario: Scenario, seed: int):
-        missing = missing_procedures(scenario.rulebook)
+        shared = scenario.rules.derived  # the rulebook's answer, kept with its compiled rules
+        if "missing procedures" not in shared:
+            shared["missing procedures"] = missing_procedures(scenario.rulebook)
+        missing = shared["missing procedures"]
         if missing:
             raise RulesError([diagnostic("E805", p.span, f"procedure {p.get('procedure')!r} is not supported yet")
                               for p in missing])
@@ -134,13 +137,14 @@ class Game:
         """
         if isinstance(action, str):
             action = self.parse_action(action)
-        if self._pending is None or action not in self._pending.options:
-            raise illegal(action, self._pending, Span.point("<action>")) if self._pending else \
-                IllegalActionError(diagnostic("E801", Span.point("<action>"), "the game is over"))
         decision = self._pending
+        if decision is None or not _offered(action, decision.options):
+            raise illegal(action, decision, Span.point("<action>")) if decision else \
+                IllegalActionError(diagnostic("E801", Span.point("<action>"), "the game is over"))
+        text = str(action)
         self.log.append({"type": "decision", "side": decision.side, "kind": decision.kind,
-                         "options": len(decision.options), "choice": str(action)})
-        self.choices.append(str(action))
+                         "options": len(decision.options), "choice": text})
+        self.choices.append(text)
         self._advance(action)
 
     # --- what a side may see ------------------------------------------------------------
@@ -245,6 +249,15 @@ class Game:
                 raise RulesError([diagnostic("E803", Span.point(shown), f"roll {want.get('n')} differs on replay: "
                                              f"{want.get('value')} then, {got.get('value')} now")])
         return game
+
+
+def _offered(action: Action, options: tuple[Action, ...]) -> bool:
+    """Whether ``action`` is one of ``options``: by identity first (agents hand back an option
+    itself), then by value (an action parsed from text)."""
+    for option in options:
+        if option is action:
+            return True
+    return action in options
 
 
 def _umask() -> int:

@@ -114,34 +114,56 @@ def _points(ctx: Context, award, unit_type) -> int:
 
 
 def score_held(ctx: Context, award) -> None:
-    """An ``award … on held; cells …`` scores for each matching cell only its side occupies."""
+    """An ``award … on held; cells …`` scores each matching cell only its side occupies.
+
+    A cell scores the award's first ``points N for WHERE`` line that names it (by terrain, tag or
+    place), else its general ``points``; twice that with a unit of the holder that ``doubled with``
+    names in the cell (Sea Lords 16.2, 16.3: cadre, counterinsurgency teams).
+    """
     to = award.first("to")
-    cells = award.first("cells")
-    if to is None or cells is None:
+    if to is None or award.first("cells") is None:
         return
     side = str(to.get("side"))
-    wanted = {str(w) for w in cells.get("where") or ()}
     name = (award.first("resource").get("resource") if award.first("resource") else None) or _victory_resource(ctx)
-    held = 0
-    for cell in _award_cells(ctx, award, frozenset(wanted)):
+    doubled = award.first("doubled")
+    doublers = tuple(str(w) for w in doubled.get("who") or ()) if doubled is not None else ()
+    total, held = 0, 0
+    for cell, points in _award_cells(ctx, award):
         real = [u for u in ctx.state.units_at(cell) if not u.dummy]
-        if real and all(u.side == side for u in real):
-            held += 1
-    points = sum(p.get("value") for p in award.all("points") if not p.get("who"))
-    if held and points and name:
-        gain(ctx, side, str(name), Fraction(points * held), f"{award.display}: {held} held")
+        if not real or any(u.side != side for u in real):
+            continue
+        held += 1
+        if doublers and any(Rules.unit_matches(ctx.rules.unit_type(u.type), doublers) for u in real):
+            points *= 2
+        total += points
+    if held and total and name:
+        gain(ctx, side, str(name), Fraction(total), f"{award.display}: {held} held")
 
 
-def _award_cells(ctx: Context, award, wanted: frozenset[str]) -> tuple[str, ...]:
-    """The cells an award's ``cells`` names (by terrain, tag or place), found once per rules and map."""
+def _award_cells(ctx: Context, award) -> tuple[tuple[str, int], ...]:
+    """The cells an award's ``cells`` names (by terrain, tag or place, less its ``except``), each with
+    its points; found once per rules and map."""
     from interpreter.movement import _rules_cache
 
     cache = _rules_cache(ctx.rules, ctx.board).setdefault("award_cells", {})
     if award.name not in cache:
-        cache[award.name] = tuple(
-            cell for cell in ctx.board.cells
-            if wanted & ctx.rules.cell_selectors(ctx.board.terrain(cell), ctx.board.tags(cell))
-            or ctx.board.graph.nodes[cell].get("place") in wanted)
+        line = award.first("cells")
+        wanted = {str(w) for w in line.get("where") or ()}
+        unwanted = {str(w) for w in line.get("except") or ()}
+        found = []
+        for cell in ctx.board.cells:
+            names = {*ctx.rules.cell_selectors(ctx.board.terrain(cell), ctx.board.tags(cell))}
+            place = ctx.board.graph.nodes[cell].get("place")
+            if place is not None:
+                names.add(place)
+            if not wanted & names or unwanted & names:
+                continue
+            special = next((p for p in award.all("points") if p.get("who")
+                            and names & {str(w) for w in p.get("who")}), None)
+            general = next((p for p in award.all("points") if not p.get("who")), None)
+            chosen = special or general
+            found.append((cell, int(chosen.get("value")) if chosen is not None else 0))
+        cache[award.name] = tuple(found)
     return cache[award.name]
 
 

@@ -7,14 +7,13 @@ A ``mode`` (watch, patrol …) says which side and which units may take it
 
 from __future__ import annotations
 
-from attrs import evolve
-
 from dsl.model import Property
 from interpreter.actions import Action
 from interpreter.context import Context, Flow
 from interpreter.flow import procedure
 from interpreter.movement import _rules_cache
 from interpreter.rules import Rules
+from interpreter.state import replace
 from interpreter.victory import score_held
 
 
@@ -57,7 +56,7 @@ def declare(ctx: Context, prop: Property) -> Flow:
             if action.kind == "done":
                 break
             unit = ctx.state.unit(action.args[0])
-            ctx.update_unit(evolve(unit, mode=mode.name))
+            ctx.update_unit(replace(unit, mode=mode.name))
             ctx.say(f"{ctx.label(unit)} goes on {mode.display}", kind="order", unit=unit.id, mode=mode.name)
 
 

@@ -256,3 +256,35 @@ def test_a_junk_in_a_cambodian_base_scores_nothing(ctx):
     assert f"move {base}" in shown(decisions[0])
     assert ctx.state.unit("J1").location == base
     assert ctx.state.resource("communist", "vp") == 0
+
+
+# --- territorial VP (6.7, 16.2, VP Table) ------------------------------------------------------
+
+
+def add(ctx, *units):
+    from attrs import evolve
+
+    ctx.state = evolve(ctx.state, units=tuple(sorted((*ctx.state.units, *units))))
+
+
+def score_towns(ctx):
+    ctx.acting = "communist"
+    run(ctx, "score", "communist", [])
+    return ctx.state.resource("communist", "vp")
+
+
+def test_a_town_held_by_the_communist_side_scores_one_and_a_cambodian_town_none(ctx):
+    """VP Table: "Each town square solely occupied by Communist units: 1 … Cambodian towns count
+    as 0." Ben Tre (2418) is held; Prey Veng (1304) is a town in Cambodia."""
+    from interpreter.state import Unit
+
+    add(ctx, Unit("X1", "main_force_bn", "communist", "1304"))
+    assert score_towns(ctx) == 1
+
+
+def test_a_cadre_doubles_the_towns_vp(ctx):
+    """16.2: a cadre in a city or town square during the territorial VP phase doubles its VP."""
+    from interpreter.state import Unit
+
+    add(ctx, Unit("X1", "cadre", "communist", "2418"))
+    assert score_towns(ctx) == 2
