@@ -337,13 +337,30 @@ class CostTable:
         return found
 
 
-def cost_table(rules: Rules, board: Board, type_name: str) -> CostTable:
-    """The compiled costs of ``type_name`` on ``board`` (cached while both are alive)."""
+def cost_table(rules: Rules, board: Board, type_name: str, turn: int | None = None) -> CostTable:
+    """The compiled costs of ``type_name`` on ``board`` (cached while both are alive).
+
+    ``turn``: the game turn, for a type with a ``may enter … on turn N`` line: on turn N its table
+    lets it into those cells too (a table of its own); on other turns, and without ``turn``, not.
+    """
     cache = _rules_cache(rules, board).setdefault("costs", {})
-    table = cache.get(type_name)
+    key = _turn_key(rules, type_name, turn)
+    table = cache.get(key)
     if table is None:
-        table = cache[type_name] = _compile(rules, board, rules.unit_type(type_name))
+        table = cache[key] = _compile(rules, board, rules.unit_type(type_name), key[1])
     return table
+
+
+def _turn_key(rules: Rules, type_name: str, turn: int | None) -> tuple[str, int | None]:
+    """(type, turn) when the type has a ``may enter … on turn`` line for that turn, else (type, None)."""
+    turns = _rules_cache(rules).setdefault("may enter turns", {})
+    found = turns.get(type_name)
+    if found is None:
+        unit_type = rules.unit_type(type_name)
+        decl = rules.rulebook.get(unit_type.kind, type_name)
+        found = turns[type_name] = frozenset(p.get("turn") for p in (decl.all("may") if decl is not None else ())
+                                             if p.get("turn") is not None)
+    return (type_name, turn if turn in found else None)
 
 
 def _terrain_cost_line(rules: Rules, terrain: str, unit_type: UnitType) -> tuple[Fraction | None, str]:
@@ -355,7 +372,7 @@ def _terrain_cost_line(rules: Rules, terrain: str, unit_type: UnitType) -> tuple
     return None, because(f"{terrain}: no entry", decl, line, f"terrain '{terrain}'")
 
 
-def _compile(rules: Rules, board: Board, unit_type: UnitType) -> CostTable:
+def _compile(rules: Rules, board: Board, unit_type: UnitType, turn: int | None = None) -> CostTable:
     rulebook = rules.rulebook
     mclass = movement_class(rules, unit_type)
     points = allowance(rules, unit_type)
@@ -384,8 +401,8 @@ def _compile(rules: Rules, board: Board, unit_type: UnitType) -> CostTable:
     decl = rulebook.get(unit_type.kind, unit_type.name)
     may_enter = frozenset()
     if decl is not None:
-        # A `may enter … on turn N` holds on one turn only: not in this table, which serves every turn.
-        may_enter = _cells_named(rules, board, [n for p in decl.all("may") if p.get("turn") is None
+        # A `may enter … on turn N` holds on turn N only: in that turn's table alone.
+        may_enter = _cells_named(rules, board, [n for p in decl.all("may") if p.get("turn") in (None, turn)
                                                 for n in _names(p.get("where"))])
         for line in decl.all("never"):
             if line.has("moves"):
@@ -1025,13 +1042,14 @@ class _Plan(NamedTuple):
     """So many counters together break no stacking rule checked on moves."""
 
 
-def _plan(rules: Rules, board: Board, type_name: str) -> _Plan:
+def _plan(rules: Rules, board: Board, type_name: str, turn: int | None = None) -> _Plan:
     cache = _rules_cache(rules, board).setdefault("plans", {})
-    found = cache.get(type_name)
+    key = _turn_key(rules, type_name, turn)
+    found = cache.get(key)
     if found is None:
-        table = cost_table(rules, board, type_name)
+        table = cost_table(rules, board, type_name, turn)
         lone = [Unit("", type_name, "", "")]
-        found = cache[type_name] = _Plan(table, *_search_profile(rules, type_name),
+        found = cache[key] = _Plan(table, *_search_profile(rules, type_name),
                                          enemy_cells_forbidden(rules) is not None, _has_zone_to_zone(rules),
                                          not _stacks_badly(rules, lone, lone), _safe_stack_size(rules))
     return found
@@ -1047,7 +1065,7 @@ def search(world: World, unit: Unit, points: Fraction | None | str = "full", *, 
     another type.  Dummies without a movement class: use ``reach``.
     """
     rules, board = world.rules, world.board
-    plan = _plan(rules, board, as_type or unit.type)
+    plan = _plan(rules, board, as_type or unit.type, world.state.turn)
     table = plan.table
     if type(points) is str and points == "full":  # (comparing a Fraction with a str is slow)
         points = table.allowance
@@ -1109,7 +1127,7 @@ def search(world: World, unit: Unit, points: Fraction | None | str = "full", *, 
     ends = {}
     points_of, known_points = table.points, table.point_values
     # Carried units are set down where the carrier ends: only where they could stand.
-    cargo_costs = [cost_table(rules, board, u.type).cost for u in cargo if not u.dummy]
+    cargo_costs = [cost_table(rules, board, u.type, world.state.turn).cost for u in cargo if not u.dummy]
     for cell, d in dist.items():
         if cell == start or (must_end is not None and cell not in must_end):
             continue
@@ -1254,7 +1272,7 @@ def explain(world: World, unit: Unit, cell: str, points: Fraction | None | str =
 
 def _explain_as(world: World, unit: Unit, cell: str, points, cargo: list[Unit], type_name: str) -> str | None:
     rules = world.rules
-    table = cost_table(rules, world.board, type_name)
+    table = cost_table(rules, world.board, type_name, world.state.turn)
     if table.allowance == 0 and points == "full":
         mclass = movement_class(rules, rules.unit_type(type_name))
         return because(f"{unit.id} cannot move", mclass, None, f"movement '{mclass.name if mclass else 'none'}'")

@@ -119,6 +119,8 @@ class Force:
         self.cargo = [u for u in units if _carried(_class(ctx, u))]
         self._first = None
         self._paths: dict[str, str] | None = None
+        self.raids: dict[str, str] = {}
+        """Cells only the carried units may enter this turn, each with the cell the carriers stop in."""
 
     def carriers(self) -> list[Unit]:
         """The units that carry the cargo: the movers, or the joiners when there are no movers."""
@@ -183,6 +185,8 @@ class Force:
     def path(self, cell: str) -> tuple[str, ...]:
         """The path the force takes to ``cell`` (after ``destinations``): its first mover's canonical
         path, or for a mixed force the shortest path every member may take."""
+        if cell in self.raids:
+            return (*self.path(self.raids[cell]), cell)
         if self._paths is not None:
             out = [cell]
             while out[-1] in self._paths:
@@ -200,8 +204,9 @@ class Force:
         take (a mixed force moves together: 7.5), stopping at enemy cells for classes that stop
         there.  Returns each reached cell's predecessor (lowest cell id first, so it is canonical)."""
         ctx = self.ctx
-        tables = [movement.cost_table(ctx.rules, ctx.board, t) for t in sorted({u.type for u in self.units})]
-        steppers = [movement.cost_table(ctx.rules, ctx.board, t)
+        turn = ctx.state.turn
+        tables = [movement.cost_table(ctx.rules, ctx.board, t, turn) for t in sorted({u.type for u in self.units})]
+        steppers = [movement.cost_table(ctx.rules, ctx.board, t, turn)
                     for t in sorted({u.type for u in (self.movers or self.joiners)})]
         allowed = set(tables[0].cost)
         for table in tables[1:]:
@@ -246,7 +251,7 @@ class Force:
             common = ends if common is None else common & ends
         # Carried units are set down where the force ends (into a battle too): only where they could be.
         for unit in self.cargo:
-            common &= set(movement.cost_table(ctx.rules, ctx.board, unit.type).cost)
+            common &= set(movement.cost_table(ctx.rules, ctx.board, unit.type, ctx.state.turn).cost)
         # Joiners go where the movers go, within their own rules (e.g. where they must end).
         for unit in self.joiners if self.movers else ():
             common &= set(movement.search(ctx, unit, sit=sit).ends)
@@ -256,7 +261,32 @@ class Force:
         if common and self._mixed():
             self._paths = self._common_paths(sit)
             common &= set(self._paths)
-        return sorted(common or ())
+        self.raids = self._raid_cells(first, common or set())
+        return sorted({*(common or ()), *self.raids})
+
+    def _raid_cells(self, first, reached: set[str]) -> dict[str, str]:
+        """Cells only this turn's ``may enter … on turn N`` opens to the carried units (Sea Lords
+        25.10: the Tet sappers), each with the cell the carriers bring them from: one step from
+        where the force may end, across a step the carriers' class may take.  READING (a gap of
+        the Tet overlay): the carriers set such units down there and stop a step short, since
+        those units cannot move by themselves (8.7) and the carriers may not go in (8.3)."""
+        ctx = self.ctx
+        if not self.cargo or first is None:
+            return {}
+        opened: set[str] | None = None
+        for unit in self.cargo:
+            now = set(movement.cost_table(ctx.rules, ctx.board, unit.type, ctx.state.turn).cost)
+            extra = now - set(movement.cost_table(ctx.rules, ctx.board, unit.type).cost)
+            opened = extra if opened is None else opened & extra
+        if not opened:
+            return {}
+        steps = movement.cost_table(ctx.rules, ctx.board, (self.movers or self.joiners)[0].type).adjacency
+        raids = {}
+        for cell in sorted(opened):
+            via = next((n for n in sorted(steps.get(cell, ())) if n in reached and cell in steps.get(n, ())), None)
+            if via is not None:
+                raids[cell] = via
+        return raids
 
 
 # --- cost ------------------------------------------------------------------------------------
@@ -497,7 +527,7 @@ def _redeploy_cells(ctx: Context, action: Declaration, unit: Unit) -> list[str]:
     if not unit.on_map or not qualifies(unit.location):
         return []
     cells = {u.location for u in ctx.state.units_of(unit.side) if u.location != unit.location}
-    costs = movement.cost_table(ctx.rules, ctx.board, unit.type).cost
+    costs = movement.cost_table(ctx.rules, ctx.board, unit.type, ctx.state.turn).cost
     return sorted(c for c in cells if qualifies(c) and c in costs)
 
 
@@ -592,9 +622,21 @@ def move_force(ctx: Context, prop: Property) -> Flow:
         return
     options = [Action("move", (c,)) for c in ends]
     choice = yield from ctx.choose(side, "move", f"move the force from {operation.origin} to", options)
-    path = force.path(choice.args[0])
-    final = _walk(ctx, force, path)
-    _relocate(ctx, units, final, path[: path.index(final) + 1])
+    target = choice.args[0]
+    path = force.path(target)
+    if target in force.raids:  # the carriers set the raiders down and stay a step short (25.10 reading)
+        via = force.raids[target]
+        final = _walk(ctx, force, path[:-1])
+        carriers = [u for u in units if u not in force.cargo]
+        _relocate(ctx, carriers, final, path[: path.index(final) + 1])
+        if final == via:
+            _relocate(ctx, force.cargo, target, (via, target))
+            final = target
+        else:
+            _relocate(ctx, force.cargo, final, path[: path.index(final) + 1])
+    else:
+        final = _walk(ctx, force, path)
+        _relocate(ctx, units, final, path[: path.index(final) + 1])
     if any(u.side != side for u in ctx.state.units_at(final)):
         operation.cell = final
         ctx.say(f"battle in {final}", kind="operation", cell=final, side=side)

@@ -70,7 +70,7 @@ def check_invariants(game: Game, phase_ended: bool) -> None:
         if where in board.graph:
             cells.setdefault(where, []).append(unit)
             if unit.type in facts.units:
-                assert where in cost_table(rules, board, unit.type).cost, \
+                assert where in cost_table(rules, board, unit.type, state.turn).cost, \
                     f"{unit.id} ({unit.type}) stands in {where}, where its type may not be"
         else:
             assert (where in (ELIMINATED, OFFMAP) or where in facts.boxes

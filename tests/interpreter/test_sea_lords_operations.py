@@ -288,3 +288,54 @@ def test_a_cadre_doubles_the_towns_vp(ctx):
 
     add(ctx, Unit("X1", "cadre", "communist", "2418"))
     assert score_towns(ctx) == 2
+
+
+# --- Tet, turn 1: the sappers' raid (25.10) ------------------------------------------------------
+
+
+@pytest.fixture
+def tet(scenario):
+    """The operations position, played with the Tet overlay's rules (sappers may raid on turn 1)."""
+    from attrs import evolve
+
+    from interpreter.scenario import with_rulebook
+    from interpreter.state import Unit
+
+    raid = with_rulebook(scenario, Path(__file__).parents[2] / "scenarios" / "sea_lords_tet.rules")
+    ctx = Context(raid, seed=1)
+    for _ in setup(ctx):
+        raise AssertionError("fixed cells only")
+    # A sapper company and a riverine unit to carry it, at 2712 on the Saigon LoC beside Saigon (2812).
+    ctx.state = evolve(ctx.state, turn=1, units=tuple(sorted((
+        *ctx.state.units, Unit("S1", "sapper_co", "communist", "2712", hidden=True),
+        Unit("S2", "com_riverine", "communist", "2712", hidden=True)))))
+    ctx.operation = Operation("communist")
+    return ctx
+
+
+def test_sappers_may_enter_saigon_on_turn_1_only(tet):
+    """25.10: "On Game Turn 1, Communist Sapper units may enter Saigon and Vung Tau"; 8.3 keeps
+    Communist units out of them otherwise."""
+    from attrs import evolve
+
+    force = Force(tet, units(tet, "S1", "S2"))
+    assert "2812" in force.destinations()
+    tet.state = evolve(tet.state, turn=2)
+    assert "2812" not in Force(tet, units(tet, "S1", "S2")).destinations()
+    assert "2812" not in Force(tet, units(tet, "S2")).destinations()  # the carrier alone, never
+
+
+def test_a_raiding_sapper_is_eliminated_when_the_operation_ends_and_scores_for_the_free_world(tet):
+    """25.10: "Any such units are automatically eliminated at the end of that Communist player turn,
+    and they count for Free World VP" — read as the end of the operation; the VP Table scores a
+    Communist unit eliminated 2 ("all others")."""
+    from interpreter.flow import _after_operation
+
+    run(tet, "designate force", "communist", ["operate 2712", "add S1", "add S2", "go"])
+    run(tet, "move force", "communist", ["move 2812"])
+    assert tet.state.unit("S1").location == "2812"
+    carrier = tet.state.unit("S2").location  # it sets the sapper down from next door and stays out (8.3)
+    assert carrier != "2812" and carrier in set(tet.board.neighbours("2812"))
+    _after_operation(tet)
+    assert tet.state.unit("S1").location == "eliminated"
+    assert tet.state.resource("free_world", "vp") == 2
