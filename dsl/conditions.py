@@ -21,7 +21,7 @@ Grammar (``|`` alternatives, ``[ ]`` optional, ``+`` one or more)::
                 | "only" "one" "side" [ "remains" ] place
                 | [ WHO ] "defending"                 the side is the defender of the battle
                 | "without" counters                  no such counter in the cell
-                | [ "no" ] counters place             own unit or guerrilla adjacent to saigon_vung_tau
+                | [ "no" ] counters place             own unit or raider adjacent to capital
     quantity   := INT | [ WHO ] RESOURCE [ "lead" ] | ROLE FACTOR
     counters   := group ( "or" group )*               a counter matching any group
     group      := ( WHO | SELECTOR | NOUN )+          a counter matching every word of the group
@@ -77,7 +77,7 @@ class ConditionError(ValueError):
 
 @frozen
 class Who:
-    """A side relative to the condition (``own``, ``opponent``) or named (``communist``)."""
+    """A side relative to the condition (``own``, ``opponent``) or named (``red``)."""
 
     relative: str | None = None
     side: str | None = None
@@ -370,7 +370,7 @@ class _Parser:
                           "name counters by side (own, enemy, a side), selector and noun")
             self.i += 1
         if who is None and not selectors and noun is None:
-            self.fail("a counter (own unit, enemy ms, guerrilla …)")
+            self.fail("a counter (own unit, enemy units, a unit type or tag …)")
         return Group(who, tuple(selectors), noun)
 
     def place(self) -> Place:

@@ -27,7 +27,7 @@ class Column:
     range: Range | None = None
     shifted_only: bool = False
     printed: str | None = None
-    """The heading as printed, when ``columns`` gives a name (``free_world`` → "Free World Event")."""
+    """The heading as printed, when ``columns`` gives a name (``blue_side`` → "Blue Side Event")."""
 
     @property
     def display(self) -> str:

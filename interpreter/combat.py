@@ -850,7 +850,7 @@ def retreat(ctx: Context, unit: Unit, distance: int, engagement: Engagement) -> 
 
 
 # --- break off ---------------------------------------------------------------------------------
-# A combat's ``break off …`` lines say where units leaving a battle may go (Sea Lords 10.3-10.5).
+# A combat's ``break off …`` lines say where units leaving a battle may go (breaking off).
 
 
 def _break_lines(combat: Declaration) -> tuple[Property, ...]:

@@ -8,7 +8,7 @@ on where the condition is written, so callers pass a ``Scope``:
 - a marker: the marker's side, its cell and the marker itself;
 - a combat line: the firing side, the contested cell and the roles (``firers``, ``targets`` …).
 
-A condition's **moment** (``revealed``, ``communist force enters`` …) is matched against the
+A condition's **moment** (``revealed``, ``red force enters`` …) is matched against the
 ``Happening`` the caller is carrying out: a condition with a moment holds only while that moment
 is happening, and one without a moment holds at any time its clauses do.
 

@@ -18,7 +18,7 @@ from dsl.model import Declaration, Property
 from interpreter.actions import Action
 from interpreter.context import Context, Flow
 from interpreter.movement import cite
-from interpreter.state import replace
+from interpreter.state import _unit_with_spent, replace
 
 Procedure = Callable[[Context, Property], Flow]
 PROCEDURES: dict[str, Procedure] = {}
@@ -98,25 +98,27 @@ def run_phase(ctx: Context, decl: Declaration) -> Flow:
     ``alternate STEP until …`` runs that step for the sides in turn instead (``_alternate``);
     ``repeat until …`` runs the whole body again while the condition does not hold.
     """
-    alternate = decl.first("alternate")
-    alternated = str(alternate.get("step")) if alternate else None
-    items = sorted([*decl.all("do"), *(c for c in decl.children if c.name != alternated)],
-                   key=lambda item: (item.span.line, item.span.column))
-    repeat = decl.first("repeat")
-    for side in _phase_sides(ctx, decl):
+    alternate, items, repeat, sides = _phase_plan(ctx, decl)  # _phase_sides, read once
+    if sides is None:
+        sides = ctx.player_order
+    elif type(sides) is int:
+        sides = (ctx.player_order[sides],)
+    elif not sides:
+        sides = (ctx.acting,)
+    for side in sides:
         if repeat is not None and _repeat_done(ctx, repeat):
             continue
         ctx.acting = side
         ctx.state = replace(ctx.state, phase=decl.name)
-        who = f" ({side})" if side else ""
-        ctx.say(f"{decl.display}{who}", kind="phase", phase_name=decl.name, side=side)
+        ctx.say(f"{decl.display} ({side})" if side else decl.display, kind="phase", phase_name=decl.name,
+                side=side)
         for round_ in range(1, MAX_REPEATS + 1):
-            for item in items:
-                if isinstance(item, Declaration):
+            for item, step, run in items:
+                if step:
                     yield from run_phase(ctx, item)
                     ctx.acting = side
                 else:
-                    yield from PROCEDURES[item.get("procedure")](ctx, item)
+                    yield from PROCEDURES[run](ctx, item)
                 if ctx.state.over:
                     return
             if alternate is not None:
@@ -130,6 +132,37 @@ def run_phase(ctx: Context, decl: Declaration) -> Flow:
         _clear_spent(ctx)
 
 
+def _phase_plan(ctx: Context, decl: Declaration) -> tuple:
+    """What ``run_phase`` reads of a phase or step, read once per compiled rules (a rulebook does not
+    change while its ``Rules`` lives), instead of at every turn: its ``alternate`` line; its ``do``
+    lines and nested steps in the order written, as ``(item, is a step, procedure name)``; its
+    ``repeat`` line; and its sides as ``_phase_sides`` reads them: ``None`` for the player order,
+    0 or 1 for the first or second player, ``()`` for the acting side, else the sides themselves
+    (``(None,)``: a mutual phase)."""
+    plans = ctx.rules.derived.get("phase plans")
+    if plans is None:
+        plans = ctx.rules.derived["phase plans"] = {}
+    found = plans.get(id(decl))
+    if found is not None and found[0] is decl:
+        return found[1]
+    alternate = decl.first("alternate")
+    alternated = str(alternate.get("step")) if alternate else None
+    items = sorted([*decl.all("do"), *(c for c in decl.children if c.name != alternated)],
+                   key=lambda item: (item.span.line, item.span.column))
+    runs = tuple((item, True, None) if isinstance(item, Declaration) else (item, False, item.get("procedure"))
+                 for item in items)
+    side = decl.first("side")
+    if decl.has("for"):
+        sides = None  # the player order
+    elif side is not None:
+        sides = 0 if side.has("first") else 1 if side.has("second") else (str(side.get("side")),)
+    else:
+        sides = () if decl.kind == "step" else (None,)  # the acting side; no side (mutual)
+    plan = (alternate, runs, decl.first("repeat"), sides)
+    plans[id(decl)] = (decl, plan)
+    return plan
+
+
 MAX_REPEATS = 100
 """A ``repeat until`` runs its body at most this often (a safety net against a condition that
 no roll can ever bring about; reaching it is logged)."""
@@ -140,8 +173,8 @@ def _repeat_done(ctx: Context, prop: Property) -> bool:
 
     ``only one side remains in the contested square``: no battle is on (``ctx.operation`` has no
     contested cell, or the attacking force broke off) or one side's units alone are left there.
-    Markers do not hold a square: Guerrilla markers leave after the first round, support markers
-    at the end of the phase, and a sensor never fights (Sea Lords 11.9, 18.4).
+    Markers do not hold a square: in the games this serves they leave a battle after a round or
+    at the end of the phase, or never fight at all.
     """
     words = " ".join(str(w) for w in prop.get("condition") or ())
     if words != "only one side remains in the contested square":
@@ -159,7 +192,7 @@ def _alternate(ctx: Context, phase: Declaration, prop: Property) -> Flow:
 
     Each turn at the step is an operation (``ctx.operation``).  A side that passes is done for the
     phase, and so is a side with none of the resource left; the others go on until every side is
-    done (Sea Lords 6.5: "the other player may then continue … uninterrupted").
+    done: once one player is finished, the other may go on uninterrupted.
     """
     from interpreter.operation import Operation
     from interpreter.victory import check_sudden_death
@@ -206,7 +239,7 @@ def _phase_end_stacking(ctx: Context) -> tuple:
 
 def _after_operation(ctx: Context) -> None:
     """Units that are ``eliminated after operation in WHERE`` and stand there now are eliminated,
-    scored as eliminations by combat (Sea Lords 25.10: the Tet sappers in Saigon and Vung Tau)."""
+    scored as eliminations by combat (a raid into cells the unit may not stay in)."""
     from interpreter.combat import eliminate
 
     raiders = ctx.rules.derived.get("eliminated after operation")
@@ -261,9 +294,12 @@ def _check_stacking(ctx: Context) -> Flow:
 
 def _clear_spent(ctx: Context) -> None:
     """Phase flags (``moved``, ``attacked`` …) last one phase."""
-    spent = [replace(u, spent=frozenset()) for u in ctx.state.units if u.spent]
+    spent = [_unit_with_spent(u, _NONE) for u in ctx.state.units if u.spent]
     if spent:
         ctx.state = ctx.state.with_units(spent)  # the state's indexes are updated, not rebuilt
+
+
+_NONE: frozenset[str] = frozenset()
 
 
 def _end_of_turn(ctx: Context) -> None:
@@ -271,7 +307,7 @@ def _end_of_turn(ctx: Context) -> None:
     WATCH/PATROL phases)."""
     if ctx.state.turn_modifiers:
         ctx.state = replace(ctx.state, turn_modifiers=())
-    cleared = [replace(u, mode=None, turn_flags=frozenset()) for u in ctx.state.units if u.mode or u.turn_flags]
+    cleared = [replace(u, mode=None, turn_flags=_NONE) for u in ctx.state.units if u.mode or u.turn_flags]
     if cleared:
         ctx.state = ctx.state.with_units(cleared)
 

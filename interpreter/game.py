@@ -88,8 +88,10 @@ class Game:
     # --- stepping ----------------------------------------------------------------------
 
     def _flush(self) -> None:
-        self.log.extend(self.ctx.events)
-        self.ctx.events.clear()
+        events = self.ctx.events
+        if events:
+            self.log.extend(events)
+            events.clear()
 
     def _advance(self, action: Action | None) -> None:
         try:

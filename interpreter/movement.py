@@ -324,6 +324,27 @@ class CostTable:
         """``steps`` of the cells asked so far (read it directly in a loop; never change it)."""
         return {}
 
+    @functools.cached_property
+    def max_step(self) -> int:
+        """The dearest scaled cost of entering a cell (0 for a type that may enter no cell)."""
+        return max(self.cost.values(), default=0)
+
+    @functools.cached_property
+    def known_steps_within(self) -> dict[str, tuple[tuple[tuple[str, int], ...], ...]]:
+        """``steps_within`` of the cells asked so far (read it directly in a loop; never change it)."""
+        return {}
+
+    def steps_within(self, cell: str) -> tuple[tuple[tuple[str, int], ...], ...]:
+        """``steps(cell)`` by the points left: item ``r`` (0 to ``max_step``) holds the steps that
+        cost at most ``r``, in id order, so a search with ``r`` points left reads only the steps it
+        can take.  Built a cell at a time, as ``steps``."""
+        found = self.known_steps_within.get(cell)
+        if found is None:
+            every = self.steps(cell)
+            found = self.known_steps_within[cell] = tuple(
+                tuple(s for s in every if s[1] <= r) for r in range(self.max_step + 1))
+        return found
+
     def steps(self, cell: str) -> tuple[tuple[str, int], ...]:
         """The neighbours the type may step to from ``cell``, each with its scaled cost, in id order.
 
@@ -832,11 +853,14 @@ def situation(world: World, side: str, *, omniscient: bool = False) -> Situation
     if last is not None and last[0] is state:
         return last[2]
     others = _others_on_map(state, side)
-    if last is not None and last[1] == others and not _has_markers(world.rules):
+    if last is not None and last[1] == others and not last[3]:
         found = last[2]
+        if last[1] is others:  # the same reading, from the same units: only the state is new
+            last[0] = state
+            return found
     else:
         found = _situation(world, side, omniscient, others)
-    memo[side, omniscient] = (state, others, found)
+    memo[side, omniscient] = [state, others, found, _has_markers(world.rules)]
     return found
 
 
@@ -885,8 +909,8 @@ def _enemy_reading(world: World, side: str, omniscient: bool,
     last = memo.get((side, omniscient))
     if last is not None and last[0] == others:
         return last[1]
-    unit_type = world.rules.unit_type
-    enemy = frozenset([u.location for u in others if u.on_map and is_counter(unit_type(u.type))])
+    counters = _counter_types(world.rules)
+    enemy = frozenset([u.location for u in others if counters[u.type] and u.location[:1].isdigit()])  # on_map
     found = (enemy, _enemy_zones_of(world, side, others, None, None, omniscient))
     memo[side, omniscient] = (others, found)
     return found
@@ -1040,10 +1064,17 @@ class _Plan(NamedTuple):
     """One counter of the type, alone in a cell, breaks no stacking rule."""
     safe_stack: float
     """So many counters together break no stacking rule checked on moves."""
+    crowded: dict[tuple[str, ...], bool]
+    """Whether a counter of the first type arriving beside counters of the other types (in
+    ``units`` order) breaks a stacking rule, as searches have found it (``StackRule`` reads the
+    types alone)."""
 
 
 def _plan(rules: Rules, board: Board, type_name: str, turn: int | None = None) -> _Plan:
     cache = _rules_cache(rules, board).setdefault("plans", {})
+    found = cache.get((type_name, turn, 0))  # by the turn asked, as well as by ``_turn_key``'s
+    if found is not None:
+        return found
     key = _turn_key(rules, type_name, turn)
     found = cache.get(key)
     if found is None:
@@ -1051,7 +1082,8 @@ def _plan(rules: Rules, board: Board, type_name: str, turn: int | None = None) -
         lone = [Unit("", type_name, "", "")]
         found = cache[key] = _Plan(table, *_search_profile(rules, type_name),
                                          enemy_cells_forbidden(rules) is not None, _has_zone_to_zone(rules),
-                                         not _stacks_badly(rules, lone, lone), _safe_stack_size(rules))
+                                         not _stacks_badly(rules, lone, lone), _safe_stack_size(rules), {})
+    cache[type_name, turn, 0] = found
     return found
 
 
@@ -1092,7 +1124,7 @@ def search(world: World, unit: Unit, points: Fraction | None | str = "full", *, 
         extra |= {c for c in sit.markers if c != unit.location and stop_markers(world, unit, c,
                                                                                    known_only=not omniscient)}
     # Read by membership only, so when only zones stop it their mapping serves without a copy.
-    stop: Collection[str] = extra.union(zone) if extra else zone.keys()
+    stop: Collection[str] = extra.union(zone) if extra else zone  # (a mapping tests its keys fastest)
     zone_to_zone = plan.zone_to_zone and unit.location in zone and any(z.zone_to_zone for z in zone.values())
 
     start = unit.location
@@ -1110,16 +1142,22 @@ def search(world: World, unit: Unit, points: Fraction | None | str = "full", *, 
         # The usual case: every cell reached, less the start and the cells the side's counters
         # there make too crowded (only the cells of the side's counters on the map, from the
         # state's index, are looked at, and only stacks big enough to break a limit are checked).
-        ends = {cell: values[d] for cell, d in dist.items()}
+        ends = dict(zip(dist, map(values.__getitem__, dist.values())))  # {cell: values[d]}, in C
         del ends[start]
         crowds: dict[str, list[Unit]] = {}
         for other in world.state.units_on_map().get(own, ()):
             if other.location in ends and other.id != unit.id:
                 crowds.setdefault(other.location, []).append(other)
         safe = plan.safe_stack - 1
+        crowded = plan.crowded
         for cell, here in crowds.items():
-            if len(here) > safe and _stacks_badly(rules, [*here, unit], arriving):
-                del ends[cell]
+            if len(here) > safe:
+                key = (unit.type, *[u.type for u in here])
+                bad = crowded.get(key)
+                if bad is None:
+                    bad = crowded[key] = _stacks_badly(rules, [*here, unit], arriving)
+                if bad:
+                    del ends[cell]
         return Reach(unit, table, points, dist, parent, reached_stops, ends, zone_step)
     # The side's own counters where the move could end, from the state's index of units by cell.
     by_cell = world.state.units_by_cell()
@@ -1167,6 +1205,8 @@ def _dijkstra(table: CostTable, start: str, budget: int | None, blocked: Collect
     for the few cells whose path is walked, and none is kept here.  Otherwise (no budget, or
     free steps) a heap ordered by cost then cell id, keeping predecessors as it goes.
     """
+    if zone is None and budget is not None and budget <= BUCKETS and table.min_step >= 1 and start not in blocked:
+        return _dial(table, start, budget, blocked, stop)
     steps = table.steps
     limit = budget if budget is not None else math.inf
     dist = {start: 0}
@@ -1234,6 +1274,54 @@ def _dijkstra(table: CostTable, start: str, budget: int | None, blocked: Collect
             elif nd == old and cell < parent[n]:
                 parent[n] = cell
     return dist, parent, stops
+
+
+def _dial(table: CostTable, start: str, budget: int, blocked: Collection[str],
+          stop: Collection[str]) -> tuple[dict[str, int], None, set[str]]:
+    """``_dijkstra``'s lists per cost when no step takes the whole budget (no ``zone``).
+
+    A cell costs the same to enter from any neighbour, and cells are expanded in order of cost,
+    so the first time a cell is reached is at its lowest cost: it is never reached again more
+    cheaply, sits in one list only, and "not reached yet" is the whole test.  Barred cells are put
+    in ``dist`` beforehand as reached (at -1), so that one test keeps them out too, and taken out
+    at the end; and each cell's steps come already cut to the points left (``steps_within``).
+    The answer is the one the general loop gives, in the same order."""
+    dist = dict.fromkeys(blocked, -1) if blocked else {}
+    dist[start] = 0
+    stops: set[str] = set()
+    buckets: list[list[str]] = [[] for _ in range(budget + 1)]
+    known, within_of, dearest, cheapest = table.known_steps_within.get, table.steps_within, table.max_step, \
+        table.min_step
+    around = known(start)
+    if around is None:
+        around = within_of(start)
+    for n, step in around[budget if budget < dearest else dearest]:  # the start, at cost 0
+        if n not in dist:
+            dist[n] = step
+            buckets[step].append(n)
+    for d in range(1, budget + 1):
+        room = budget - d
+        if room < cheapest:  # no step left from here: only note where the move stops
+            for cell in buckets[d]:
+                if cell in stop:
+                    stops.add(cell)
+            continue
+        r = room if room < dearest else dearest
+        for cell in buckets[d]:
+            if cell in stop:
+                stops.add(cell)
+                continue
+            around = known(cell)
+            if around is None:
+                around = within_of(cell)
+            for n, step in around[r]:
+                if n not in dist:
+                    nd = d + step
+                    dist[n] = nd
+                    buckets[nd].append(n)
+    for c in blocked:  # none was reached: each is still there at -1
+        dist.pop(c, None)
+    return dist, None, stops
 
 
 def reach(world: World, unit: Unit, points: Fraction | None | str = "full", **options: Any) -> Reach:

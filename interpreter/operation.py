@@ -47,7 +47,7 @@ class Operation:
     first_fire: str | None = None
     """The side that fires first this round (the bounce side, when it chose to fire)."""
     support: list[str] = field(factory=list)
-    """Markers committed to the contested cell (airstrikes, gunfire) that fire with the force."""
+    """Markers committed to the contested cell (air or naval support) that fire with the force."""
     ended: bool = False
     """The operation is over early (the attacking force broke off)."""
 

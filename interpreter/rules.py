@@ -101,7 +101,7 @@ class Rules:
         side = ref("side", "side")
         nationality = ref("nationality", "nationality")
         if side is None and nationality is not None:
-            # A unit's side may come from its nationality (nationality us { side free_world }).
+            # A unit's side may come from its nationality (nationality blue_army { side blue }).
             nation = self.rulebook.get("nationality", nationality)
             fights_for = nation.first("side") if nation else None
             side = str(fights_for.get("side")) if fights_for else None

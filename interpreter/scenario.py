@@ -9,7 +9,7 @@ A scenario is TOML (docs/scenarios.md)::
     turns = 8
     player_order = ["allies", "vc_nva"]
     year = 1966                      # optional: the calendar year (costs that change by year)
-    unplaced = "refit_box"           # optional: where a counter goes that no cell is left for
+    unplaced = "reserve"             # optional: where a counter goes that no cell is left for
     [scenario.resources.allies]      # starting values
     vp = 0
     [scenario.income.allies]         # gained each turn (read by `do gain income`)
@@ -17,7 +17,7 @@ A scenario is TOML (docs/scenarios.md)::
     [scenario.options]               # optional rules switched on or off for this scenario
     naval_zoc = true
     [scenario.choose]                # optional rules a side decides before play
-    invade_cambodia = "allies"
+    cross_the_border = "allies"
 
     [[setup]]                        # a fixed placement: a cell id or a place name of the map
     side = "allies"
@@ -34,22 +34,22 @@ A scenario is TOML (docs/scenarios.md)::
     side = "allies"
     unit = "base"
     count = 2
-    box = "refit_box"
+    box = "reserve"
 
     [[setup]]                        # a placement the side decides: cells to choose from
     side = "vc_nva"
     unit = "vc_local"
     count = 4
-    zone = { terrain = ["jungle", "village"], columns = "10-16", not_tags = ["cambodia"] }
+    zone = { terrain = ["jungle", "village"], columns = "10-16", not_tags = ["neutral"] }
     per_cell = 2
 
     [[draw]]                         # counters picked at random from a mix; the rest to a box
     side = "vc_nva"
     count = 3
-    from = { junk = 4, trawler = 2 }
-    rest = "reinforcement_pool"
+    from = { scout = 4, raider = 2 }
+    rest = "pool"
     [[draw.place]]
-    units = ["junk"]
+    units = ["scout"]
     zone = { tags = ["river"] }
 
     [[turn_modifier]]                # an entry of GameState.turn_modifiers on the given turns
@@ -175,7 +175,7 @@ class Placement:
     """At most this many counters of the side (of any entry) in a chosen cell."""
     line: int
     box: str | None = None
-    """A holding area of the rulebook the counters start in (``refit_box``, a pool)."""
+    """A holding area of the rulebook the counters start in (a reserve, a pool)."""
     cells: tuple[str, ...] = ()
     """One counter on each of these cells (``places``, or ``one_each`` of a zone)."""
     group: str = ""

@@ -233,7 +233,7 @@ def _group_room(ctx: Context, cell: str, slot: _Slot, groups: dict[str, str]) ->
 
 
 def _may_place(ctx: Context, unit: Unit, cell: str, per_cell: int | None) -> bool:
-    """Set up only where the unit could be in play (Sea Lords 3.0): a cell it may enter (its
+    """Set up only where the unit could be in play: a cell it may enter (its
     terrain, its movement class's ``enters only``/``never enters``/``must end on``, its side's
     ``never enters``), no enemy counter, within stacking, one-per-cell and ``per_cell``."""
     enterable = _enterable(ctx, ctx.rules.unit_type(unit.type))
@@ -286,7 +286,7 @@ def _may_stand(ctx: Context, unit: Unit, cell: str, per_cell: int | None) -> boo
 
 def _setup_stacking(rules: Rules) -> tuple:
     """Every ``stacking`` rule, whenever the rulebook checks it: counters set up within the limits
-    (Sea Lords 3.0), even where play checks them only at the end of phases."""
+    (set-up is within the limits), even where play checks them only at the end of phases."""
     from interpreter.movement import StackRule, stacking_rules
 
     key = ("setup", "stacking")

@@ -98,8 +98,8 @@ class GameState:
     resources: tuple[tuple[str, str, Fraction], ...] = ()
     """(side, resource, value), sorted."""
     turn_modifiers: tuple[tuple[str, str, int], ...] = ()
-    """(side, what, amount) that last until the end of the turn, sorted: ``("free_world",
-    "income:cp", -3)`` lowers this turn's CP income by 3, ``("free_world", "gains:vp", 2)``
+    """(side, what, amount) that last until the end of the turn, sorted: ``("blue",
+    "income:cp", -3)`` lowers this turn's CP income by 3, ``("blue", "gains:vp", 2)``
     doubles the VP the side gains this turn.  Events set them; the turn's end clears them."""
     rolls: int = 0
     """How many dice rolls have been drawn: the RNG counter."""
@@ -168,7 +168,7 @@ class GameState:
         before = units[at]
         units[at] = unit
         new = _with_units_tuple(self, tuple(units))
-        object.__setattr__(new, "_index", index.handed_on(((before, unit),)))
+        object.__setattr__(new, "_index", index.handed_on_one(before, unit))
         return new
 
     def with_units(self, changed: Iterable[Unit]) -> "GameState":
@@ -218,22 +218,74 @@ class _Index:
         self.by_cell = by_cell
         self.on_map_by_side = on_map_by_side
 
-    def handed_on(self, swaps: Iterable[tuple[Unit, Unit]]) -> "_Index":
-        """The indexes of the state with the ``(before, after)`` units swapped in place."""
+    def handed_on_one(self, before: Unit, after: Unit) -> "_Index":
+        """``handed_on(((before, after),))``: one unit swapped, the commonest change (a move, a flag)."""
         positions = self.positions
         by_id = self.by_id
         if by_id is not None:
-            by_id = dict(by_id)
-            for _, after in swaps:
-                by_id[after.id] = after
+            by_id = by_id.copy()
+            by_id[after.id] = after
         by_cell = self.by_cell
         if by_cell is not None:
-            by_cell = dict(by_cell)
+            by_cell = by_cell.copy()
+            cell, was = after.location, before.location
+            if was == cell:
+                here = by_cell[cell]
+                by_cell[cell] = (after,) if len(here) == 1 else tuple([after if u is before else u for u in here])
+            else:
+                left = by_cell[was]
+                if len(left) == 1:
+                    del by_cell[was]
+                else:
+                    by_cell[was] = tuple([u for u in left if u is not before])
+                here = by_cell.get(cell)
+                if not here:
+                    by_cell[cell] = (after,)
+                else:
+                    at, cut = positions[after.id], 0
+                    for unit in here:
+                        if positions[unit.id] > at:
+                            break
+                        cut += 1
+                    by_cell[cell] = (*here[:cut], after, *here[cut:])
+        by_side = self.on_map_by_side
+        if by_side is not None:
+            on_map = after.location[:1].isdigit()
+            if before.side != after.side or before.location[:1].isdigit() != on_map:
+                by_side = None  # a unit changed sides or left the map: built afresh if asked
+            elif on_map:
+                by_side = by_side.copy()
+                side = after.side
+                by_side[side] = tuple([after if u is before else u for u in by_side[side]])
+        new = _Index.__new__(_Index)
+        new.positions, new.by_id, new.by_cell, new.on_map_by_side = positions, by_id, by_cell, by_side
+        return new
+
+    def handed_on(self, swaps: Iterable[tuple[Unit, Unit]]) -> "_Index":
+        """The indexes of the state with the ``(before, after)`` units swapped in place.
+
+        Each cell's and each side's tuple is rebuilt once, however many of its units changed (a
+        phase's flags cleared change most units at once)."""
+        swaps = list(swaps)
+        if len(swaps) == 1:
+            return self.handed_on_one(*swaps[0])
+        positions = self.positions
+        after_of = {after.id: after for _, after in swaps}
+        if len(after_of) != len(swaps):
+            return self._handed_on_each(swaps)  # a unit changed twice: one swap after the other
+        by_id = self.by_id
+        if by_id is not None:
+            by_id = by_id.copy()
+            by_id.update(after_of)
+        by_cell = self.by_cell
+        if by_cell is not None:
+            by_cell = by_cell.copy()
+            staying: dict[str, Unit] = {}
             for before, after in swaps:
-                cell = after.location
-                if before.location == cell:
-                    by_cell[cell] = tuple([after if u is before else u for u in by_cell[cell]])
+                if before.location == after.location:
+                    staying[after.id] = after
                     continue
+                cell = after.location
                 left = by_cell[before.location]
                 if len(left) == 1:
                     del by_cell[before.location]
@@ -249,57 +301,77 @@ class _Index:
                         break
                     cut += 1
                 by_cell[cell] = (*here[:cut], after, *here[cut:])
+            if staying:
+                get = staying.get
+                for cell in {u.location for u in staying.values()}:
+                    by_cell[cell] = tuple([get(u.id, u) for u in by_cell[cell]])
         by_side = self.on_map_by_side
         if by_side is not None:
-            by_side = dict(by_side)
+            sides = set()
             for before, after in swaps:
-                on_map = after.on_map
-                if before.side != after.side or before.on_map != on_map:
+                on_map = after.location[:1].isdigit()
+                if before.side != after.side or before.location[:1].isdigit() != on_map:
                     by_side = None  # a unit changed sides or left the map: built afresh if asked
                     break
                 if on_map:
-                    by_side[after.side] = tuple([after if u is before else u for u in by_side[after.side]])
+                    sides.add(after.side)
+            if by_side is not None and sides:
+                by_side = by_side.copy()
+                get = after_of.get
+                for side in sides:
+                    by_side[side] = tuple([get(u.id, u) for u in by_side[side]])
         return _Index(positions, by_id, by_cell, by_side)
+
+    def _handed_on_each(self, swaps: list[tuple[Unit, Unit]]) -> "_Index":
+        """``handed_on`` one swap after the other (for swaps that change a unit more than once)."""
+        index = self
+        for before, after in swaps:
+            index = index.handed_on_one(before, after)
+        return index
+
+
+_KEEP = object()
+"""A field ``replace`` is not asked to change."""
 
 
 def _replacer(cls: type[T]) -> Callable[..., T]:
-    """``attrs.evolve`` for one frozen class, faster: every field read by one ``attrgetter`` and
-    passed to the constructor by position (``evolve`` looks the fields up and passes them by name)."""
+    """``attrs.evolve`` for one frozen class, faster: a function written for the class's fields
+    (as attrs writes its ``__init__``), taking the changes as keywords and passing every field to
+    the constructor by position (``evolve`` looks the fields up and passes them by name).  A
+    ``GameState`` whose ``units`` are kept keeps the indexes of its units too."""
     fields = attrs.fields(cls)
-    if any(not a.init or a.kw_only or a.alias != a.name for a in fields):
+    if any(not a.init or a.kw_only or a.alias != a.name or not a.name.isidentifier() for a in fields):
         return lambda instance, **changes: evolve(instance, **changes)
-    read = operator.attrgetter(*(a.name for a in fields))
-    position = {a.name: i for i, a in enumerate(fields)}
-
-    def replace_fields(instance: T, **changes: Any) -> T:
-        values = list(read(instance))
-        for name, value in changes.items():
-            values[position[name]] = value
-        return cls(*values)
-
-    return replace_fields
+    names = [a.name for a in fields]
+    args = ", ".join(f"{n}=_KEEP" for n in names)
+    values = ", ".join(f"_i.{n} if {n} is _KEEP else {n}" for n in names)
+    body = f"    _new = _cls({values})\n"
+    if cls is GameState:
+        body += "    if units is _KEEP:\n        _set(_new, '_index', _i._index)\n"
+    source = f"def replace_fields(_i, *, {args}):\n{body}    return _new\n"
+    namespace = {"_cls": cls, "_KEEP": _KEEP, "_set": object.__setattr__}
+    exec(source, namespace)  # noqa: S102 (our own field names only)
+    return namespace["replace_fields"]
 
 
 _REPLACERS: dict[type, Callable[..., Any]] = {Unit: _replacer(Unit), GameState: _replacer(GameState)}
 
 
 def _field_setter(cls: type[T], name: str) -> Callable[[T, Any], T]:
-    """``lambda instance, value: evolve(instance, name=value)``, for one field asked often."""
+    """``lambda instance, value: evolve(instance, name=value)``, for one field asked often (written
+    for the class's fields, as ``_replacer``)."""
     fields = attrs.fields(cls)
-    if any(not a.init or a.kw_only or a.alias != a.name for a in fields):
+    if any(not a.init or a.kw_only or a.alias != a.name or not a.name.isidentifier() for a in fields):
         return lambda instance, value: evolve(instance, **{name: value})
-    read = operator.attrgetter(*(a.name for a in fields))
-    at = [a.name for a in fields].index(name)
-
-    def set_field(instance: T, value: Any) -> T:
-        values = list(read(instance))
-        values[at] = value
-        return cls(*values)
-
-    return set_field
+    values = ", ".join("_value" if a.name == name else f"_i.{a.name}" for a in fields)
+    namespace = {"_cls": cls}
+    exec(f"def set_field(_i, _value):\n    return _cls({values})\n", namespace)  # noqa: S102
+    return namespace["set_field"]
 
 
 _with_units_tuple = _field_setter(GameState, "units")
+_unit_with_spent = _field_setter(Unit, "spent")
+"""``replace(unit, spent=…)``, for the flags cleared at the end of every phase."""
 
 
 def replace(value: T, **changes: Any) -> T:
@@ -310,7 +382,4 @@ def replace(value: T, **changes: Any) -> T:
     >>> replace(Unit("A1", "infantry", "allies", "0101"), location="0102").location
     '0102'
     """
-    new = _REPLACERS[type(value)](value, **changes)
-    if type(value) is GameState and "units" not in changes:
-        object.__setattr__(new, "_index", value._index)
-    return new
+    return _REPLACERS[type(value)](value, **changes)

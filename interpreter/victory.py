@@ -31,7 +31,7 @@ def _victory_resource(ctx: Context) -> str | None:
 def gains_multiplier(ctx: Context, side: str, resource: str) -> int:
     """The product of the side's ``gains:RESOURCE`` turn modifiers (1 when there are none).
 
-    Set by an event's ``multiply gains RESOURCE by N this turn`` (Media Circus doubles the VP both
+    Set by an event's ``multiply gains RESOURCE by N this turn`` (an event doubling the VP both
     sides receive); they last until the end of the turn.
     """
     factor = 1
@@ -118,7 +118,7 @@ def score_held(ctx: Context, award) -> None:
 
     A cell scores the award's first ``points N for WHERE`` line that names it (by terrain, tag or
     place), else its general ``points``; twice that with a unit of the holder that ``doubled with``
-    names in the cell (Sea Lords 16.2, 16.3: cadre, counterinsurgency teams).
+    names in the cell (a leader or political unit in the cell).
     """
     to = award.first("to")
     if to is None or award.first("cells") is None:
@@ -192,10 +192,19 @@ def final_result(ctx: Context) -> dict:
         totals = sorted(((ctx.state.resource(s, resource), s) for s in ctx.rules.sides), reverse=True)
         margin = totals[0][0] - totals[-1][0]
         level_name, label = "draw", "Draw"
-        for prop in decl.all("level"):
+        levels = decl.all("level")
+        for prop in levels:
             if margin in prop.get("range"):
                 level_name = str(prop.get("level"))
                 label = str(prop.get("label")) if prop.get("label") else level_name
+        sudden = decl.first("sudden")
+        named = next((p for p in levels if sudden is not None and str(p.get("level")) == str(sudden.get("level"))),
+                     None)
+        if named is not None and margin >= sudden.get("lead"):
+            # A lead that ends the game at once wins at the level its line names, even where the
+            # level table puts that margin in another level.
+            level_name = str(named.get("level"))
+            label = str(named.get("label")) if named.get("label") else level_name
         winner = None if margin == 0 or level_name == "draw" else totals[0][1]
         result = {"winner": winner, "level": label, "margin": int(margin),
                   "totals": {s: str(v) for v, s in totals}}

@@ -15,7 +15,7 @@ has no contested cell, or has ended).  Everything game-specific is read from dec
   one of them is).  When that ends the battle is over: ``operation.ended`` is set and the
   committed support markers go back to their box (``battle_over``).
 
-``recon with DICE [adding FACTOR] [for COMBAT]`` (Sea Lords 7.6 step 3, 10.1-10.2).  Each
+``recon with DICE [adding FACTOR] [for COMBAT]`` (recon and the bounce).  Each
 round: ``operation.round`` goes up by one (this procedure counts the rounds).  Face-down
 counters in the cell are turned face up, and a unit with ``effect remove self [to BOX] when
 revealed`` leaves the map for that box (no award: deception units, 10.6).  Then each side, the

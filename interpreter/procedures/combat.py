@@ -48,7 +48,7 @@ compares odds (or totals, for ``attack … with N``).  The marker is revealed an
 stays; it is no attacking unit, so results against attackers fall on nobody.
 Other marker effects (``stop`` …) belong to other procedures.  Effects with a
 ``when`` condition whose moment is ``SIDE force enters`` or ``revealed`` (sensors,
-guerrilla markers) are carried out during an operation by
+hidden markers) are carried out during an operation by
 ``interpreter.procedures.events.trigger_moments``: markers in the cells the
 force entered, then markers face up in the contested cell.
 """

@@ -1,7 +1,7 @@
 """Random events and the effects of events and markers: ``do roll events on TABLE`` and the marker moments.
 
 ``roll events on TABLE`` (the acting side's Random Events Phase): the side rolls the table's dice
-and reads the column named after it (``columns free_world communist``), or the first column of a
+and reads the column named after it (``columns blue red``), or the first column of a
 table with one.  The event's printed ``text`` is logged for both players, then its ``effect``
 lines are carried out in order (``run_event``).
 
@@ -465,7 +465,7 @@ def trigger_moments(ctx: Context, names: set[str]) -> Flow:
             yield from happen(ctx, Happening("enters", side=operation.side), fresh, force)
     if operation.cell is not None:
         # Units that go when revealed (deception units) were revealed with the markers, and go
-        # first: the markers' conditions ("without communist units") are about what stays.
+        # first: the markers' conditions ("without red units") are about what stays.
         seen = _done(operation, "revealed")
         for kind, only in (("unit", None), ("marker", names)):
             counters = [c for c in _counters_at(ctx, operation.cell, "revealed", only, kind)

@@ -239,19 +239,22 @@ class MovePhase:
             self._finish(uid)
             return False
         dest = action.args[1]
-        if self.walk_can_stop:
-            final, cut = yield from self.walk(unit, reach.path(dest))
-        else:
-            self._arrive(uid, dest)
-            final, cut = dest, False
+        if not self.walk_can_stop:
+            # It arrives already ``moved`` (what ``walk`` then ``_finish`` give), in one state change.
+            self.left[uid] = reach.points_left(dest)
+            self._say_moved(unit, reach, dest, self._arrive(uid, dest))
+            self.done.add(uid)
+            return False
+        final, cut = yield from self.walk(unit, reach.path(dest))
         self.left[uid] = ZERO if cut else reach.points_left(dest)
         self._say_moved(unit, reach, final)
         self._finish(uid)
         return False
 
-    def _say_moved(self, unit: Unit, reach: mv.Reach, final: str) -> None:
+    def _say_moved(self, unit: Unit, reach: mv.Reach, final: str, now: Unit | None = None) -> None:
         ctx = self.ctx
-        now = ctx.state.unit(unit.id)
+        if now is None:
+            now = ctx.state.unit(unit.id)
         if not now.on_map or final == unit.location:
             return
         cost = reach.ends.get(final)
@@ -259,12 +262,15 @@ class MovePhase:
         ctx.say(f"{ctx.label(now)} moves {unit.location} → {final}{spent}", kind="move", unit=unit.id,
                 start=unit.location, cell=final, side=unit.side)
 
-    def _arrive(self, unit_id: str, cell: str) -> None:
+    def _arrive(self, unit_id: str, cell: str) -> Unit:
         """A move nothing can act on (``walk_can_stop`` is false) ends the unit's turn to move: it
-        arrives, already ``moved``, in one state change (the state ``walk`` and ``_finish`` give)."""
+        arrives, already ``moved``, in one state change (the state ``walk`` and ``_finish`` give).
+        Returns the unit as it now is."""
         now = self.ctx.state.unit(unit_id)
         spent = now.spent if MOVED in now.spent else now.spent | {MOVED}
-        self.ctx.update_unit(replace(now, location=cell, spent=spent))
+        now = replace(now, location=cell, spent=spent)
+        self.ctx.update_unit(now)
+        return now
 
     def walk(self, unit: Unit, path: tuple[str, ...]) -> Flow:
         """Move ``unit`` along ``path`` a cell at a time, springing markers and WATCH fire.

@@ -18,17 +18,25 @@ game-specific comes from declarations:
   its cheapest leader; otherwise it pays a ``per unit`` action's line for every unit.
   An action with ``between cells with …`` moves a single carried unit straight from one such
   cell to another at its ``cost … times N transport`` price (strategic redeployment).
-- **Where it may go.**  Every mover's reachable cells (``interpreter.movement.search``, with
-  the carried units as cargo), intersected.  The force then walks the canonical path of its
-  first mover and stops early on entering a cell with enemy markers that stop its class (they
-  may be hidden, so legal moves cannot know them).  A force that ends its move in a cell with
-  enemy counters starts a battle there (``ctx.operation.cell``).
+- **Where it may go.**  Every mover's reachable cells (``interpreter.movement.search``),
+  intersected, where every carried unit may also be set down (into a battle too: 8.9).  A force of
+  one kind follows the canonical path of its first mover; a mixed force (several classes,
+  joiners, carried units) the shortest path over cells every member may enter and steps every
+  mover class may take (7.5).  On the way it stops early on entering a cell with enemy markers
+  that stop its class (they may be face down, so legal moves cannot know them).  A force that
+  ends its move in a cell with enemy counters starts a battle there (``ctx.operation.cell``).
+- **Raids.**  A cell only this turn's ``may enter … on turn N`` opens to the carried units is
+  offered one step past where the force may end; the carriers set them down from there.
+- **Infiltration.**  A unit that ends its move in the cells of an ``award … on infiltrated`` is
+  turned face up, scores the award and goes to its ``then to`` box (the owner picks one
+  award when several apply).
 - **Reaction moves.**  During a battle (a step such as the air sub-phase runs ``designate
   force`` again) only classes that ``react from or to cells with …`` may be designated, and
   only into the contested cell, starting or ending in a cell with a friendly unit named there.
 
-Limits (a reading, noted in docs/scenarios.md): a force moves as a whole (no dropping units off on
-the way) and its movers may take different paths to the common end cell.
+Limits (readings, noted in docs/scenarios.md and the README): a force moves as a whole (no
+dropping units off on the way); a PBR is not lifted by airmobile units (8.10); support markers do not
+yet attack alone as an operation (17.4).
 """
 
 from __future__ import annotations
@@ -40,13 +48,12 @@ from attrs import evolve
 
 from dsl.model import Declaration, Property
 from interpreter import movement
-from interpreter.movement import cite
 from interpreter.actions import Action
 from interpreter.context import Context, Flow
 from interpreter.flow import procedure
+from interpreter.movement import cite
 from interpreter.rules import Rules, UnitType
 from interpreter.state import Unit
-
 
 # --- reading the rules -----------------------------------------------------------------------
 
@@ -265,10 +272,10 @@ class Force:
         return sorted({*(common or ()), *self.raids})
 
     def _raid_cells(self, first, reached: set[str]) -> dict[str, str]:
-        """Cells only this turn's ``may enter … on turn N`` opens to the carried units (Sea Lords
-        25.10: the Tet sappers), each with the cell the carriers bring them from: one step from
-        where the force may end, across a step the carriers' class may take.  READING (a gap of
-        the Tet overlay): the carriers set such units down there and stop a step short, since
+        """Cells only this turn's ``may enter … on turn N`` opens to the carried units (a raid), each
+        with the cell the carriers bring them from: one step from
+        where the force may end, across a step the carriers' class may take.  READING (marked as a gap
+        where a rulebook uses it): the carriers set such units down there and stop a step short, since
         those units cannot move by themselves (8.7) and the carriers may not go in (8.3)."""
         ctx = self.ctx
         if not self.cargo or first is None:
@@ -649,8 +656,8 @@ def move_force(ctx: Context, prop: Property) -> Flow:
 
 def _infiltrate(ctx: Context, units: list[Unit]) -> Flow:
     """Units that end a move in the cells of an ``award … on infiltrated`` score it, are turned face
-    up and go to its ``then to`` box (Sea Lords 15.1: junks and trawlers reaching printed bases in
-    South Vietnam).  When several such awards apply (VP or, with an option, CP: 22.2), the owner
+    up and go to its ``then to`` box (infiltrators reaching the bases that score them).  When
+    several such awards apply (victory points or, with an option, command points), the owner
     chooses one."""
     from interpreter.options import in_force
     from interpreter.victory import gain
@@ -685,9 +692,11 @@ def _infiltrate(ctx: Context, units: list[Unit]) -> Flow:
         scorer = str(to.get("side")) if to is not None else unit.side
         then = award.first("then")
         box = str(then.get("box")) if then is not None else None
-        ctx.update_unit(evolve(unit, hidden=False, location=box or unit.location))
-        ctx.say(f"{ctx.label(evolve(unit, hidden=False))} infiltrates {cell}" + (f" and goes to the {box}" if box else "")
-                + f" ({cite(award)})", kind="infiltration", unit=unit.id, cell=cell, unit_type=unit.type)
+        shown = evolve(unit, hidden=False)
+        ctx.update_unit(evolve(shown, location=box or unit.location))
+        then_text = f" and goes to the {box}" if box else ""
+        ctx.say(f"{ctx.label(shown)} infiltrates {cell}{then_text} ({cite(award)})", kind="infiltration",
+                unit=unit.id, cell=cell, unit_type=unit.type)
         if points and name:
             gain(ctx, scorer, name, Fraction(points), f"{award.display}: {unit.id}")
 

@@ -41,18 +41,36 @@ def _type_may_take(rules: Rules, mode, type_name: str, unit_side: str) -> bool:
     return who is None or Rules.unit_matches(unit_type, who.get("who") or ())
 
 
+DONE = Action("done")
+
+
 @procedure("declare")
 def declare(ctx: Context, prop: Property) -> Flow:
     mode = ctx.rulebook.get("mode", str(prop.get("mode")))
     sides = [ctx.acting] if ctx.acting else list(ctx.player_order)
+    cache = _rules_cache(ctx.rules)
+    takes = cache.setdefault("may_take", {})  # may_take's memo, read directly in the loop
+    # The options are values: made once per unit and mode, they serve every decision and game.
+    made = cache.setdefault("declare options", {})
+    kind, prompt = f"declare {mode.name}", f"put units on {mode.display} orders"
     for side in sides:
         while True:
-            eligible = [u for u in ctx.state.units_of(side) if may_take(ctx, mode, u)]
-            if not eligible:
+            options = []
+            for unit in ctx.state.units_of(side):  # on the map: ``may_take`` without its first test
+                if unit.dummy or unit.mode:
+                    continue
+                ok = takes.get((mode.name, unit.type, unit.side))
+                if ok is None:
+                    ok = may_take(ctx, mode, unit)
+                if ok:
+                    option = made.get((unit.id, mode.name))
+                    if option is None:
+                        option = made[unit.id, mode.name] = Action("declare", (unit.id, mode.name))
+                    options.append(option)
+            if not options:
                 break
-            options = [Action("declare", (u.id, mode.name)) for u in eligible] + [Action("done")]
-            action = yield from ctx.choose(side, f"declare {mode.name}",
-                                           f"put units on {mode.display} orders", options)
+            options.append(DONE)
+            action = yield from ctx.choose(side, kind, prompt, options)
             if action.kind == "done":
                 break
             unit = ctx.state.unit(action.args[0])

@@ -157,8 +157,7 @@ def _face_down(ctx: Context, side: str) -> bool:
 
 
 def _enemy_in(ctx: Context, side: str, cell: str) -> bool:
-    """An enemy *unit* in the cell: markers (a sensor, a trap) reveal nothing by being there (Sea Lords 10.1:
-    "at least one friendly unit")."""
+    """An enemy *unit* in the cell: markers (a sensor, a trap) reveal nothing by being there."""
     return any(u.side != side and not u.dummy and ctx.rules.unit_type(u.type).kind == "unit"
                for u in ctx.state.units_at(cell))
 
@@ -171,7 +170,7 @@ def _reveal_with_enemy(ctx: Context) -> None:
 
 def hide_again(ctx: Context) -> None:
     """After a move: where a ``spotting`` says ``hide again when enemy leaves``, revealed counters of
-    a face-down side with no enemy left in their cell go face down again (Sea Lords 8.13)."""
+    a face-down side with no enemy left in their cell go face down again (a fog-of-war rule)."""
     if any(d.has("hide") for d in ctx.rulebook.of_kind("spotting")):
         _hide_again(ctx)
 

@@ -12,7 +12,7 @@
     of ``d<N>`` (N counters, in id order), and the owner places it before deciding to draw again.
     From any other box the side chooses which counter to take (``take ID``, one option per unit
     type), priced by the action's line for that type; types the action does not price are not
-    offered (a sensor action places sensors, not the airstrikes waiting beside them).
+    offered (an action priced for one marker type places only those, not others waiting beside them).
     ``draw_reinforcement`` is one draw, for events that give a free pick.
 
 ``do refit from BOX paying ACTION delay DICE``

@@ -339,3 +339,23 @@ def test_a_raiding_sapper_is_eliminated_when_the_operation_ends_and_scores_for_t
     _after_operation(tet)
     assert tet.state.unit("S1").location == "eliminated"
     assert tet.state.resource("free_world", "vp") == 2
+
+
+# --- sudden death (4.4) ------------------------------------------------------------------------
+
+
+def test_a_lead_of_75_ends_the_game_at_once_with_a_decisive_victory(scenario):
+    """4.4: "If, at any time, one player has 75 or more VP than the other, the game immediately
+    comes to an end and the player with that VP superiority wins a decisive victory" — although
+    the table of 4.2 puts a margin of 75 in Tactical Victory.  The check runs after every
+    operation: here the Communist player's first operation is a pass, and the game ends."""
+    from interpreter.game import Game
+
+    game = Game.new(scenario, seed=1)
+    game.ctx.state = game.ctx.state.with_resource("free_world", "vp", 75)
+    assert game.decision.kind == "operation" and game.decision.side == "communist"
+    game.apply("pass")
+    assert game.is_over()
+    assert game.result()["winner"] == "free_world"
+    assert game.result()["level"] == "Decisive Victory"
+    assert any(e.get("kind") == "victory" and "sudden death" in e["text"] for e in game.log)
