@@ -34,7 +34,7 @@ from attrs import frozen
 
 from dsl.ast import Span
 from dsl.diagnostics import CODES, Diagnostic, diagnostic, register, sort_diagnostics
-from dsl.loader import load_with_diagnostics
+from dsl.loader import gc_paused, load_with_diagnostics
 from dsl.model import Declaration, Rulebook
 
 Check = Callable[[Rulebook], Iterable[Diagnostic]]
@@ -144,10 +144,11 @@ def lint_rulebook(rulebook: Rulebook, loading: Iterable[Diagnostic] = ()) -> Lin
 def lint_report(path) -> LintReport:
     """Load and lint the rulebook at ``path``; never raises for bad input."""
     load_checks()
-    rulebook, loading = load_with_diagnostics(path)
-    if rulebook is None:
-        return LintReport(tuple(sort_diagnostics(loading)), 0, None)
-    return lint_rulebook(rulebook, loading)
+    with gc_paused():
+        rulebook, loading = load_with_diagnostics(path)
+        if rulebook is None:
+            return LintReport(tuple(sort_diagnostics(loading)), 0, None)
+        return lint_rulebook(rulebook, loading)
 
 
 def lint_path(path) -> list[Diagnostic]:
