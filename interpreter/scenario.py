@@ -3,48 +3,48 @@
 A scenario is TOML (docs/scenarios.md)::
 
     [scenario]
-    name = "Village Sweep"
-    rules = "village_sweep.rules"    # an overlay that extends the game (victory, special rules)
-    map = "maps/village_sweep.toml"
+    name = "River Crossing"
+    rules = "river_crossing.rules"   # an overlay that extends the game (victory, special rules)
+    map = "maps/river_crossing.toml"
     turns = 8
-    player_order = ["allies", "vc_nva"]
+    player_order = ["blue", "red"]
     year = 1966                      # optional: the calendar year (costs that change by year)
     unplaced = "reserve"             # optional: where a counter goes that no cell is left for
-    [scenario.resources.allies]      # starting values
+    [scenario.resources.blue]        # starting values
     vp = 0
-    [scenario.income.allies]         # gained each turn (read by `do gain income`)
+    [scenario.income.blue]           # gained each turn (read by `do gain income`)
     cp = 10
     [scenario.options]               # optional rules switched on or off for this scenario
-    naval_zoc = true
+    night_moves = true
     [scenario.choose]                # optional rules a side decides before play
-    cross_the_border = "allies"
+    cross_the_border = "blue"
 
     [[setup]]                        # a fixed placement: a cell id or a place name of the map
-    side = "allies"
-    unit = "us_infantry"
+    side = "blue"
+    unit = "infantry"
     count = 2
     at = "0507"
 
     [[setup]]                        # one counter on each named place
-    side = "allies"
-    unit = "arvn"
-    places = ["Ap Bac", "Duc Phong"]
+    side = "blue"
+    unit = "militia"
+    places = ["Millbrook", "Eastford"]
 
     [[setup]]                        # a holding area: a box of the rulebook
-    side = "allies"
+    side = "blue"
     unit = "base"
     count = 2
     box = "reserve"
 
     [[setup]]                        # a placement the side decides: cells to choose from
-    side = "vc_nva"
-    unit = "vc_local"
+    side = "red"
+    unit = "raider"
     count = 4
     zone = { terrain = ["jungle", "village"], columns = "10-16", not_tags = ["neutral"] }
     per_cell = 2
 
     [[draw]]                         # counters picked at random from a mix; the rest to a box
-    side = "vc_nva"
+    side = "red"
     count = 3
     from = { scout = 4, raider = 2 }
     rest = "pool"
@@ -54,7 +54,7 @@ A scenario is TOML (docs/scenarios.md)::
 
     [[turn_modifier]]                # an entry of GameState.turn_modifiers on the given turns
     turns = "1"
-    side = "vc_nva"
+    side = "red"
     what = "roll:recon"
     amount = 1
 

@@ -82,30 +82,29 @@ def award_for_loss(ctx: Context, unit: Unit, how: str) -> None:
         of = award.first("of")
         if of is not None and not Rules.unit_matches(unit_type, of.get("who") or ()):
             continue
-        to = award.first("to")
-        side = str(to.get("side")) if to else next(s for s in ctx.rules.sides if s != unit.side)
-        points = _points(ctx, award, unit_type)
-        resource = award.first("resource")
-        name = str(resource.get("resource")) if resource else _victory_resource(ctx)
-        if points and name:
-            gain(ctx, side, name, Fraction(points), f"{award.display}: {ctx.label(unit)}")
+        score_for(ctx, award, unit)
 
 
 def score_award(ctx: Context, award, unit: Unit) -> None:
-    """Score one award for one counter (an effect's ``score AWARD``): its points for the counter's type.
+    """Score one award for one counter (an effect's ``score AWARD``), saying so when it is worth nothing."""
+    if not score_for(ctx, award, unit):
+        ctx.say(f"{award.display}: {ctx.label(unit)} scores nothing", kind="resource", award=award.name)
+
+
+def score_for(ctx: Context, award, unit: Unit) -> bool:
+    """Score an award's points for one counter's type; whether anything was scored.
 
     The award's ``to`` scores (else the counter's enemy); ``resource`` or the victory resource is scored.
     """
-    unit_type = ctx.rules.unit_type(unit.type)
     to = award.first("to")
     side = str(to.get("side")) if to else next(s for s in ctx.rules.sides if s != unit.side)
-    points = _points(ctx, award, unit_type)
+    points = _points(ctx, award, ctx.rules.unit_type(unit.type))
     resource = award.first("resource")
     name = str(resource.get("resource")) if resource else _victory_resource(ctx)
-    if points and name:
-        gain(ctx, side, name, Fraction(points), f"{award.display}: {ctx.label(unit)}")
-    else:
-        ctx.say(f"{award.display}: {ctx.label(unit)} scores nothing", kind="resource", award=award.name)
+    if not (points and name):
+        return False
+    gain(ctx, side, name, Fraction(points), f"{award.display}: {ctx.label(unit)}")
+    return True
 
 
 def _points(ctx: Context, award, unit_type) -> int:

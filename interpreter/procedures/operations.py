@@ -35,8 +35,8 @@ game-specific comes from declarations:
   only into the contested cell, starting or ending in a cell with a friendly unit named there.
 
 Limits (readings, noted in docs/scenarios.md and the README): a force moves as a whole (no
-dropping units off on the way); a PBR is not lifted by airmobile units (8.10); support markers do not
-yet attack alone as an operation (17.4).
+dropping units off on the way); a unit of a moving class is never itself carried; support markers
+do not yet attack alone as an operation.
 """
 
 from __future__ import annotations
@@ -660,7 +660,7 @@ def _infiltrate(ctx: Context, units: list[Unit]) -> Flow:
     several such awards apply (victory points or, with an option, command points), the owner
     chooses one."""
     from interpreter.options import in_force
-    from interpreter.victory import gain
+    from interpreter.victory import score_for
 
     awards = [a for a in ctx.rulebook.of_kind("award") if a.first("on") is not None
               and a.first("on").has("infiltrated") and in_force(ctx, a)]
@@ -684,12 +684,6 @@ def _infiltrate(ctx: Context, units: list[Unit]) -> Flow:
             choice = yield from ctx.choose(unit.side, "infiltration", f"{unit.id} infiltrates {cell}: score",
                                            [Action("score", (a.name,)) for a in fitting])
             award = next(a for a in fitting if a.name == choice.args[0])
-        line = Rules.line_for(award.all("points"), unit_type)
-        points = line.get("value") if line is not None else 0
-        resource = award.first("resource")
-        name = str(resource.get("resource")) if resource else _victory_resource(ctx)
-        to = award.first("to")
-        scorer = str(to.get("side")) if to is not None else unit.side
         then = award.first("then")
         box = str(then.get("box")) if then is not None else None
         shown = evolve(unit, hidden=False)
@@ -697,14 +691,7 @@ def _infiltrate(ctx: Context, units: list[Unit]) -> Flow:
         then_text = f" and goes to the {box}" if box else ""
         ctx.say(f"{ctx.label(shown)} infiltrates {cell}{then_text} ({cite(award)})", kind="infiltration",
                 unit=unit.id, cell=cell, unit_type=unit.type)
-        if points and name:
-            gain(ctx, scorer, name, Fraction(points), f"{award.display}: {unit.id}")
-
-
-def _victory_resource(ctx: Context) -> str | None:
-    found = ctx.rulebook.of_kind("victory")
-    by = found[0].first("by") if found else None
-    return str(by.get("resource")) if by is not None else None
+        score_for(ctx, award, shown)
 
 
 def _walk(ctx: Context, force: Force, path: tuple[str, ...]) -> str:
