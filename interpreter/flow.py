@@ -79,26 +79,13 @@ def play(ctx: Context) -> Flow:
     ctx.state = replace(ctx.state, over=True)
 
 
-def _phase_sides(ctx: Context, decl: Declaration) -> list[str | None]:
-    if decl.has("for"):
-        return list(ctx.player_order)
-    side = decl.first("side")
-    if side is not None:
-        if side.has("first"):
-            return [ctx.player_order[0]]
-        if side.has("second"):
-            return [ctx.player_order[1]]
-        return [str(side.get("side"))]
-    return [ctx.acting] if decl.kind == "step" else [None]
-
-
 def run_phase(ctx: Context, decl: Declaration) -> Flow:
     """Run a phase or step: its ``do`` lines and nested steps in the order written, once per side.
 
     ``alternate STEP until …`` runs that step for the sides in turn instead (``_alternate``);
     ``repeat until …`` runs the whole body again while the condition does not hold.
     """
-    alternate, items, repeat, sides = _phase_plan(ctx, decl)  # _phase_sides, read once
+    alternate, items, repeat, sides = _phase_plan(ctx, decl)
     if sides is None:
         sides = ctx.player_order
     elif type(sides) is int:
@@ -136,9 +123,9 @@ def _phase_plan(ctx: Context, decl: Declaration) -> tuple:
     """What ``run_phase`` reads of a phase or step, read once per compiled rules (a rulebook does not
     change while its ``Rules`` lives), instead of at every turn: its ``alternate`` line; its ``do``
     lines and nested steps in the order written, as ``(item, is a step, procedure name)``; its
-    ``repeat`` line; and its sides as ``_phase_sides`` reads them: ``None`` for the player order,
-    0 or 1 for the first or second player, ``()`` for the acting side, else the sides themselves
-    (``(None,)``: a mutual phase)."""
+    ``repeat`` line; and who it runs for: ``None`` for each side in player order (``for each
+    side``), 0 or 1 for the first or second player, the named side, ``()`` for the acting side (a
+    step without a side), ``(None,)`` for no side (a mutual phase)."""
     plans = ctx.rules.derived.get("phase plans")
     if plans is None:
         plans = ctx.rules.derived["phase plans"] = {}
