@@ -638,6 +638,19 @@ _SETUP_EFFECTS = ("gain", "lose")
 """Effect verbs an option chosen before play may have (they are carried out at set-up)."""
 
 
+def _read_entries(text: str, data: dict, key: str, read) -> list:
+    """Each ``[[KEY]]`` table read by ``read(entry, line)`` (its line found in order in the text);
+    entries it rejects (``None``, a diagnostic already reported) are left out."""
+    out = []
+    line = 0
+    for entry in data.get(key, []):
+        line = _line(text, f"[[{key}]]", line)
+        found = read(entry, line)
+        if found is not None:
+            out.append(found)
+    return out
+
+
 def load_scenario(path: str | Path) -> Scenario:
     """Load a scenario with its rulebook and map.
 
@@ -757,27 +770,9 @@ def load_scenario(path: str | Path) -> Scenario:
     if not isinstance(choose, dict):
         bad("[scenario.choose] must be a table of option = side", "choose")
 
-    placements = []
-    last_line = 0
-    for entry in data.get("setup", []):
-        line = last_line = _line(text, "[[setup]]", last_line)
-        placement = reader.placement(entry, line)
-        if placement is not None:
-            placements.append(placement)
-    draws = []
-    last_line = 0
-    for entry in data.get("draw", []):
-        line = last_line = _line(text, "[[draw]]", last_line)
-        drawn = reader.draw(entry, line)
-        if drawn is not None:
-            draws.append(drawn)
-    modifiers = []
-    last_line = 0
-    for entry in data.get("turn_modifier", []):
-        line = last_line = _line(text, "[[turn_modifier]]", last_line)
-        modifier = reader.turn_modifier(entry, line)
-        if modifier is not None:
-            modifiers.append(modifier)
+    placements = _read_entries(text, data, "setup", reader.placement)
+    draws = _read_entries(text, data, "draw", reader.draw)
+    modifiers = _read_entries(text, data, "turn_modifier", reader.turn_modifier)
     _check_dummies(rulebook, rules, placements, bad)
     if problems:
         raise RulesError(problems)
