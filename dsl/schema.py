@@ -237,11 +237,13 @@ _add(_kind(
     ("dummy", "Has no effect: it only hides real units."),
     ("effect <words:WORD>+", "What it does (see Effects).", "repeat"),
     ("support (from <box:REF(box)> | only into <where:" + SEL + ">+ [within <distance:INT>]"
-     " | never with friendly units | never alone)",
-     "Support fire: committed to a battle from this box (`do commit support`), it fires with its side "
-     "and goes back to the box, used for the turn, when the battle ends; `only into` the cells these name "
-     "(or within that many cells of one); `never with friendly units`: not into a cell holding a unit "
-     "of its side; `never alone`: only where a unit of its side fights.", "repeat"),
+     " | never with friendly units | never alone | never against markers alone)",
+     "Support: committed to a battle from this box (`do commit support`), it fights with its side "
+     "and goes back to the box, used for the turn, when the battle ends (unless an effect sends it "
+     "elsewhere first); `only into` the cells these name (or within that many cells of one); `never "
+     "with friendly units`: not into a cell holding a unit of its side; `never alone`: only where a "
+     "unit of its side fights; `never against markers alone`: not where the other side fights with "
+     "markers alone (a strike).", "repeat"),
     ("losses (never | last | only on <results:REF(result)>+)",
      "As a combat loss: never taken; taken only when no unit (non-marker) of its side could be; or "
      "taken only for these result codes."),
@@ -292,6 +294,10 @@ _add(_kind(
      "the leader's); otherwise the force pays a `per unit` action."),
     ("between cells with <who:" + SEL + ">+", "A move straight from one cell holding a friendly unit of "
      "these to another, no path traced (strategic redeployment)."),
+    ("strike with <markers:REF(marker)>+", "An operation of these support markers alone, no unit taking "
+     "part (`designate force` offers `strike CELL`): they attack a cell holding enemy counters without "
+     "moving there; the price is paid once for any number of markers, no recon is rolled, and the "
+     "battle is one round of fire."),
     ("during <phases:REF(phase,step)>+", "The phase in which it is taken (each side's own, when each has one)."),
     ("once per turn", "May be taken once per game turn."),
 ))
@@ -357,6 +363,10 @@ _add(_kind(
     ("blocks retreat", "Units may not retreat through it."),
     ("exerted by <who:" + SEL + ">+", "Only these units exert it."),
     ("ignored by <who:" + SEL + ">+", "These units move as if it were not there."),
+    ("intercepts <who:" + SEL + ">+ paying <action:REF(action)>",
+     "An enemy force with one of these entering the zone (by its own move, not a break-off) may be "
+     "intercepted: the zone's owner picks units exerting it there, paying the action for each; the "
+     "force stops in that cell, they move in, and a battle follows with the mover attacking."),
 ))
 _add(_kind(
     "spotting", "How hidden units are found.", f"spotting {_NAMED}",

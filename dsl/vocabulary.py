@@ -65,7 +65,7 @@ _PROCEDURE_SOURCES = [
     "designate force paying <actions:REF(action)>+",
     "move force",
     "recon with <dice:REF(dice)> [adding <factor:REF(factor)>] [for <combat:REF(combat)>]",
-    "commit support paying <action:REF(action)>",
+    "commit support [of <markers:REF(marker)>+] [paying <action:REF(action)>] [by each side]",
     "resolve fire with <combat:REF(combat)>",
     "check stacking <stacking:REF(stacking)>",
     "spot with <spotting:REF(spotting)>",

@@ -69,6 +69,9 @@ def build_parser() -> argparse.ArgumentParser:
                       f"{', '.join(AGENT_KINDS)} or script:FILE (default: random for every side)")
     play.add_argument("--rules", metavar="RULEBOOK", help="play under this rulebook instead of the scenario's own "
                       "(a house rule that extends it)")
+    play.add_argument("--option", type=_option, action="append", default=[], metavar="NAME[=on|off]",
+                      help="switch an optional rule of the rulebook on (NAME or NAME=on) or off (NAME=off), as "
+                      "the players agree before play; repeat for several (`warbook show RULEBOOK` lists them)")
     play.add_argument("--log", metavar="FILE", help="save the game here (JSON lines; `warbook replay` reads it)")
     play.add_argument("--quiet", action="store_true", help="print only the result")
     play.set_defaults(run=run_play)
@@ -183,6 +186,17 @@ def _seed(text: str) -> int:
         raise argparse.ArgumentTypeError(f"the seed must be a whole number, not {text!r}") from None
 
 
+def _option(text: str) -> tuple[str, bool]:
+    """``NAME``, ``NAME=on`` or ``NAME=off`` as (name, on); anything else is a usage error."""
+    name, equals, value = text.partition("=")
+    name = name.strip()
+    if not name:
+        raise argparse.ArgumentTypeError(f"an option needs a name: NAME, NAME=on or NAME=off, not {text!r}")
+    if equals and value.strip() not in ("on", "off"):
+        raise argparse.ArgumentTypeError(f"option {name!r} must be on or off, not {value!r}")
+    return name, value.strip() != "off"
+
+
 def _usage(message: str) -> int:
     print(f"warbook: error: {message}", file=sys.stderr)
     return EXIT_ERROR
@@ -233,8 +247,10 @@ def run_play(args: argparse.Namespace) -> int:
         return _usage(specs)
     if args.log and not Path(args.log).parent.is_dir():
         return _usage(f"cannot write the log {args.log!r}: no folder {str(Path(args.log).parent)!r}")
+    options = dict(args.option)  # a name given twice: the last one counts
     try:
-        game = Game.new(args.rules, args.scenario, args.seed) if args.rules else Game.new(args.scenario, args.seed)
+        where = (args.rules, args.scenario) if args.rules else (args.scenario,)
+        game = Game.new(*where, args.seed, options=options)
     except RulesError as exc:
         _diagnostics(exc.diagnostics)
         return EXIT_FINDINGS

@@ -161,7 +161,8 @@ def _repeat_done(ctx: Context, prop: Property) -> bool:
     ``only one side remains in the contested square``: no battle is on (``ctx.operation`` has no
     contested cell, or the attacking force broke off) or one side's units alone are left there.
     Markers do not hold a square: in the games this serves they leave a battle after a round or
-    at the end of the phase, or never fight at all.
+    at the end of the phase, or never fight at all.  The one exception is a strike (support markers
+    alone, ``interpreter.procedures.battle``): its markers hold the square for the one round it lasts.
     """
     words = " ".join(str(w) for w in prop.get("condition") or ())
     if words != "only one side remains in the contested square":
@@ -170,8 +171,11 @@ def _repeat_done(ctx: Context, prop: Property) -> bool:
     operation = ctx.operation
     if operation is None or not operation.fighting():
         return True
-    return len({u.side for u in ctx.state.units_at(operation.cell)
-                if not u.dummy and ctx.rules.unit_type(u.type).kind == "unit"}) < 2
+    sides = {u.side for u in ctx.state.units_at(operation.cell)
+             if not u.dummy and ctx.rules.unit_type(u.type).kind == "unit"}
+    if operation.mode == "strike" and any(ctx.state.unit(i).location == operation.cell for i in operation.support):
+        sides.add(operation.side)
+    return len(sides) < 2
 
 
 def _alternate(ctx: Context, phase: Declaration, prop: Property) -> Flow:

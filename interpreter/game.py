@@ -14,11 +14,12 @@ import hashlib
 import json
 import os
 import tempfile
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from dsl.ast import Span
-from dsl.diagnostics import RulesError, diagnostic, register
+from dsl.diagnostics import RulesError, diagnostic, did_you_mean, register
 from interpreter.actions import Action, Decision, IllegalActionError, illegal, parse_choice
 from interpreter.context import Context
 from interpreter.flow import missing_procedures, play
@@ -26,6 +27,12 @@ from interpreter.scenario import Scenario, load_scenario, with_rulebook
 
 TERMINAL = "terminal"
 LOG_VERSION = 1
+
+register("E804", "unknown-option", """
+    ## What it does
+    Reports an optional rule the players switched before play (`warbook play --option NAME`,
+    `Game.new(..., options=...)`) that the rulebook does not declare, and lists those it does.
+""")
 
 register("E805", "unsupported-procedure", """
     ## What it does
@@ -55,20 +62,23 @@ class Game:
         self._advance(None)
 
     @classmethod
-    def new(cls, *args: Any, seed: int | None = None) -> "Game":
+    def new(cls, *args: Any, seed: int | None = None, options: Mapping[str, bool] | None = None) -> "Game":
         """Start a game: ``Game.new(scenario, seed)`` or ``Game.new(rulebook, scenario, seed)``.
 
         ``scenario`` is a loaded ``Scenario`` or a path to one.  A ``rulebook`` (a loaded
         ``Rulebook`` or a path) replaces the scenario's own rules: a house rule played on a
         shipped scenario.  It must declare what the scenario needs (its terrain, unit types and,
-        for a result, its victory conditions).
+        for a result, its victory conditions).  ``options`` switches optional rules on (``True``)
+        or off, as the players agree before play, on top of the scenario's own; a save records
+        them (``Scenario.agree``).
 
         >>> Game.new("tests/interpreter/fixtures/mini/mini.toml", 1).current_player()
         'red'
 
         Raises:
-            RulesError: when the scenario, its rulebook or map is bad, or uses unsupported procedures.
-            TypeError: for a call with neither form.
+            RulesError: when the scenario, its rulebook or map is bad, uses unsupported procedures,
+                or ``options`` names an option the rulebook does not declare (E804).
+            TypeError: for a call with neither form, or an option set to something other than a bool.
         """
         rulebook = None
         if len(args) == 3 or (len(args) == 2 and not isinstance(args[1], int)):
@@ -83,6 +93,9 @@ class Game:
             scenario = load_scenario(scenario)
         if rulebook is not None:
             scenario = with_rulebook(scenario, rulebook)
+        if options:
+            _check_options(scenario, options)
+            scenario = scenario.agree(options)
         return cls(scenario, 0 if seed is None else int(seed))
 
     # --- stepping ----------------------------------------------------------------------
@@ -169,9 +182,14 @@ class Game:
     # --- save and load --------------------------------------------------------------------
 
     def header(self) -> dict[str, Any]:
-        return {"type": "header", "warbook_log": LOG_VERSION, "scenario": self.scenario.path,
-                "scenario_hash": _hash(self.scenario.text), "rulebook_hash": self.scenario.rulebook.hash,
-                "seed": self.seed}
+        """The log's first line.  ``options`` (the players' agreed options) only when there are
+        some, so a game without them saves exactly as before."""
+        header = {"type": "header", "warbook_log": LOG_VERSION, "scenario": self.scenario.path,
+                  "scenario_hash": _hash(self.scenario.text), "rulebook_hash": self.scenario.rulebook.hash,
+                  "seed": self.seed}
+        if self.scenario.agreed:
+            header["options"] = dict(self.scenario.agreed)
+        return header
 
     def save(self, path: str | os.PathLike) -> None:
         """Write the log as JSON lines, atomically (a temporary file renamed into place)."""
@@ -217,14 +235,23 @@ class Game:
         if not isinstance(header.get("scenario"), str) or type(header.get("seed")) is not int:
             raise RulesError([diagnostic("E803", Span.point(shown, 1),
                                          "the header needs 'scenario' (a path) and 'seed' (a whole number)")])
+        options = header.get("options", {})
+        if not isinstance(options, dict) or not all(type(on) is bool for on in options.values()):
+            raise RulesError([diagnostic("E803", Span.point(shown, 1),
+                                         "the header's 'options' must map option names to true or false")])
         folder = Path(path).resolve().parent
         beside_log = folder / header["scenario"]
-        game = cls.new(beside_log if beside_log.is_file() else header["scenario"], int(header["seed"]))
+        scenario = load_scenario(beside_log if beside_log.is_file() else header["scenario"])
         rules = header.get("rulebook")
-        if game.header()["rulebook_hash"] != header.get("rulebook_hash") and isinstance(rules, str) \
+        if scenario.rulebook.hash != header.get("rulebook_hash") and isinstance(rules, str) \
                 and (folder / rules).is_file():
             # Played under another rulebook than the scenario's own (a house rule): replay under it.
-            game = cls.new(folder / rules, game.scenario, int(header["seed"]))
+            scenario = with_rulebook(scenario, folder / rules)
+        try:
+            game = cls.new(scenario, int(header["seed"]), options=options)
+        except RulesError as exc:  # an option the rules do not declare is the log's fault
+            raise RulesError([diagnostic("E803", Span.point(shown, 1), f"the header's {d.message}", d.hint)
+                              if d.code == "E804" else d for d in exc.diagnostics]) from None
         for key in ("scenario_hash", "rulebook_hash"):
             if game.header()[key] != header.get(key):
                 raise RulesError([diagnostic("E803", Span.point(shown, 1),
@@ -251,6 +278,21 @@ class Game:
                 raise RulesError([diagnostic("E803", Span.point(shown), f"roll {want.get('n')} differs on replay: "
                                              f"{want.get('value')} then, {got.get('value')} now")])
         return game
+
+
+def _check_options(scenario: Scenario, options: Mapping[str, bool]) -> None:
+    """Refuse options the rulebook does not declare (listing those it does), so a misspelt name
+    is never silently ignored."""
+    for name, on in options.items():
+        if type(on) is not bool:
+            raise TypeError(f"option {name!r} must be True or False, not {on!r}")
+    declared = [d.name for d in scenario.rulebook.of_kind("option")]
+    known = f"the rulebook's options: {', '.join(declared)}" if declared else "the rulebook declares no option"
+    unknown = [diagnostic("E804", Span.point("<option>"), f"unknown option {name!r}; {known}",
+                          did_you_mean(name, declared))
+               for name in options if name not in declared]
+    if unknown:
+        raise RulesError(unknown)
 
 
 def _offered(action: Action, options: tuple[Action, ...]) -> bool:

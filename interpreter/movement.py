@@ -66,8 +66,7 @@ Readings of the rules language (each a choice where the language leaves one):
 
 Limits: ``combines with``, ``joins any force`` and forces of several units are
 not handled here (one unit moves at a time); a zone with ``requires option`` is in
-force when the option's ``default`` is ``on`` (scenarios cannot switch options
-yet).
+force when that option is (``interpreter.options``).
 """
 
 from __future__ import annotations
@@ -82,9 +81,9 @@ from typing import Any, NamedTuple, Protocol
 
 from attrs import frozen
 
-from dsl.model import Declaration, Property, Rulebook
+from dsl.model import Declaration, Property
 from interpreter.board import Board
-from interpreter.options import option_on
+from interpreter.options import in_force, option_on
 from interpreter.rules import Rules, UnitType
 from interpreter.state import GameState, Unit
 
@@ -525,7 +524,7 @@ def zone_rules(rules: Rules) -> tuple[ZoneRule, ...]:
     if "zones" not in cache:
         out = []
         for decl in rules.rulebook.of_kind("zone"):
-            if not _option_on(rules.rulebook, decl):
+            if not in_force(rules.rulebook, decl):
                 continue
             into = decl.first("into")
             rng = decl.first("range")
@@ -538,15 +537,6 @@ def zone_rules(rules: Rules) -> tuple[ZoneRule, ...]:
                                 _names(ignored.get("who")) if ignored else None))
         cache["zones"] = tuple(out)
     return cache["zones"]
-
-
-def _option_on(rulebook: Rulebook, decl: Declaration) -> bool:
-    needs = decl.first("requires")
-    if needs is None:
-        return True
-    option = rulebook.get("option", str(needs.get("option")))
-    default = option.first("default") if option else None
-    return default is not None and default.has("on")
 
 
 def is_counter(unit_type: UnitType) -> bool:

@@ -31,6 +31,8 @@ from __future__ import annotations
 import re
 from typing import Iterable, Mapping
 
+from interpreter.options import options_on
+
 INDENT = "  "
 
 
@@ -47,9 +49,16 @@ def result_line(result: Mapping | None) -> str:
 
 
 def title(game) -> str:
-    """The narrative's first line: the scenario, the seed and the rules it is played with."""
+    """The narrative's first line: the scenario, the seed and the rules it is played with.
+
+    Optional rules in force from the start (the rulebook's defaults, the scenario's and the
+    players' choices) are named after the seed, so two narratives of one scenario and seed say
+    why they differ.  Options a side decides during set-up are narrated where it decides them.
+    """
     name, rules = game.scenario.name, game.scenario.rulebook.title
-    return f"{name}{f' ({rules})' if rules != name else ''}, seed {game.seed}"
+    head = f"{name}{f' ({rules})' if rules != name else ''}, seed {game.seed}"
+    optional = sorted(options_on(game.scenario))
+    return f"{head}; optional rules: {', '.join(optional)}" if optional else head
 
 
 class Narrator:

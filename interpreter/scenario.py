@@ -68,11 +68,11 @@ from __future__ import annotations
 
 import functools
 import tomllib
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from attrs import frozen
+from attrs import evolve, frozen
 
 from dsl.ast import Span
 from dsl.diagnostics import Diagnostic, RulesError, diagnostic, did_you_mean, register
@@ -245,13 +245,16 @@ class Scenario:
     year: int | None = None
     """The calendar year the scenario is set in, when costs depend on it."""
     options: tuple[tuple[str, bool], ...] = ()
-    """Options the scenario switches on or off (already applied to ``rulebook``)."""
+    """Options the scenario switches on or off, and those the players agreed (already applied to ``rulebook``)."""
     choices: tuple[tuple[str, str], ...] = ()
     """(option, side): options a side decides at the start of set-up."""
     draws: tuple[Draw, ...] = ()
     turn_modifiers: tuple[TurnModifier, ...] = ()
     unplaced: str = "offmap"
     """Where a counter goes when no cell of its zone is left for it."""
+    agreed: tuple[tuple[str, bool], ...] = ()
+    """Options the players switched before play (``agree``): part of ``options`` too, kept apart
+    because a saved game must record them (the scenario file does not)."""
 
     @functools.cached_property
     def rules(self) -> Rules:
@@ -261,6 +264,29 @@ class Scenario:
     @functools.cached_property
     def _variants(self) -> dict:
         return {}
+
+    @functools.cached_property
+    def _agreements(self) -> dict:
+        return {}
+
+    def agree(self, settings: Mapping[str, bool]) -> Scenario:
+        """The scenario with options the players switched before play, on top of its own.
+
+        Built once per set of options and kept with this scenario, so every game that agrees
+        them shares one compiled ``Rules`` (and movement's caches).  The new scenario is made by
+        ``evolve``, which never copies the cached ``rules``: they are compiled from its rulebook.
+        A ``[scenario.choose]`` option the players settle is not asked of its side (set-up carries
+        out its effects as if the side had chosen so).  Names must be declared options; others
+        are ignored (``with_options``).
+        """
+        key = frozenset(settings.items())
+        if not key:
+            return self
+        if key not in self._agreements:
+            self._agreements[key] = evolve(self, rulebook=with_options(self.rulebook, settings),
+                                           options=tuple({**dict(self.options), **settings}.items()),
+                                           agreed=tuple({**dict(self.agreed), **settings}.items()))
+        return self._agreements[key]
 
     def rules_for(self, settings: dict[str, bool]) -> tuple[Rulebook, Rules]:
         """The rulebook and compiled rules with options switched as chosen before play.
@@ -431,8 +457,6 @@ class _Reader:
         if not allowed:
             self.bad("set-up zone contains no cell of the map", after=line)
             return None
-        from attrs import evolve
-
         return evolve(zone, allowed=allowed)
 
     def unit(self, side: Any, unit: Any, line: int) -> bool:
@@ -786,14 +810,12 @@ def load_scenario(path: str | Path) -> Scenario:
 def with_rulebook(scenario: Scenario, rulebook: Rulebook | str | Path) -> Scenario:
     """The scenario played under another rulebook (a loaded one, or a path to load).
 
-    The scenario's ``[scenario.options]`` are applied to it as well.
+    The scenario's ``[scenario.options]`` (and any the players agreed) are applied to it as well.
 
     Raises:
         RulesError: when the rulebook does not load, or lacks a terrain of the map or a unit
         type of the set-up.
     """
-    from attrs import evolve
-
     if not isinstance(rulebook, Rulebook):
         loaded, diagnostics = load_with_diagnostics(rulebook)
         errors = [d for d in diagnostics if d.severity.name == "ERROR"]

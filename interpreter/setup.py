@@ -6,7 +6,9 @@
 2. **Options decided before play** (``[scenario.choose]``): the deciding side chooses
    ``option NAME on`` or ``off``; an option switched on has its ``effect`` lines carried out
    (``gain``/``lose``, ``to owner`` being the side that chose it), and the game goes on with
-   the rulebook in which it is on (``Scenario.rules_for``).
+   the rulebook in which it is on (``Scenario.rules_for``).  An option the players agreed
+   before play (``Scenario.agree``) is not asked; its effects are carried out all the same,
+   for the side the scenario gives the choice to.
 3. **Random draws** (``[[draw]]``): counters picked one at a time from the mix, each pick a
    logged roll of one die with as many faces as counters are left (``ctx.roll``), so a replay
    picks the same ones.
@@ -125,15 +127,21 @@ def setup(ctx: Context) -> Flow:
 
 def _choose_options(ctx: Context) -> Flow:
     settings: dict[str, bool] = {}
+    agreed = dict(ctx.scenario.agreed)
     for name, side in ctx.scenario.choices:
         decl = ctx.rulebook.get("option", name)
         ctx.acting = side
-        action = yield from ctx.choose(side, "option", f"before play: {decl.display}?",
-                                       [Action("option", (name, "on")), Action("option", (name, "off"))])
-        on = action.args[1] == "on"
-        settings[name] = on
-        ctx.say(f"{_display(ctx, side)} {'chooses' if on else 'declines'} {decl.display} (option {name})",
-                kind="option", option=name, on=on, side=side)
+        if name in agreed:  # the players settled it before play: the side is not asked
+            on = agreed[name]
+            ctx.say(f"{decl.display} is {'in force' if on else 'not used'}, as the players agreed (option {name})",
+                    kind="option", option=name, on=on, side=side, agreed=True)
+        else:
+            action = yield from ctx.choose(side, "option", f"before play: {decl.display}?",
+                                           [Action("option", (name, "on")), Action("option", (name, "off"))])
+            on = action.args[1] == "on"
+            settings[name] = on
+            ctx.say(f"{_display(ctx, side)} {'chooses' if on else 'declines'} {decl.display} (option {name})",
+                    kind="option", option=name, on=on, side=side)
         if on:
             for effect in decl.all("effect"):
                 _carry_out(ctx, effect, side, decl.display)

@@ -1,5 +1,5 @@
-"""Battles of an operation: ``do recon with DICE …``, ``do commit support paying ACTION`` and
-``do resolve fire with COMBAT``.
+"""Battles of an operation: ``do recon with DICE …``, ``do commit support …`` and ``do resolve
+fire with COMBAT``, and strikes by support markers alone.
 
 A game of alternating operations (``interpreter.operation``) fights a battle when a moving
 force ends its move in a cell with enemy counters (``ctx.operation.cell``).  The sequence
@@ -11,8 +11,7 @@ has no contested cell, or has ended).  Everything game-specific is read from dec
   that fight are those of the force (``operation.force``) in the cell, plus the support markers
   committed to it (``operation.support``).  Every other side's counters in the cell defend, all
   of them.  A side takes part while it has a *unit* (a counter that is not a marker) there; the
-  attacker while a unit of its force is there (or, for a force of support markers alone, while
-  one of them is).  When that ends the battle is over: ``operation.ended`` is set and the
+  attacker while a unit of its force is there (or, in a strike, while one of its markers is).  When that ends the battle is over: ``operation.ended`` is set and the
   committed support markers go back to their box (``battle_over``).
 
 ``recon with DICE [adding FACTOR] [for COMBAT]`` (recon and the bounce).  Each
@@ -27,17 +26,28 @@ effects in the cell (Ambush) and the turn modifier ``(side, "roll:recon", N)``. 
 total has the bounce; a tie goes to the side the COMBAT's ``first fire by … ties to
 defender|attacker`` names (the defender when it names none).  The side with the bounce chooses
 (decision ``bounce``) ``fire first`` or ``break off``; breaking off (``interpreter.combat.
-break_off``) gives the first fire to the other side.  A force of support markers alone rolls no
-recon (17.4) and fires first.
+break_off``) gives the first fire to the other side.  A strike rolls no recon (below).
 
-``commit support paying ACTION`` (7.6 step 4, 17.2-17.5).  The acting side (the step's ``side``)
-may commit markers that say ``support from BOX`` and lie in its BOX, not committed yet this turn,
-into the contested cell, one at a time (decision ``support``: ``commit ID`` or ``done``), paying
-ACTION's cost for each (its ``cost`` line for the marker).  ``support only into WHERE [within N]``,
-``support never with friendly units`` and ``support never alone`` (only where a unit of its side
-fights) limit the cells.  Only the lowest id of each marker type is offered: they are alike.  A
-force of support markers alone (no unit in ``operation.force``) may be supported this way.  A committed marker gets the turn flag ``committed`` (so it is used once
-a turn) and fires with its side; when the battle ends it goes back to its box.
+``commit support [of MARKER…] [paying ACTION] [by each side]`` (committing support).  The acting
+side (the step's ``side``, else the ACTION's), or with ``by each side`` every side in the battle,
+the attacker first, may commit markers that say ``support from BOX`` and lie in its BOX, not
+committed yet this turn, into the contested cell, one at a time (decision ``support``: ``commit
+ID`` or ``done``), paying ACTION's cost for each (its ``cost`` line for the marker; nothing
+without ``paying``).  ``of MARKER…`` limits the types offered.  ``support only into WHERE
+[within N]``, ``support never with friendly units``, ``support never alone`` (only where a unit of
+its side fights) and ``support never against markers alone`` limit the cells.  Only the lowest id
+of each marker type is offered: they are alike.  A committed marker gets the turn flag
+``committed`` (so it is used once a turn) and fights with its side; when the battle ends it goes
+back to its box, unless one of its effects sent it elsewhere first (``remove self to BOX when
+combat round ends``).
+
+**Strikes.**  An action with ``strike with MARKER…`` lets ``designate force`` offer ``strike
+CELL``: those markers alone attack a cell holding enemy counters, without moving there
+(``strike``).  The action's price is paid once and the markers committed then, and in later
+``commit support`` lines of the battle, cost nothing more; no reaction move joins the striking
+side; ``recon`` rolls nothing and turns nothing face up, the striker firing first; and the battle
+is one round of fire (``resolve fire`` ends it).  Units a strike eliminates or refits are shown
+as any loss is.
 
 ``resolve fire with COMBAT`` (7.6 step 5, 11.1-11.9).  The side with first fire fires, its
 losses taken at once; then the other side fires with what it has left (11.3).  A side fires the
@@ -324,17 +334,18 @@ def recon(ctx: Context, prop: Property) -> Flow:
     operation.round += 1
     operation.bounce, operation.first_fire, operation.recon_units = None, None, {}
     ctx.say(f"battle in {cell}: round {operation.round}", kind="combat", cell=cell, round=operation.round)
+    attacker = operation.side
+    if operation.mode == "strike":
+        operation.first_fire = attacker
+        ctx.say(f"a strike by support markers alone: no recon; {_shown(ctx, attacker)} fires first",
+                kind="combat", cell=cell)
+        return
     _reveal_in_cell(ctx, cell)
     if not battle_on(ctx):
         battle_over(ctx)
         return
-    attacker = operation.side
     defender = defenders_of(ctx)[0]
     factor = str(prop.get("factor")) if prop.get("factor") is not None else None
-    if not any(_is_unit(ctx, ctx.state.unit(i)) for i in operation.force):
-        operation.first_fire = attacker
-        ctx.say(f"support fire alone: no recon; {_shown(ctx, attacker)} fires first", kind="combat", cell=cell)
-        return
     combat = _battle_combat(ctx, prop)
     picked: dict[str, Unit | None] = {}
     for side in (attacker, defender):
@@ -411,8 +422,13 @@ def _support_box(ctx: Context, marker: Unit) -> str | None:
     return str(line.get("box")) if line is not None else None
 
 
-def support_problem(ctx: Context, marker: Unit, cell: str) -> str | None:
-    """Why ``marker`` may not be committed into ``cell`` now, or ``None``."""
+def support_problem(ctx: Context, marker: Unit, cell: str, units_fight=None) -> str | None:
+    """Why ``marker`` may not be committed into ``cell`` now, or ``None``.
+
+    ``units_fight(side)``: whether a unit of that side fights in the battle (by default, as the
+    battle stands; a strike being designated passes its own answer).
+    """
+    units_fight = units_fight or (lambda s: side_in_battle_units(ctx, s))
     decl = _decl(ctx, marker)
     box = _support_box(ctx, marker)
     if box is None:
@@ -429,7 +445,10 @@ def support_problem(ctx: Context, marker: Unit, cell: str) -> str | None:
         friendly = any(u.side == marker.side and _is_unit(ctx, u) for u in ctx.state.units_at(cell))
         if line.has("friendly") and friendly:
             return f"{decl.display} never goes into a cell with friendly units ({cite(decl, line)})"
-        if line.has("alone") and not side_in_battle_units(ctx, marker.side):
+        if line.has("against"):
+            if not any(units_fight(s) for s in ctx.player_order if s != marker.side):
+                return f"{decl.display} is never played against markers alone ({cite(decl, line)})"
+        elif line.has("alone") and not units_fight(marker.side):
             return f"{decl.display} never goes alone into a battle ({cite(decl, line)})"
     return None
 
@@ -457,32 +476,49 @@ def commit_support(ctx: Context, prop: Property) -> Flow:
     operation = ctx.operation
     if operation is None or not operation.fighting():
         return
-    action = ctx.rulebook.get("action", str(prop.get("action")))
+    action = ctx.rulebook.get("action", str(prop.get("action"))) if prop.get("action") is not None else None
     owner = action.first("side") if action is not None else None
-    side = ctx.acting or (str(owner.get("side")) if owner is not None else None)
-    cell = operation.cell
-    lone = side == operation.side and not any(_is_unit(ctx, ctx.state.unit(i)) for i in operation.force)
-    if (side is None or not any(side_in_battle(ctx, s) for s in defenders_of(ctx))
-            or not (lone or side_in_battle(ctx, side))):
-        return
+    if prop.has("each"):
+        sides = [operation.side, *defenders_of(ctx)]
+    else:
+        sides = [ctx.acting or (str(owner.get("side")) if owner is not None else None)]
+    kinds = frozenset(str(m) for m in prop.get("markers") or ())
+    for side in sides:
+        if side is None or not battle_on(ctx) or not side_in_battle(ctx, side):
+            continue
+        if operation.mode == "strike" and side == operation.side:
+            action = None  # the strike's one price covers every marker committed to it (17.4-style)
+        yield from commit_markers(ctx, side, operation.cell, action, kinds)
+
+
+def commit_markers(ctx: Context, side: str, cell: str, action: Declaration | None,
+                   kinds: frozenset[str] = frozenset(), *, units_fight=None, must: bool = False) -> Flow:
+    """Offer ``side``'s support markers (of ``kinds``, or any) for ``cell`` one at a time until it is
+    ``done``, paying ``action``'s price for each (nothing when ``None``); ``must``: at least one."""
+    operation = ctx.operation
+    shown = action.display if action is not None else "support"
     while True:
         ready: dict[str, Unit] = {}
         for marker in sorted(ctx.state.units, key=lambda u: u.id):
-            if marker.side != side or marker.type in ready or support_problem(ctx, marker, cell) is not None:
+            if (marker.side != side or marker.type in ready or (kinds and marker.type not in kinds)
+                    or support_problem(ctx, marker, cell, units_fight) is not None):
                 continue
-            price = _price(ctx, action, marker)
+            price = _price(ctx, action, marker) if action is not None else None
             if price is not None and ctx.state.resource(side, price[0]) < price[1]:
                 continue
             ready[marker.type] = marker
         if not ready:
             return
-        options = [Action("done")] + [Action("commit", (m.id,)) for m in ready.values()]
-        choice = yield from ctx.choose(side, "support", f"{action.display}: commit support to the battle in {cell}?",
-                                       options, lambda a: _why_not_commit(ctx, a, cell))
+        options = [Action("commit", (m.id,)) for m in ready.values()]
+        if not must:
+            options.insert(0, Action("done"))
+        choice = yield from ctx.choose(side, "support", f"{shown}: commit support to the battle in {cell}?",
+                                       options, lambda a: _why_not_commit(ctx, a, cell, units_fight))
         if choice.kind == "done":
             return
+        must = False
         marker = ctx.state.unit(choice.args[0])
-        price = _price(ctx, action, marker)
+        price = _price(ctx, action, marker) if action is not None else None
         if price is not None and price[1]:
             gain(ctx, side, price[0], -price[1], f"{action.display}: {marker.id}")
         ctx.update_unit(evolve(marker, location=cell, hidden=False, turn_flags=marker.turn_flags | {COMMITTED}))
@@ -491,14 +527,72 @@ def commit_support(ctx: Context, prop: Property) -> Flow:
                 cell=cell, side=side)
 
 
-def _why_not_commit(ctx: Context, action: Action, cell: str) -> str | None:
+# --- strikes: support markers attacking alone -----------------------------------------------------
+
+
+def _strike_fights(side: str):
+    """Who fights with units in a strike by ``side``: every side but the striker."""
+    return lambda s: s != side
+
+
+def _strikers(action: Declaration) -> frozenset[str]:
+    """The marker types a ``strike with MARKER…`` action strikes with."""
+    return frozenset(str(m) for m in action.first("strike").get("markers") or ())
+
+
+def strike_price(ctx: Context, action: Declaration, side: str, cell: str) -> tuple[str, Fraction] | None:
+    """What a strike on ``cell`` costs ``side`` under ``action`` (its line for the cheapest marker
+    that could strike there), or ``None`` when no marker could or the side cannot pay."""
+    best = None
+    kinds = _strikers(action)
+    for marker in ctx.state.units:
+        if (marker.side != side or marker.type not in kinds
+                or support_problem(ctx, marker, cell, _strike_fights(side)) is not None):
+            continue
+        price = _price(ctx, action, marker)
+        if price is not None and (best is None or price[1] < best[1]):
+            best = price
+    if best is None or ctx.state.resource(side, best[0]) < best[1]:
+        return None
+    return best
+
+
+def strike_cells(ctx: Context, actions: list[Declaration], side: str) -> list[str]:
+    """Cells holding enemy counters that ``side`` could strike with support markers alone."""
+    strikes = [a for a in actions if a.has("strike")]
+    if not strikes:
+        return []
+    cells = sorted({u.location for u in ctx.state.units if u.side != side and u.on_map})
+    return [c for c in cells if any(strike_price(ctx, a, side, c) is not None for a in strikes)]
+
+
+def strike(ctx: Context, actions: list[Declaration], side: str, cell: str) -> Flow:
+    """Designate a strike on ``cell``: pay the cheapest ``strike with MARKER…`` action once, then
+    commit at least one of those markers; the battle that follows rolls no recon (``recon``) and
+    ends after one round of fire (``resolve fire``)."""
+    priced = [(p, a) for a in actions if a.has("strike") and (p := strike_price(ctx, a, side, cell)) is not None]
+    (resource, amount), action = min(priced, key=lambda pa: pa[0][1])
+    operation = ctx.operation
+    operation.mode, operation.cell = "strike", cell
+    line = action.first("strike")
+    if amount:
+        gain(ctx, side, resource, -amount, f"{action.display}: strike on {cell}")
+    ctx.say(f"{_shown(ctx, side)} strikes {cell} with support markers alone ({cite(action, line)})",
+            kind="operation", side=side, cell=cell)
+    yield from commit_markers(ctx, side, cell, None, _strikers(action), units_fight=_strike_fights(side), must=True)
+    if not battle_on(ctx):  # face-down markers alone: nothing there fights
+        ctx.say(f"the strike on {cell} finds no enemy unit", kind="combat", cell=cell)
+        battle_over(ctx)
+
+
+def _why_not_commit(ctx: Context, action: Action, cell: str, units_fight=None) -> str | None:
     if action.kind != "commit" or not action.args:
         return None
     try:
         marker = ctx.state.unit(action.args[0])
     except KeyError:
         return f"there is no counter {action.args[0]!r}"
-    return support_problem(ctx, marker, cell)
+    return support_problem(ctx, marker, cell, units_fight)
 
 
 # --- fire ----------------------------------------------------------------------------------------
@@ -562,5 +656,5 @@ def resolve_fire(ctx: Context, prop: Property) -> Flow:
                                 attacker_side=side, roll_modifier=modifier, battle=battle)
         yield from events.fired(ctx, side, cell)
     _round_ends(ctx, cell)
-    if not battle_on(ctx):
-        battle_over(ctx)
+    if not battle_on(ctx) or operation.mode == "strike":
+        battle_over(ctx)  # a strike is one round of fire

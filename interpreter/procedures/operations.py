@@ -30,13 +30,14 @@ game-specific comes from declarations:
 - **Infiltration.**  A unit that ends its move in the cells of an ``award … on infiltrated`` is
   turned face up, scores the award and goes to its ``then to`` box (the owner picks one
   award when several apply).
+- **Strikes.**  An action with ``strike with MARKER…`` offers ``strike CELL`` beside ``operate
+  CELL``: support markers alone attack that cell (``interpreter.procedures.battle.strike``).
 - **Reaction moves.**  During a battle (a step such as the air sub-phase runs ``designate
   force`` again) only classes that ``react from or to cells with …`` may be designated, and
   only into the contested cell, starting or ending in a cell with a friendly unit named there.
 
 Limits (readings, noted in docs/scenarios.md and the README): a force moves as a whole (no
-dropping units off on the way); a unit of a moving class is never itself carried; support markers
-do not yet attack alone as an operation.
+dropping units off on the way); a unit of a moving class is never itself carried.
 """
 
 from __future__ import annotations
@@ -52,6 +53,7 @@ from interpreter.actions import Action
 from interpreter.context import Context, Flow
 from interpreter.flow import procedure
 from interpreter.movement import cite
+from interpreter.procedures import battle
 from interpreter.rules import Rules, UnitType
 from interpreter.state import Unit
 
@@ -394,8 +396,11 @@ def designate_force(ctx: Context, prop: Property) -> Flow:
     actions = _actions(ctx, prop, side)
     if not actions or operation.ended or operation.passed:
         return
+    strikes = [a for a in actions if a.has("strike")]
+    actions = [a for a in actions if not a.has("strike")]
     if operation.fighting():
-        yield from _designate_reaction(ctx, actions, side)
+        if not (operation.mode == "strike" and side == operation.side):  # a strike is markers alone
+            yield from _designate_reaction(ctx, actions, side)
         return
     if operation.force:
         return  # designated already: this line belongs to a later sub-phase of a battle that is over
@@ -406,10 +411,15 @@ def designate_force(ctx: Context, prop: Property) -> Flow:
         lifters = _Airlifters(ctx, side)
         options = [Action("pass")] + [Action("operate", (c,)) for c in cells
                                       if _could_operate(ctx, actions, side, c, lifters)]
-        choice = yield from ctx.choose(side, "operation", "choose a cell to operate from, or pass", options)
+        options += [Action("strike", (c,)) for c in battle.strike_cells(ctx, strikes, side)]
+        choice = yield from ctx.choose(side, "operation", "choose a cell to operate from or to strike, or pass",
+                                       options)
         if choice.kind == "pass":
             operation.passed = True
             ctx.say(f"{_side_name(ctx, side)} passes", kind="operation", side=side)
+            return
+        if choice.kind == "strike":
+            yield from battle.strike(ctx, strikes, side, choice.args[0])
             return
         chosen = yield from _choose_force(ctx, actions, side, choice.args[0])
         if chosen:
@@ -633,17 +643,19 @@ def move_force(ctx: Context, prop: Property) -> Flow:
     path = force.path(target)
     if target in force.raids:  # the carriers set the raiders down and stay a step short (25.10 reading)
         via = force.raids[target]
-        final = _walk(ctx, force, path[:-1])
+        final, interceptors = yield from _walk(ctx, force, path[:-1])
         carriers = [u for u in units if u not in force.cargo]
         _relocate(ctx, carriers, final, path[: path.index(final) + 1])
-        if final == via:
+        if final == via and not interceptors:
             _relocate(ctx, force.cargo, target, (via, target))
             final = target
         else:
             _relocate(ctx, force.cargo, final, path[: path.index(final) + 1])
+            _move_in(ctx, interceptors, final)
     else:
-        final = _walk(ctx, force, path)
+        final, interceptors = yield from _walk(ctx, force, path)
         _relocate(ctx, units, final, path[: path.index(final) + 1])
+        _move_in(ctx, interceptors, final)
     if any(u.side != side for u in ctx.state.units_at(final)):
         operation.cell = final
         ctx.say(f"battle in {final}", kind="operation", cell=final, side=side)
@@ -694,14 +706,82 @@ def _infiltrate(ctx: Context, units: list[Unit]) -> Flow:
         score_for(ctx, award, shown)
 
 
-def _walk(ctx: Context, force: Force, path: tuple[str, ...]) -> str:
-    """Where the force really stops along ``path``: the first cell with enemy markers that stop it
-    (hidden ones too: the mover finds them only on entering)."""
+def _walk(ctx: Context, force: Force, path: tuple[str, ...]) -> Flow:
+    """Where the force really stops along ``path``, and the enemy units that intercept it there: the
+    first cell with enemy markers that stop it (hidden ones too: the mover finds them only on
+    entering), or where the enemy intercepts it (``_interception``)."""
     lead = (force.movers or force.joiners)[0]
-    for cell in path[1:]:
+    for previous, cell in zip(path, path[1:]):
         if movement.stop_markers(ctx, lead, cell):
-            return cell
-    return path[-1]
+            return cell, []
+        interceptors = yield from _interception(ctx, force, previous, cell)
+        if interceptors:
+            return cell, interceptors
+    return path[-1], []
+
+
+# --- interception ------------------------------------------------------------------------------
+
+
+def _interception(ctx: Context, force: Force, previous: str, cell: str) -> Flow:
+    """Enemy units that intercept the force stepping from ``previous`` into ``cell`` (or none).
+
+    A zone with ``intercepts WHO paying ACTION`` is entered when the force (one of its units
+    matching WHO) steps into a cell of the zone of some enemy unit whose zone did not already cover
+    ``previous``.  Then the zone's owner may pick any of the units exerting it over ``cell``, paying
+    ACTION for each (decision ``interception``: ``intercept ID``, then ``go``; or ``decline``).
+    """
+    mover = ctx.operation.side
+    for zone in movement.zone_rules(ctx.rules):
+        line = zone.decl.first("intercepts")
+        if line is None or not any(Rules.unit_matches(ctx.rules.unit_type(u.type), line.get("who"))
+                                   for u in force.units):
+            continue
+        exerting = [u for u in ctx.state.units if u.side != mover and u.on_map and not u.dummy
+                    and _type_facts(ctx, u.type)[1] and cell in movement.zone_of(ctx, u, zone)]
+        if not any(previous not in movement.zone_of(ctx, u, zone) for u in exerting):
+            continue
+        action = ctx.rulebook.get("action", str(line.get("action")))
+        for owner in dict.fromkeys(u.side for u in exerting):
+            picked = yield from _choose_interceptors(ctx, zone.decl, line, action, owner,
+                                                     [u for u in exerting if u.side == owner], cell)
+            if picked:
+                return picked
+    return []
+
+
+def _choose_interceptors(ctx: Context, zone: Declaration, line: Property, action: Declaration, side: str,
+                         candidates: list[Unit], cell: str) -> Flow:
+    picked: list[Unit] = []
+    spent: tuple[str, Fraction] | None = None
+    while True:
+        options = [Action("go")] if picked else [Action("decline")]
+        for unit in candidates:
+            cost = _resource_cost(action.all("cost"), ctx.rules.unit_type(unit.type))
+            total = cost[1] + (spent[1] if spent else 0) if cost else None
+            if unit not in picked and cost is not None and _affordable(ctx, side, cost[0], total):
+                options.append(Action("intercept", (unit.id,)))
+        if len(options) == 1 and not picked:
+            return []
+        choice = yield from ctx.choose(side, "interception", f"{zone.display}: intercept the force entering {cell} "
+                                       f"({cite(zone, line)})?", options)
+        if choice.kind == "decline":
+            return []
+        if choice.kind == "go":
+            _pay(ctx, side, spent[0], spent[1], f"{action.display}: {', '.join(u.id for u in picked)}")
+            return picked
+        unit = ctx.state.unit(choice.args[0])
+        cost = _resource_cost(action.all("cost"), ctx.rules.unit_type(unit.type))
+        spent = (cost[0], cost[1] + (spent[1] if spent else 0))
+        picked.append(unit)
+
+
+def _move_in(ctx: Context, units: list[Unit], cell: str) -> None:
+    """Intercepting units move from wherever they are into the force's cell."""
+    for unit in units:
+        ctx.update_unit(evolve(ctx.state.unit(unit.id), location=cell))
+        ctx.say(f"{ctx.label(unit)} intercepts: {unit.location} → {cell}", kind="move", unit=unit.id,
+                cell=cell, path=[unit.location, cell])
 
 
 def _relocate(ctx: Context, units: list[Unit], cell: str, path: tuple[str, ...]) -> None:

@@ -58,6 +58,8 @@ def test_scripted_agents_replay_a_log_through_the_command_line(capsys, tmp_path)
     (["--seed", "x"], "the seed must be a whole number, not 'x'"),
     (["--log", "/no/such/folder/game.jsonl"], "no folder '/no/such/folder'"),
     (["--colour", "red"], "unrecognized arguments: --colour"),
+    (["--option", "night=maybe"], "argument --option: option 'night' must be on or off, not 'maybe'"),
+    (["--option", "=on"], "argument --option: an option needs a name"),
 ])
 def test_bad_arguments_exit_2_with_a_message(capsys, argv, message):
     code, _, err = run(capsys, "play", MINI, *argv)
@@ -149,3 +151,25 @@ def test_play_under_a_house_rule_and_replay_it(capsys, tmp_path):
     assert run(capsys, "replay", str(log), "--quiet")[1] == out
     code, _, err = run(capsys, "play", MINI, "--rules", str(tmp_path / "missing.rules"))
     assert code == 1 and "E004" in err
+
+
+GAME_WARDEN = str(Path(__file__).resolve().parents[2] / "scenarios" / "sea_lords_game_warden.toml")
+
+
+def test_play_with_an_option_names_it_saves_it_and_replays_it(capsys, tmp_path):
+    log = tmp_path / "game.jsonl"
+    code, played, err = run(capsys, "play", GAME_WARDEN, "--seed", "1", "--option", "communist_cp",
+                            "--option", "naval_zoc=off", "--log", str(log))
+    assert code == 0 and err == ""
+    assert played.splitlines()[0].endswith(", seed 1; optional rules: communist_cp")
+    header = json.loads(log.read_text(encoding="utf-8").splitlines()[0])
+    assert header["options"] == {"communist_cp": True, "naval_zoc": False}
+    assert run(capsys, "replay", str(log)) == (0, played, "")
+
+
+def test_an_unknown_option_exits_1_listing_the_rulebooks_options(capsys):
+    code, out, err = run(capsys, "play", GAME_WARDEN, "--option", "bogus")
+    assert (code, out) == (1, "") and "Traceback" not in err
+    assert err == "<option>:1:1: E804 unknown option 'bogus'; the rulebook's options: communist_cp, naval_zoc\n"
+    code, _, err = run(capsys, "play", GAME_WARDEN, "--option", "naval_zoc=maybe")
+    assert code == 2 and "option 'naval_zoc' must be on or off, not 'maybe'" in err and "Traceback" not in err

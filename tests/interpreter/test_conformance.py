@@ -2,7 +2,8 @@
 
 OpenSpiel's ``random_sim_test`` for each scenario: seeded random games and greedy-versus-random
 games (greedy on each side in turn) — 200 and 50 for the small tactical scenarios, 100 and 20
-for the operational ones (whose games are much longer).  After every step:
+for the operational ones (whose games are much longer) — as shipped and, for a rulebook with
+optional rules, again with every one of them on.  After every step:
 
 - every unit is in exactly one place, and that place is a map cell or a holding area (a
   rulebook box, the turn track, eliminated, off the map);
@@ -117,9 +118,26 @@ def play_checked(scenario, seed: int, agents_for) -> Game:
     return game
 
 
-@pytest.fixture(scope="module", params=SCENARIOS, ids=lambda p: p.stem)
+def _variants() -> list:
+    """Each scenario as shipped and, where its rulebook declares optional rules, with every one of
+    them on (the players' agreement, ``Scenario.agree``): rules are played with and without them."""
+    out = []
+    for path in SCENARIOS:
+        out.append(pytest.param((path, False), id=path.stem))
+        if load_scenario(path).rulebook.of_kind("option"):
+            out.append(pytest.param((path, True), id=f"{path.stem}-options-on"))
+    return out
+
+
+@pytest.fixture(scope="module", params=_variants())
 def scenario(request):
-    return load_scenario(request.param)
+    path, options_on = request.param
+    scenario = load_scenario(path)
+    if options_on:
+        scenario = scenario.agree({d.name: True for d in scenario.rulebook.of_kind("option")})
+        assert scenario.rulebook.of_kind("option") and all(
+            d.first("default").has("on") for d in scenario.rulebook.of_kind("option"))
+    return scenario
 
 
 def test_random_games_play_to_the_end(scenario):

@@ -22,11 +22,14 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
+from attrs import evolve
 
 from interpreter import combat
 from driving import drive, options
 from interpreter.context import Context
+from interpreter.flow import PROCEDURES, _load_procedures
 from interpreter.operation import Operation
+from interpreter.options import with_options
 from interpreter.procedures import battle
 from interpreter.scenario import load_scenario
 from interpreter.state import ELIMINATED, GameState, Unit
@@ -37,16 +40,24 @@ FW, COM = "free_world", "communist"
 
 @pytest.fixture(scope="module")
 def scenario():
+    _load_procedures()
     return load_scenario(FIXTURE)
 
 
-def do_line(scenario, procedure: str):
-    """The sequence's ``do`` line that runs ``procedure``."""
+def do_line(scenario, procedure: str, step: str | None = None):
+    """The sequence's ``do`` line that runs ``procedure`` (in ``step``, when given)."""
     for decl in scenario.rulebook.walk():
+        if step is not None and decl.name != step:
+            continue
         for prop in decl.all("do") if decl.kind in ("phase", "step") else ():
             if prop.get("procedure") == procedure:
                 return prop
     raise AssertionError(procedure)
+
+
+def air_support(scenario):
+    """The air sub-phase's ``commit support`` line (airstrikes, naval gunfire, 17.2)."""
+    return do_line(scenario, "commit support", "air_support")
 
 
 def make(scenario, attacker: str, cell: str, force: list[str], *units: Unit, cp: int = 0,
@@ -425,7 +436,7 @@ def test_committing_support_markers(scenario):
                  Unit("F9", "airstrike", FW, "set_aside", turn_flags=frozenset({"committed"}))]
     ctx = make(scenario, FW, "0302", ["F1"], Unit("F1", "pbr", FW, "0302"), Unit("C1", "main_force_bn", COM, "0302"),
                *set_aside, cp=2)
-    decisions = run(battle.commit_support(ctx, do_line(scenario, "commit support")), "commit F5", "commit F7")
+    decisions = run(battle.commit_support(ctx, air_support(scenario)), "commit F5", "commit F7")
     assert options(decisions[0]) == ["commit F5", "commit F7", "done"]
     assert options(decisions[1]) == ["commit F6", "commit F7", "done"]
     assert ctx.state.resource(FW, "cp") == 0  # then nothing is affordable: no third question
@@ -434,26 +445,138 @@ def test_committing_support_markers(scenario):
     # Away from the coast (0503's neighbours hold no coastal square) naval gunfire is not offered.
     ctx = make(scenario, FW, "0503", ["F1"], Unit("F1", "pbr", FW, "0503"), Unit("C1", "main_force_bn", COM, "0503"),
                *set_aside, cp=5)
-    decisions = run(battle.commit_support(ctx, do_line(scenario, "commit support")), "done")
+    decisions = run(battle.commit_support(ctx, air_support(scenario)), "done")
     assert options(decisions[0]) == ["commit F5", "done"]
 
 
-def test_support_markers_fire_and_go_back_when_the_battle_ends(scenario, dice):
-    """17.4: Arc-Lights and other markers may attack alone (no recon: FW fires first); 17.5: not into squares with
-    friendly units.  Arc Light 6 in a swamp with the Communists defending: 1L, column 4-5, roll 1: Z, but an
-    Arc-Light is never affected by combat results.  The Communist fires 4 (4-5) at it, roll 1: Z, C1 to the
-    Refit Box (FW +1).  The battle over, the Arc-Light goes back to the set-aside box, used for the turn."""
-    ctx = make(scenario, FW, "0602", [], Unit("F8", "arc_light", FW, "set_aside"),
-               Unit("C1", "main_force_bn", COM, "0602"), cp=1)
-    run(battle.commit_support(ctx, do_line(scenario, "commit support")), "commit F8")
-    run(battle.recon(ctx, do_line(scenario, "recon")))
-    assert ctx.operation.first_fire == FW and ctx.operation.round == 1
-    dice += [(6, 1), (6, 1)]
-    run(battle.resolve_fire(ctx, do_line(scenario, "resolve fire")))
+def designate(ctx, side, *answers):
+    """Run the operation's ``designate force`` for ``side`` (no battle yet), answering in order."""
+    ctx.operation = Operation(side)
+    ctx.acting = side
+    return run(PROCEDURES["designate force"](ctx, do_line(ctx.scenario, "designate force", "force_designation")),
+               *answers)
+
+
+def test_a_strike_by_markers_alone_pays_once_and_commits_any_number(scenario):
+    """17.4: airstrikes and naval gunfire may attack by themselves, as an operation costing the designated CP
+    (the CP Table's 1), and any number of markers may then attack the square for that single expenditure.
+    Naval gunfire only into or beside coastal squares: 0603 is not, 0602 is (beside 0601).  17.6: never a
+    surveillance aircraft alone.  The first marker must be committed (a strike is of markers); F6 is then
+    free.  Only cells holding enemy counters are offered; the pbr's own operation (2 CP) is unaffordable."""
+    ctx = make(scenario, FW, "0603", [], Unit("F1", "pbr", FW, "0302"), Unit("F3", "surveillance_aircraft", FW,
+               "set_aside"), Unit("F5", "airstrike", FW, "set_aside"), Unit("F6", "airstrike", FW, "set_aside"),
+               Unit("F7", "naval_gunfire", FW, "set_aside"), Unit("C1", "main_force_bn", COM, "0602", hidden=True),
+               Unit("C2", "main_force_bn", COM, "0603", hidden=True), cp=1)
+    decisions = designate(ctx, FW, "strike 0603", "commit F5", "commit F6")
+    assert options(decisions[0]) == ["pass", "strike 0602", "strike 0603"]
+    assert options(decisions[1]) == ["commit F5"] and options(decisions[2]) == ["commit F6", "done"]
+    op = ctx.operation
+    assert (op.mode, op.cell, op.force, op.support) == ("strike", "0603", [], ["F5", "F6"])
+    assert ctx.state.resource(FW, "cp") == 0 and where(ctx, "F6") == "0603"
+    # Beside the coast naval gunfire may strike too; with no CP left no strike is offered at all.
+    ctx = make(scenario, FW, "0602", [], Unit("F5", "airstrike", FW, "set_aside"),
+               Unit("F7", "naval_gunfire", FW, "set_aside"), Unit("C1", "main_force_bn", COM, "0602"), cp=1)
+    decisions = designate(ctx, FW, "strike 0602", "commit F7", "done")
+    assert options(decisions[1]) == ["commit F5", "commit F7"]
+    ctx = make(scenario, FW, "0602", [], Unit("F5", "airstrike", FW, "set_aside"),
+               Unit("C1", "main_force_bn", COM, "0602"), cp=0)
+    assert options(designate(ctx, FW, "pass")[0]) == ["pass"]
+
+
+def test_arc_light_never_strikes_a_square_with_friendly_units(scenario):
+    """17.5: Arc-Lights can't attack squares containing any friendly units.  A face-down Communist marker shares
+    0302 with a Free World pbr: an airstrike may strike it, an Arc-Light may not."""
+    ctx = make(scenario, FW, "0302", [], Unit("F1", "pbr", FW, "0302"), Unit("F8", "arc_light", FW, "set_aside"),
+               Unit("C1", "ambush", COM, "0302", hidden=True), cp=1)
+    assert options(designate(ctx, FW, "pass")[0]) == ["pass"]
+    ctx = make(scenario, FW, "0302", [], Unit("F1", "pbr", FW, "0302"), Unit("F5", "airstrike", FW, "set_aside"),
+               Unit("F8", "arc_light", FW, "set_aside"), Unit("C1", "ambush", COM, "0302", hidden=True), cp=1)
+    decisions = designate(ctx, FW, "strike 0302", "commit F5")
+    assert options(decisions[1]) == ["commit F5"]
+
+
+def test_a_strike_rolls_no_recon_fires_one_round_and_the_markers_go_back(scenario, dice):
+    """17.4: no recon (nothing is turned face up; FW fires first); losses are otherwise inflicted normally.
+    Two airstrikes (3 + 3 = 6) into the swamp with the Communists defending: 1L, column 4-5.  Roll 1: Z, an
+    airstrike (a firing unit; 11.9: airstrikes are lost only on A or Z) to the Refit Box, Communist +1 VP.  The
+    hidden Main Force battalion fires back with 4 (4-5, no shift for the defender's fire), roll 3: NE.  One
+    round, then the battle is over and the other airstrike is set aside, used for the turn.  No reaction
+    move joins a strike ("no other units participating"), though an air cavalry battalion could afford one."""
+    ctx = make(scenario, FW, "0603", [], Unit("F5", "airstrike", FW, "set_aside"),
+               Unit("F6", "airstrike", FW, "set_aside"), Unit("F2", "air_cav_bn", FW, "0503"),
+               Unit("F9", "us_log_base", FW, "0503"), Unit("C2", "main_force_bn", COM, "0603", hidden=True), cp=5)
+    designate(ctx, FW, "strike 0603", "commit F5", "commit F6")
+    assert run(battle.recon(ctx, do_line(scenario, "recon"))) == []
+    op = ctx.operation
+    assert (op.round, op.first_fire, op.recon_units) == (1, FW, {}) and ctx.state.unit("C2").hidden
+    assert run(battle.commit_support(ctx, air_support(scenario))) == []
+    assert run(PROCEDURES["designate force"](ctx, do_line(scenario, "designate force", "air_support"))) == []
+    dice += [(6, 1), (6, 3)]
+    run(battle.resolve_fire(ctx, do_line(scenario, "resolve fire")), "lose F5")
     assert [e["column"] for e in ctx.events if e.get("kind") == "combat" and "column" in e] == ["4-5", "4-5"]
-    assert where(ctx, "C1") == "refit_box" and vp(ctx, FW) == 1
-    assert where(ctx, "F8") == "set_aside" and "committed" in ctx.state.unit("F8").turn_flags
-    assert ctx.operation.ended and ctx.operation.support == []
+    assert (where(ctx, "F5"), where(ctx, "F6"), where(ctx, "C2")) == ("refit_box", "set_aside", "0603")
+    assert vp(ctx, COM) == 1 and vp(ctx, FW) == 0 and ctx.state.resource(FW, "cp") == 4
+    assert op.ended and op.support == [] and "committed" in ctx.state.unit("F6").turn_flags
+
+
+def test_a_strike_reveals_what_it_eliminates(scenario, dice):
+    """17.4: any eliminated/refit units must be revealed in order to confirm the VP.  An Arc-Light (6) into the
+    swamp: 1L, 4-5; roll 5: K, the face-down Main Force battalion is eliminated and shown: FW +2 (VP Table).
+    With no Communist unit left there is no return fire."""
+    ctx = make(scenario, FW, "0603", [], Unit("F8", "arc_light", FW, "set_aside"),
+               Unit("C2", "main_force_bn", COM, "0603", hidden=True), cp=1)
+    designate(ctx, FW, "strike 0603", "commit F8")
+    run(battle.recon(ctx, do_line(scenario, "recon")))
+    dice += [(6, 5)]
+    run(battle.resolve_fire(ctx, do_line(scenario, "resolve fire")))
+    assert where(ctx, "C2") == ELIMINATED and vp(ctx, FW) == 2
+    assert any("main_force_bn" in str(e.get("message", "")) or e.get("unit_type") == "main_force_bn"
+               for e in ctx.events if e.get("unit") == "C2")
+    assert where(ctx, "F8") == "set_aside" and ctx.operation.ended
+
+
+def play_markers(scenario):
+    """The recon step's ``commit support`` line: Ace and People's Hero, by each side (16.4)."""
+    return do_line(scenario, "commit support", "recon")
+
+
+def test_ace_and_peoples_hero_are_played_into_a_battle_for_one_round(scenario, dice):
+    """16.4: a picked Ace or People's Hero is set off to the side and played during any battle: +1 to the recon
+    roll and the CRT column one to the right when firing; after one combat round it returns to the pool.
+    Each side is offered the play, the attacker first, at no CP.  Recon on the major river (attacker +1):
+    FW 3 + pbr 2 + 1 + Ace 1 = 7, Communist 4 + 2 + People's Hero 1 = 7, a tie: the defender fires first.
+    Communist 4 (4-5) + 1R = 6-7, roll 3: NE; FW pbr 1 (column 1) + 1R = 2, roll 3: NE."""
+    ctx = make(scenario, FW, "0302", ["F1"], Unit("F1", "pbr", FW, "0302"), Unit("F4", "ace", FW, "set_aside"),
+               Unit("C1", "main_force_bn", COM, "0302"), Unit("C9", "peoples_hero", COM, "set_aside"))
+    decisions = run(battle.commit_support(ctx, play_markers(scenario)), "commit F4", "commit C9")
+    assert [(d.side, options(d)) for d in decisions] == [(FW, ["commit F4", "done"]), (COM, ["commit C9", "done"])]
+    assert where(ctx, "F4") == "0302" and where(ctx, "C9") == "0302" and ctx.state.resource(FW, "cp") == 0
+    dice += [(6, 3), (6, 4)]
+    run(battle.recon(ctx, do_line(scenario, "recon")), "fire first")
+    assert ctx.operation.bounce == COM
+    dice += [(6, 3), (6, 3)]
+    run(battle.resolve_fire(ctx, do_line(scenario, "resolve fire")))
+    assert [e["column"] for e in ctx.events if e.get("kind") == "combat" and "column" in e] == ["6-7", "2"]
+    assert where(ctx, "F4") == "reinforcement_pool" and where(ctx, "C9") == "reinforcement_pool"
+    assert where(ctx, "F1") == "0302" and where(ctx, "C1") == "0302"
+
+
+def test_an_ace_may_join_a_strike_but_a_peoples_hero_may_not_oppose_one(scenario):
+    """17.4: an Ace marker may be played in conjunction with such attacks, but a People's Hero marker may not."""
+    ctx = make(scenario, FW, "0603", [], Unit("F4", "ace", FW, "set_aside"), Unit("F5", "airstrike", FW, "set_aside"),
+               Unit("C2", "main_force_bn", COM, "0603"), Unit("C9", "peoples_hero", COM, "set_aside"), cp=1)
+    designate(ctx, FW, "strike 0603", "commit F5")
+    decisions = run(battle.commit_support(ctx, play_markers(scenario)), "commit F4")
+    assert [(d.side, options(d)) for d in decisions] == [(FW, ["commit F4", "done"])]
+    assert where(ctx, "C9") == "set_aside"
+
+
+def test_the_air_sub_phase_does_not_offer_an_ace_at_an_airstrikes_price(scenario):
+    """The CP Table prices airstrike and naval gunfire markers at 1 CP; 16.4 plays an Ace for nothing, in its own
+    line, so the air sub-phase's line (which names its markers) leaves it alone."""
+    ctx = make(scenario, FW, "0302", ["F1"], Unit("F1", "pbr", FW, "0302"), Unit("F4", "ace", FW, "set_aside"),
+               Unit("C1", "main_force_bn", COM, "0302"), cp=3)
+    assert run(battle.commit_support(ctx, air_support(scenario))) == []
 
 
 def test_procedures_do_nothing_outside_a_battle(scenario):
@@ -475,7 +598,7 @@ def test_a_defending_free_world_commits_support_and_fires_with_it(scenario, dice
     ctx = make(scenario, COM, "0302", ["C1"], Unit("C1", "main_force_bn", COM, "0302"),
                Unit("F1", "pbr", FW, "0302"), Unit("F5", "airstrike", FW, "set_aside"), cp=1)
     ctx.acting = FW
-    decisions = run(battle.commit_support(ctx, do_line(scenario, "commit support")), "commit F5")
+    decisions = run(battle.commit_support(ctx, air_support(scenario)), "commit F5")
     assert decisions[0].side == FW and ctx.operation.support == ["F5"]
     ctx.operation.first_fire = FW
     dice += [(6, 1), (6, 1)]
@@ -491,11 +614,11 @@ def test_a_surveillance_aircraft_is_never_committed_alone(scenario):
     force in the square it may be committed (at an airstrike's price: gap on the marker)."""
     aircraft = [Unit("F3", "surveillance_aircraft", FW, "set_aside"), Unit("F5", "airstrike", FW, "set_aside")]
     ctx = make(scenario, FW, "0602", [], *aircraft, Unit("C1", "main_force_bn", COM, "0602"), cp=2)
-    decisions = run(battle.commit_support(ctx, do_line(scenario, "commit support")), "commit F5")
-    assert options(decisions[0]) == ["commit F5", "done"] and len(decisions) == 1  # then nothing is left to offer
+    decisions = designate(ctx, FW, "strike 0602", "commit F5")
+    assert options(decisions[1]) == ["commit F5"] and len(decisions) == 2  # then nothing is left to offer
     ctx = make(scenario, FW, "0602", ["F1"], Unit("F1", "pbr", FW, "0602"), *aircraft,
                Unit("C1", "main_force_bn", COM, "0602"), cp=2)
-    decisions = run(battle.commit_support(ctx, do_line(scenario, "commit support")), "commit F3", "done")
+    decisions = run(battle.commit_support(ctx, air_support(scenario)), "commit F3", "done")
     assert options(decisions[0]) == ["commit F3", "commit F5", "done"]
     assert ctx.state.resource(FW, "cp") == 1 and where(ctx, "F3") == "0602"
 
@@ -511,3 +634,53 @@ def test_naval_units_break_off_into_adjacent_sea_squares(scenario):
     assert options(decisions[0]) == ["break-off F1 0201", "break-off F1 0202", "break-off F1 0401",
                                      "break-off F1 refit_box"]
     assert where(ctx, "F1") == "0202"
+
+
+# --- naval interception (23, optional) -----------------------------------------------------------------
+
+
+def moving(scenario, *units: Unit, cp: int = 3, naval_zoc: bool = True):
+    """A Communist force C1 designated at 0601, about to move; the naval zones of control rule on or off."""
+    scenario = evolve(scenario, rulebook=with_options(scenario.rulebook, {"naval_zoc": naval_zoc}))
+    ctx = make(scenario, COM, "0601", ["C1"], *units, cp=cp)
+    ctx.operation = Operation(COM, force=["C1"], origin="0601")
+    return ctx
+
+
+def move_to(ctx, cell: str, *answers: str):
+    return run(PROCEDURES["move force"](ctx, do_line(ctx.scenario, "move force")), f"move {cell}", *answers)
+
+
+def test_a_force_entering_a_naval_zone_of_control_may_be_intercepted(scenario):
+    """23.2: a WPB's NZOC extends three squares into high seas and coastal squares; 23.3: a Communist N or R unit
+    entering it during movement may be intercepted, at 1 CP per Free World unit; its movement stops and the
+    interceptors move into its square, the Communist attacking.  Along the coast 0601 → 0201 the trawler enters
+    the zone of the WPB at 0101 in 0401 (0501 is four squares away); the DE at 0102 reaches 0401 too."""
+    ctx = moving(scenario, Unit("C1", "trawler", COM, "0601"), Unit("F1", "wpb", FW, "0101"),
+                 Unit("F2", "de", FW, "0102"), Unit("F3", "us_infantry_bn", FW, "0304"))
+    decisions = move_to(ctx, "0201", "intercept F1", "intercept F2", "go")
+    assert [d.kind for d in decisions] == ["move", "interception", "interception", "interception"]
+    assert decisions[1].side == FW and "0401" in decisions[1].prompt
+    assert options(decisions[1]) == ["decline", "intercept F1", "intercept F2"]
+    assert options(decisions[2]) == ["go", "intercept F2"]
+    assert (where(ctx, "C1"), where(ctx, "F1"), where(ctx, "F2")) == ("0401", "0401", "0401")
+    assert ctx.state.resource(FW, "cp") == 1 and ctx.operation.cell == "0401" and ctx.operation.side == COM
+
+
+def test_declined_interception_lets_the_force_move_on(scenario):
+    """Moving on inside the same zone (0401 → 0301) is not entering it again (gap on the zone): one offer only."""
+    ctx = moving(scenario, Unit("C1", "trawler", COM, "0601"), Unit("F1", "wpb", FW, "0101"))
+    decisions = move_to(ctx, "0201", "decline")
+    assert [d.kind for d in decisions] == ["move", "interception"]
+    assert where(ctx, "C1") == "0201" and where(ctx, "F1") == "0101" and ctx.operation.cell is None
+    assert ctx.state.resource(FW, "cp") == 3
+
+
+def test_interception_needs_the_option_the_cp_and_an_n_or_r_mover(scenario):
+    """23.1: the rule is optional (off, nothing is offered); 23.3 costs 1 CP per unit (none left, nothing is
+    offered); a CG, DE or WPB exerts the zone (23.2), a PBR does not."""
+    for units, cp, naval_zoc in (([Unit("F1", "wpb", FW, "0101")], 3, False),
+                                 ([Unit("F1", "wpb", FW, "0101")], 0, True),
+                                 ([Unit("F1", "pbr", FW, "0201")], 3, True)):
+        ctx = moving(scenario, Unit("C1", "trawler", COM, "0601"), *units, cp=cp, naval_zoc=naval_zoc)
+        assert [d.kind for d in move_to(ctx, "0201" if units[0].type == "wpb" else "0301")] == ["move"]
