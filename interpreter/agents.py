@@ -63,9 +63,11 @@ LOSS_VERBS = frozenset({"lose", "eliminate", "excess"})
 """Action kinds that pick a unit to lose (or to send off the map over a stacking limit): greedy
 gives up the one with the smallest factors."""
 
-ORIGIN_VERBS = frozenset({"operate", "react"})
+ORIGIN_VERBS = frozenset({"operate", "react", "strike"})
 """Action kinds that name the cell a force is formed in, not where it goes: greedy scores them 0,
-like passing, and judges the move when it is offered."""
+like passing, and judges the move when it is offered.  A strike by support markers alone names its
+target, but one ply cannot weigh its price against an operation's, so it scores 0 too (scored
+as a cell, it would win every time and spend every point on strikes)."""
 
 ADJACENT_ENEMY = Fraction(1)
 """Greedy's bonus for a cell next to an enemy counter (seen or face down)."""
@@ -137,7 +139,8 @@ class GreedyAgent:
       ``PER_CELL_CLOSER`` per cell to the nearest objective or enemy counter.
     - **Losses** (``LOSS_VERBS``: which unit to lose): minus the sum of the unit's numeric factors,
       so the weakest counter goes first.
-    - Anything else (orders, ``done``, ``pass``, the cell a force is formed in: ``ORIGIN_VERBS``): 0.
+    - Anything else (orders, ``done``, ``pass``, the cell a force is formed in or a strike's target:
+      ``ORIGIN_VERBS``): 0.
 
     Only ``observation`` and the scenario's public data (rulebook, map, set-up counts) are read;
     the game passed in is used for its ``scenario`` alone, never its state.

@@ -11,8 +11,9 @@ has no contested cell, or has ended).  Everything game-specific is read from dec
   that fight are those of the force (``operation.force``) in the cell, plus the support markers
   committed to it (``operation.support``).  Every other side's counters in the cell defend, all
   of them.  A side takes part while it has a *unit* (a counter that is not a marker) there; the
-  attacker while a unit of its force is there (or, in a strike, while one of its markers is).  When that ends the battle is over: ``operation.ended`` is set and the
-  committed support markers go back to their box (``battle_over``).
+  attacker while a unit of its force is there (or, in a strike, while one of its markers is).
+  When that ends the battle is over: ``operation.ended`` is set and the committed support
+  markers go back to their box (``battle_over``).
 
 ``recon with DICE [adding FACTOR] [for COMBAT]`` (recon and the bounce).  Each
 round: ``operation.round`` goes up by one (this procedure counts the rounds).  Face-down
@@ -46,8 +47,8 @@ CELL``: those markers alone attack a cell holding enemy counters, without moving
 (``strike``).  The action's price is paid once and the markers committed then, and in later
 ``commit support`` lines of the battle, cost nothing more; no reaction move joins the striking
 side; ``recon`` rolls nothing and turns nothing face up, the striker firing first; and the battle
-is one round of fire (``resolve fire`` ends it).  Units a strike eliminates or refits are shown
-as any loss is.
+is one round of fire (``resolve fire`` ends it).  Combat turns face up the counters that fire
+and are fired at, as in any battle, so what a strike hits is shown.
 
 ``resolve fire with COMBAT`` (7.6 step 5, 11.1-11.9).  The side with first fire fires, its
 losses taken at once; then the other side fires with what it has left (11.3).  A side fires the

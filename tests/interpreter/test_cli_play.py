@@ -173,3 +173,22 @@ def test_an_unknown_option_exits_1_listing_the_rulebooks_options(capsys):
     assert err == "<option>:1:1: E804 unknown option 'bogus'; the rulebook's options: communist_cp, naval_zoc\n"
     code, _, err = run(capsys, "play", GAME_WARDEN, "--option", "naval_zoc=maybe")
     assert code == 2 and "option 'naval_zoc' must be on or off, not 'maybe'" in err and "Traceback" not in err
+
+
+def test_a_whole_game_warden_game_runs_every_phase_of_the_sequence_every_turn(capsys):
+    """Issue 5's "done when", end to end: greedy against random through all 6 turns of Game Warden (24.1),
+    narrated, and each turn runs the nine phases of the 6.2 outline, in order."""
+    phases = ["I. First Player Random Events Phase", "II. Second Player Random Events Phase",
+              "III. First Player Reinforcement & Refit Phase", "IV. Second Player Reinforcement & Refit Phase",
+              "V. Mutual & Alternating Operations Phase", "VI. First Player Logistics Phase",
+              "VII. Second Player Logistics Phase", "VIII. First Player Territorial Victory Point Phase",
+              "IX. Second Player Territorial Victory Point Phase"]
+    scenario = Path(__file__).resolve().parents[2] / "scenarios" / "sea_lords_game_warden.toml"
+    assert main(["play", str(scenario), "--seed", "3", "--agents", "greedy,random"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    for turn in range(1, 7):
+        heads = [line.split(" — ", 1)[1].split(" (")[0] for line in lines
+                 if line.startswith(f"Turn {turn} — ") and " Phase" in line and "Sub-Phase" not in line]
+        assert heads == phases, turn
+    assert not any(line.startswith("Turn 7 ") for line in lines)
+    assert "Victory" in lines[-1] or "Draw" in lines[-1]
