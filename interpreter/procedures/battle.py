@@ -487,9 +487,9 @@ def commit_support(ctx: Context, prop: Property) -> Flow:
     for side in sides:
         if side is None or not battle_on(ctx) or not side_in_battle(ctx, side):
             continue
-        if operation.mode == "strike" and side == operation.side:
-            action = None  # the strike's one price covers every marker committed to it (17.4-style)
-        yield from commit_markers(ctx, side, operation.cell, action, kinds)
+        # A strike's one price covers every marker committed to it (17.4-style).
+        paying = None if operation.mode == "strike" and side == operation.side else action
+        yield from commit_markers(ctx, side, operation.cell, paying, kinds)
 
 
 def commit_markers(ctx: Context, side: str, cell: str, action: Declaration | None,
@@ -497,7 +497,8 @@ def commit_markers(ctx: Context, side: str, cell: str, action: Declaration | Non
     """Offer ``side``'s support markers (of ``kinds``, or any) for ``cell`` one at a time until it is
     ``done``, paying ``action``'s price for each (nothing when ``None``); ``must``: at least one."""
     operation = ctx.operation
-    shown = action.display if action is not None else "support"
+    ask = (f"{action.display}: commit support to the battle in {cell}?" if action is not None
+           else f"commit support to the battle in {cell} (at no cost)?")
     while True:
         ready: dict[str, Unit] = {}
         for marker in sorted(ctx.state.units, key=lambda u: u.id):
@@ -513,8 +514,8 @@ def commit_markers(ctx: Context, side: str, cell: str, action: Declaration | Non
         options = [Action("commit", (m.id,)) for m in ready.values()]
         if not must:
             options.insert(0, Action("done"))
-        choice = yield from ctx.choose(side, "support", f"{shown}: commit support to the battle in {cell}?",
-                                       options, lambda a: _why_not_commit(ctx, a, cell, units_fight))
+        choice = yield from ctx.choose(side, "support", ask, options,
+                                       lambda a: _why_not_commit(ctx, a, cell, units_fight))
         if choice.kind == "done":
             return
         must = False

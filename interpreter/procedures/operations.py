@@ -730,8 +730,13 @@ def _interception(ctx: Context, force: Force, previous: str, cell: str) -> Flow:
     matching WHO) steps into a cell of the zone of some enemy unit whose zone did not already cover
     ``previous``.  Then the zone's owner may pick any of the units exerting it over ``cell``, paying
     ACTION for each (decision ``interception``: ``intercept ID``, then ``go``; or ``decline``).
+    Never in a cell holding other units of the moving side: the battle is the force's, and they
+    would be left sharing the cell with the interceptors when it ends.
     """
     mover = ctx.operation.side
+    if any(u.side == mover and u not in force.units and movement.is_counter(ctx.rules.unit_type(u.type))
+           for u in ctx.state.units_at(cell)):
+        return []  # not where other units of its side stand: they would share the cell outside the battle
     for zone in movement.zone_rules(ctx.rules):
         line = zone.decl.first("intercepts")
         if line is None or not any(Rules.unit_matches(ctx.rules.unit_type(u.type), line.get("who"))
@@ -752,6 +757,8 @@ def _interception(ctx: Context, force: Force, previous: str, cell: str) -> Flow:
 
 def _choose_interceptors(ctx: Context, zone: Declaration, line: Property, action: Declaration, side: str,
                          candidates: list[Unit], cell: str) -> Flow:
+    """``side`` picks interceptors among ``candidates`` one at a time while it can pay for one more;
+    returns them (paid for), or none when it declines."""
     picked: list[Unit] = []
     spent: tuple[str, Fraction] | None = None
     while True:

@@ -684,3 +684,13 @@ def test_interception_needs_the_option_the_cp_and_an_n_or_r_mover(scenario):
                                  ([Unit("F1", "pbr", FW, "0201")], 3, True)):
         ctx = moving(scenario, Unit("C1", "trawler", COM, "0601"), *units, cp=cp, naval_zoc=naval_zoc)
         assert [d.kind for d in move_to(ctx, "0201" if units[0].type == "wpb" else "0301")] == ["move"]
+
+
+def test_no_interception_where_other_units_of_the_mover_stand(scenario):
+    """Gap on the zone: the trawler enters the WPB's zone at 0401, where another Communist unit stands; the
+    battle would be the moving force's alone and leave that unit beside the interceptors, so none is offered
+    there, and moving on inside the zone (0301) is not entering it."""
+    ctx = moving(scenario, Unit("C1", "trawler", COM, "0601"), Unit("C2", "com_naval", COM, "0401"),
+                 Unit("F1", "wpb", FW, "0101"))
+    assert [d.kind for d in move_to(ctx, "0201")] == ["move"]
+    assert where(ctx, "C1") == "0201"
