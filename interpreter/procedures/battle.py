@@ -542,30 +542,38 @@ def _strikers(action: Declaration) -> frozenset[str]:
     return frozenset(str(m) for m in action.first("strike").get("markers") or ())
 
 
-def strike_price(ctx: Context, action: Declaration, side: str, cell: str) -> tuple[str, Fraction] | None:
-    """What a strike on ``cell`` costs ``side`` under ``action`` (its line for the cheapest marker
-    that could strike there), or ``None`` when no marker could or the side cannot pay."""
-    best = None
-    kinds = _strikers(action)
+def _ready_strikers(ctx: Context, action: Declaration, side: str) -> list[tuple[Unit, tuple[str, Fraction]]]:
+    """One marker of each type ``action`` strikes with that ``side`` has ready in its box and can pay
+    for, with its price: whether it may go into a cell is then a question about the type alone."""
+    kinds, ready = _strikers(action), {}
     for marker in ctx.state.units:
-        if (marker.side != side or marker.type not in kinds
-                or support_problem(ctx, marker, cell, _strike_fights(side)) is not None):
+        if marker.side != side or marker.type not in kinds or marker.type in ready:
+            continue
+        if COMMITTED in marker.turn_flags or marker.location != _support_box(ctx, marker):
             continue
         price = _price(ctx, action, marker)
-        if price is not None and (best is None or price[1] < best[1]):
-            best = price
-    if best is None or ctx.state.resource(side, best[0]) < best[1]:
-        return None
-    return best
+        if price is not None and ctx.state.resource(side, price[0]) >= price[1]:
+            ready[marker.type] = (marker, price)
+    return list(ready.values())
+
+
+def strike_price(ctx: Context, action: Declaration, side: str, cell: str,
+                 ready: list | None = None) -> tuple[str, Fraction] | None:
+    """What a strike on ``cell`` costs ``side`` under ``action`` (its line for the cheapest marker
+    that could strike there), or ``None`` when no marker could or the side cannot pay."""
+    ready = _ready_strikers(ctx, action, side) if ready is None else ready
+    prices = [price for marker, price in ready
+              if support_problem(ctx, marker, cell, _strike_fights(side)) is None]
+    return min(prices, key=lambda price: price[1]) if prices else None
 
 
 def strike_cells(ctx: Context, actions: list[Declaration], side: str) -> list[str]:
     """Cells holding enemy counters that ``side`` could strike with support markers alone."""
-    strikes = [a for a in actions if a.has("strike")]
-    if not strikes:
+    ready = [(a, r) for a in actions if a.has("strike") and (r := _ready_strikers(ctx, a, side))]
+    if not ready:
         return []
     cells = sorted({u.location for u in ctx.state.units if u.side != side and u.on_map})
-    return [c for c in cells if any(strike_price(ctx, a, side, c) is not None for a in strikes)]
+    return [c for c in cells if any(strike_price(ctx, a, side, c, r) is not None for a, r in ready)]
 
 
 def strike(ctx: Context, actions: list[Declaration], side: str, cell: str) -> Flow:
