@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import functools
 import operator
+from bisect import bisect_right
 from collections.abc import Callable, Iterable, Mapping
 from fractions import Fraction
 from typing import Any, Iterator, TypeVar
@@ -203,6 +204,14 @@ class GameState:
         return replace(self, resources=tuple(sorted([*rest, (side, name, Fraction(value))])))
 
 
+def _placed(here: tuple[Unit, ...] | None, unit: Unit, positions: dict[str, int]) -> tuple[Unit, ...]:
+    """A cell's units (in ``units`` order, by ``positions``) with ``unit`` put in its place."""
+    if not here:
+        return (unit,)
+    cut = bisect_right(here, positions[unit.id], key=lambda u: positions[u.id])
+    return (*here[:cut], unit, *here[cut:])
+
+
 class _Index:
     """A state's indexes of its units, each ``None`` until built.  Private to the state (which
     is frozen; its indexes are derived data, like a ``cached_property``)."""
@@ -238,16 +247,7 @@ class _Index:
                     del by_cell[was]
                 else:
                     by_cell[was] = tuple([u for u in left if u is not before])
-                here = by_cell.get(cell)
-                if not here:
-                    by_cell[cell] = (after,)
-                else:
-                    at, cut = positions[after.id], 0
-                    for unit in here:
-                        if positions[unit.id] > at:
-                            break
-                        cut += 1
-                    by_cell[cell] = (*here[:cut], after, *here[cut:])
+                by_cell[cell] = _placed(by_cell.get(cell), after, positions)
         by_side = self.on_map_by_side
         if by_side is not None:
             on_map = after.location[:1].isdigit()
@@ -291,16 +291,7 @@ class _Index:
                     del by_cell[before.location]
                 else:
                     by_cell[before.location] = tuple([u for u in left if u is not before])
-                here = by_cell.get(cell)
-                if not here:
-                    by_cell[cell] = (after,)
-                    continue
-                at, cut = positions[after.id], 0
-                for unit in here:
-                    if positions[unit.id] > at:
-                        break
-                    cut += 1
-                by_cell[cell] = (*here[:cut], after, *here[cut:])
+                by_cell[cell] = _placed(by_cell.get(cell), after, positions)
             if staying:
                 get = staying.get
                 for cell in {u.location for u in staying.values()}:
