@@ -39,8 +39,8 @@ without ``paying``).  ``of MARKER…`` limits the types offered.  ``support only
 its side fights) and ``support never against markers alone`` limit the cells.  Only the lowest id
 of each marker type is offered: they are alike.  A committed marker gets the turn flag
 ``committed`` (so it is used once a turn) and fights with its side; when the battle ends it goes
-back to its box, unless one of its effects sent it elsewhere first (``remove self to BOX when
-combat round ends``).
+back to its box, unless it leaves when a combat round ends (``remove self to BOX when combat round
+ends``): then it goes to that BOX, also when the battle ends inside a round (a break-off).
 
 **Strikes.**  An action with ``strike with MARKER…`` lets ``designate force`` offer ``strike
 CELL``: those markers alone attack a cell holding enemy counters, without moving there
@@ -153,12 +153,21 @@ def battle_on(ctx: Context) -> bool:
 
 
 def battle_over(ctx: Context) -> None:
-    """End the battle: the operation ends and committed support markers go back to their box."""
+    """End the battle: the operation ends and committed support markers go back to their box.
+
+    A battle that ends inside a round (a break-off at the bounce) ends that round for the markers
+    committed to it: one that leaves ``when combat round ends`` (played for a round) goes where
+    that effect sends it, not back to be played again.
+    """
     operation = ctx.operation
     if operation is None or operation.cell is None:
         return
     for marker_id in operation.support:
         marker = ctx.state.unit(marker_id)
+        leaving = _round_end_removal(ctx, marker) if operation.round else None
+        if marker.location == operation.cell and leaving is not None:
+            _carry_out(ctx, marker, leaving)
+            continue
         box = _support_box(ctx, marker)
         if marker.location == operation.cell and box is not None:
             ctx.update_unit(evolve(marker, location=box))
@@ -243,6 +252,16 @@ def _round_ends(ctx: Context, cell: str) -> None:
             if current.location != cell:
                 break
             _carry_out(ctx, current, effect)
+
+
+def _round_end_removal(ctx: Context, counter: Unit) -> Property | None:
+    """The counter's ``remove self … when combat round ends`` effect, if it has one."""
+    decl = _decl(ctx, counter)
+    for effect in decl.all("effect") if decl is not None else ():
+        moment = _moment(ctx, effect)
+        if effect.get("effect") == "remove" and moment is not None and moment.kind == "round ends":
+            return effect
+    return None
 
 
 def _carry_out(ctx: Context, counter: Unit, effect: Property) -> None:

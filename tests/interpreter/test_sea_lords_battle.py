@@ -561,6 +561,19 @@ def test_ace_and_peoples_hero_are_played_into_a_battle_for_one_round(scenario, d
     assert where(ctx, "F1") == "0302" and where(ctx, "C1") == "0302"
 
 
+def test_an_ace_played_in_a_round_that_ends_in_a_break_off_still_returns_to_the_pool(scenario, dice):
+    """16.4: after being used in one combat round the marker is returned to the reinforcement pool.  FW 3 + pbr 2
+    + major river 1 + Ace 1 = 7 against 1 + 2 = 3: FW has the bounce and breaks off (10.2); the battle is over
+    in the recon step, and the Ace, its +1 used, goes to the pool, not back to be played again."""
+    ctx = make(scenario, FW, "0302", ["F1"], Unit("F1", "pbr", FW, "0302"), Unit("F4", "ace", FW, "set_aside"),
+               Unit("C1", "main_force_bn", COM, "0302"))
+    run(battle.commit_support(ctx, play_markers(scenario)), "commit F4")
+    dice += [(6, 3), (6, 1)]
+    run(battle.recon(ctx, do_line(scenario, "recon")), "break off", "break-off F1 0301")
+    assert ctx.operation.ended and where(ctx, "F1") == "0301"
+    assert where(ctx, "F4") == "reinforcement_pool"
+
+
 def test_an_ace_may_join_a_strike_but_a_peoples_hero_may_not_oppose_one(scenario):
     """17.4: an Ace marker may be played in conjunction with such attacks, but a People's Hero marker may not."""
     ctx = make(scenario, FW, "0603", [], Unit("F4", "ace", FW, "set_aside"), Unit("F5", "airstrike", FW, "set_aside"),
