@@ -446,21 +446,31 @@ def _draw_loop(ctx: Context, side: str, box: str, action: Declaration) -> Flow:
 
 
 def _take_loop(ctx: Context, side: str, box: str, action: Declaration) -> Flow:
+    yield from _paid_picks(ctx, side, box, action, "reinforce", "take",
+                           f"{action.display}: take a counter from the {_display(ctx, 'box', box)}",
+                           lambda unit: place(ctx, unit, box, why=action.display),
+                           allowed=lambda unit: bool(placement_options(ctx, unit, box)))
+
+
+def _paid_picks(ctx: Context, side: str, box: str, action: Declaration, kind: str, verb: str, prompt: str,
+                then, allowed=None) -> Flow:
+    """Offer ``side`` one counter of each type in ``box`` that it can pay ``action``'s price for (and
+    that ``allowed`` lets through), as ``VERB ID`` or ``done``; pay for the one picked, carry out
+    ``then(unit)`` (a flow, or ``None``), and ask again until it is done or nothing is left."""
     while True:
-        options = []
-        for unit in _one_per_type(_in_box(ctx, side, box)):
-            cost = price(ctx, action, ctx.rules.unit_type(unit.type))
-            if cost is not None and can_pay(ctx, side, cost) and placement_options(ctx, unit, box):
-                options.append(Action("take", (unit.id,)))
+        options = [Action(verb, (u.id,)) for u in _one_per_type(_in_box(ctx, side, box))
+                   if can_pay(ctx, side, price(ctx, action, ctx.rules.unit_type(u.type)))
+                   and (allowed is None or allowed(u))]
         if not options:
             return
-        choice = yield from ctx.choose(side, "reinforce", f"{action.display}: take a counter from the "
-                                       f"{_display(ctx, 'box', box)}", [*options, Action("done")])
+        choice = yield from ctx.choose(side, kind, prompt, [*options, Action("done")])
         if choice.kind == "done":
             return
         unit = ctx.state.unit(choice.args[0])
         _pay(ctx, side, price(ctx, action, ctx.rules.unit_type(unit.type)), f"{action.display}: {ctx.label(unit)}")
-        yield from place(ctx, unit, box, why=action.display)
+        flow = then(unit)
+        if flow is not None:
+            yield from flow
 
 
 # --- refits ---------------------------------------------------------------------------------
@@ -479,28 +489,23 @@ def refit(ctx: Context, prop: Property) -> Flow:
     action = ctx.rulebook.get("action", str(prop.get("action")))
     dice = prop.get("dice")
     via = _via(ctx, box)
+
+    def put_on_track(unit: Unit) -> None:
+        delay = ctx.roll(_dice(ctx, dice), f"refit delay for {ctx.label(unit)}")
+        due = ctx.state.turn + delay
+        ctx.update_unit(evolve(unit, location=f"{via}:{due}"))
+        if due > ctx.scenario.turns:
+            ctx.say(f"{ctx.label(unit)} would return on turn {due}, after the last turn "
+                    f"({ctx.scenario.turns}): it is never received", kind="refit", unit=unit.id, side=unit.side,
+                    due=due, received=False)
+        else:
+            ctx.say(f"{ctx.label(unit)} will return on turn {due}", kind="refit", unit=unit.id, side=unit.side,
+                    due=due, received=True)
+
     for side in _paying_sides(ctx, action):
-        while True:
-            options = [Action("refit", (u.id,)) for u in _one_per_type(_in_box(ctx, side, box))
-                       if can_pay(ctx, side, price(ctx, action, ctx.rules.unit_type(u.type)))]
-            if not options:
-                break
-            choice = yield from ctx.choose(side, "refit", f"refit a counter from the {_display(ctx, 'box', box)} "
-                                           f"({action.display})", [*options, Action("done")])
-            if choice.kind == "done":
-                break
-            unit = ctx.state.unit(choice.args[0])
-            _pay(ctx, side, price(ctx, action, ctx.rules.unit_type(unit.type)), f"{action.display}: {ctx.label(unit)}")
-            delay = ctx.roll(_dice(ctx, dice), f"refit delay for {ctx.label(unit)}")
-            due = ctx.state.turn + delay
-            ctx.update_unit(evolve(unit, location=f"{via}:{due}"))
-            if due > ctx.scenario.turns:
-                ctx.say(f"{ctx.label(unit)} would return on turn {due}, after the last turn "
-                        f"({ctx.scenario.turns}): it is never received", kind="refit", unit=unit.id, side=side,
-                        due=due, received=False)
-            else:
-                ctx.say(f"{ctx.label(unit)} will return on turn {due}", kind="refit", unit=unit.id, side=side,
-                        due=due, received=True)
+        yield from _paid_picks(ctx, side, box, action, "refit", "refit",
+                               f"refit a counter from the {_display(ctx, 'box', box)} ({action.display})",
+                               put_on_track)
 
 
 def _dice(ctx: Context, dice) -> Dice:
