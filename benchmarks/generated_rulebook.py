@@ -63,8 +63,8 @@ def _write(folder: str, name: str, text: str) -> Path:
 
 
 def bench_lint(profile: bool = False) -> Figure:
-    from dsl.lint import lint_report
-    from dsl.parser import _parser, parse_text
+    from warbook.dsl.lint import lint_report
+    from warbook.dsl.parser import _parser, parse_text
 
     text = big_rulebook()
     lines = len(text.splitlines())
@@ -88,7 +88,7 @@ def bench_lint(profile: bool = False) -> Figure:
 
 
 def bench_linearity(profile: bool = False) -> Figure:
-    from dsl.lint import lint_report
+    from warbook.dsl.lint import lint_report
 
     once, four = big_rulebook(), big_rulebook(copies=4)
     with tempfile.TemporaryDirectory() as folder:

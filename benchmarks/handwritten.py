@@ -40,7 +40,7 @@ import tomllib
 from fractions import Fraction
 from pathlib import Path
 
-from interpreter.rng import roll
+from warbook.interpreter.rng import roll
 
 Option = tuple[str, ...]
 """An action as words: ``("move", "B1", "0305")``; ``" ".join`` gives warbook's text."""

@@ -23,8 +23,8 @@ RULEBOOKS = sorted((ROOT / "rulebooks").glob("*.rules"))
 
 
 def run(name: str = "loading", profile: bool = False) -> list[Figure]:
-    from dsl.loader import load_with_diagnostics
-    from dsl.parser import _parser, parse_text
+    from warbook.dsl.loader import load_with_diagnostics
+    from warbook.dsl.parser import _parser, parse_text
 
     figures = []
     for path in RULEBOOKS:

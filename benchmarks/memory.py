@@ -50,10 +50,10 @@ def retained(build) -> tuple[int, object]:
 
 def run(name: str = "memory", profile: bool = False) -> list[Figure]:
     from benchmarks.movement_range import LEGEND, SMALL, large_rows, map_text, rulebook
-    from interpreter import movement
-    from interpreter.board import board_from_text
-    from interpreter.rules import Rules
-    from interpreter.state import GameState, Unit
+    from warbook.interpreter import movement
+    from warbook.interpreter.board import board_from_text
+    from warbook.interpreter.rules import Rules
+    from warbook.interpreter.state import GameState, Unit
 
     text = map_text([row[:SMALL] for row in large_rows()[:SMALL]])
     rules = Rules(rulebook())
@@ -103,7 +103,7 @@ def bare_graph_builder(board):
     """
     import networkx as nx
 
-    from interpreter.grid import cell_id, parse_cell_id
+    from warbook.interpreter.grid import cell_id, parse_cell_id
 
     cells = list(board.graph.nodes)
     index = {cell: n for n, cell in enumerate(cells)}

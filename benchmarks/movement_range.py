@@ -56,7 +56,7 @@ def start_cells(count: int = QUERIES, seed: int = 8) -> list[tuple[int, int]]:
 
 @cache
 def rulebook():
-    from dsl.loader import load_rulebook
+    from warbook.dsl.loader import load_rulebook
 
     return load_rulebook(RULES)
 
@@ -68,7 +68,7 @@ def large_rows() -> tuple[str, ...]:
 
 def board(size: int):
     """The generated board of ``size``×``size``: the top-left corner of the large map."""
-    from interpreter.board import board_from_text
+    from warbook.interpreter.board import board_from_text
 
     rows = [row[:size] for row in large_rows()[:size]]
     return board_from_text(map_text(rows), f"generated-{size}.toml", LEGEND.values())
@@ -76,9 +76,9 @@ def board(size: int):
 
 def queries(the_board, rules, cells: list[tuple[int, int]]):
     """One ``(world, unit)`` per start cell: the scout alone on the map."""
-    from interpreter.grid import cell_id
-    from interpreter.movement import Parts
-    from interpreter.state import GameState, Unit
+    from warbook.interpreter.grid import cell_id
+    from warbook.interpreter.movement import Parts
+    from warbook.interpreter.state import GameState, Unit
 
     digits = the_board.graph.graph["id_width"]
     out = []
@@ -103,8 +103,8 @@ def weighted_digraph(the_board):
 def bench_movement(profile: bool = False) -> Figure:
     import networkx as nx
 
-    from interpreter.movement import reachable
-    from interpreter.rules import Rules
+    from warbook.interpreter.movement import reachable
+    from warbook.interpreter.rules import Rules
 
     the_board = board(SMALL)
     rules = Rules(rulebook())
@@ -139,9 +139,9 @@ def bench_movement(profile: bool = False) -> Figure:
 
 
 def bench_mapsize(profile: bool = False) -> Figure:
-    from interpreter.grid import parse_cell_id
-    from interpreter.movement import reachable
-    from interpreter.rules import Rules
+    from warbook.interpreter.grid import parse_cell_id
+    from warbook.interpreter.movement import reachable
+    from warbook.interpreter.rules import Rules
 
     rules = Rules(rulebook())
     cells = start_cells()

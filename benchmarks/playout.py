@@ -38,7 +38,7 @@ class NotTheSameGame(AssertionError):
 
 
 def warbook_game(scenario, seed: int):
-    from interpreter.game import Game
+    from warbook.interpreter.game import Game
 
     return Game.new(scenario, seed)
 
@@ -51,7 +51,7 @@ def hand_game(skirmish, seed: int):
 
 def check_same_game(scenario, skirmish, seed: int) -> int:
     """Play one seed in lockstep; the number of decisions.  Raises ``NotTheSameGame`` at the first difference."""
-    from interpreter.rng import choice_rng
+    from warbook.interpreter.rng import choice_rng
 
     ours, theirs = warbook_game(scenario, seed), hand_game(skirmish, seed)
     rng = choice_rng(seed, PURPOSE)
@@ -78,7 +78,7 @@ def check_same_game(scenario, skirmish, seed: int) -> int:
 
 def play(new, seeds) -> int:
     """Play every seed to the end with the random choices; the number of decisions."""
-    from interpreter.rng import choice_rng
+    from warbook.interpreter.rng import choice_rng
 
     decisions = 0
     for seed in seeds:
@@ -93,7 +93,7 @@ def play(new, seeds) -> int:
 
 def load():
     from benchmarks.handwritten import Skirmish
-    from interpreter.scenario import load_scenario
+    from warbook.interpreter.scenario import load_scenario
 
     return load_scenario(SCENARIO), Skirmish(SCENARIO)
 

@@ -28,8 +28,8 @@ CHESS_GAMES = 30
 
 
 def play_scenario(scenario, seeds) -> int:
-    from interpreter.game import Game
-    from interpreter.rng import choice_rng
+    from warbook.interpreter.game import Game
+    from warbook.interpreter.rng import choice_rng
 
     decisions = 0
     for seed in seeds:
@@ -60,7 +60,7 @@ def run(name: str = "scenarios", profile: bool = False) -> list[Figure]:
         import chess  # noqa: F401
     except ImportError:
         raise SystemExit("the scenarios benchmark needs python-chess: pip install -e '.[bench]'") from None
-    from interpreter.scenario import load_scenario
+    from warbook.interpreter.scenario import load_scenario
 
     loaded = {path.stem: load_scenario(path) for path in SCENARIOS}
     decisions = {stem: play_scenario(scenario, SEEDS) for stem, scenario in loaded.items()}

@@ -20,9 +20,9 @@ import argparse
 import sys
 from pathlib import Path
 
-from dsl.patterns import TYPES, Pattern, compile_pattern
-from dsl.schema import COMMON, DIRECTIVES, KINDS, SEL, KindSpec, PropertySpec
-from dsl.vocabulary import EFFECTS, PROCEDURES, ROLES
+from warbook.dsl.patterns import TYPES, Pattern, compile_pattern
+from warbook.dsl.schema import COMMON, DIRECTIVES, KINDS, SEL, KindSpec, PropertySpec
+from warbook.dsl.vocabulary import EFFECTS, PROCEDURES, ROLES
 
 ROLE = "(" + " | ".join(ROLES) + ")"
 """The role alternation every effect pattern shares, as it appears in their sources."""

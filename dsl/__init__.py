@@ -4,8 +4,8 @@ Public API: ``load_rulebook(path) -> Rulebook`` and ``lint(path) -> list[Diagnos
 (``dsl.lint`` is the linter package, callable as a function).
 """
 
-from dsl import lint
-from dsl.diagnostics import Diagnostic, RulesError, Severity
-from dsl.loader import load_rulebook
+from . import lint
+from .diagnostics import Diagnostic, RulesError, Severity
+from .loader import load_rulebook
 
 __all__ = ["Diagnostic", "RulesError", "Severity", "lint", "load_rulebook"]

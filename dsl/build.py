@@ -11,12 +11,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from dsl.ast import Statement, Word
-from dsl.diagnostics import Diagnostic, diagnostic, did_you_mean, register
-from dsl.model import Declaration, Property, Provenance, Row
-from dsl.patterns import Match, Pattern, compile_pattern
-from dsl.schema import DIRECTIVES, KINDS, KindSpec
-from dsl.vocabulary import EFFECTS, find_procedure, PROCEDURES
+from .ast import Statement, Word
+from .diagnostics import Diagnostic, diagnostic, did_you_mean, register
+from .model import Declaration, Property, Provenance, Row
+from .patterns import Match, Pattern, compile_pattern
+from .schema import DIRECTIVES, KINDS, KindSpec
+from .vocabulary import EFFECTS, find_procedure, PROCEDURES
 
 register("E103", "unknown-kind", """
     ## What it does

@@ -49,7 +49,7 @@ from collections.abc import Iterable
 
 from attrs import frozen
 
-from dsl.model import Rulebook
+from .model import Rulebook
 
 WHO_WORDS = {"own": "own", "self": "own", "owner": "own", "opponent": "opponent", "enemy": "opponent"}
 """Words for sides relative to the condition's own side."""
@@ -185,7 +185,7 @@ class Names:
 def parse_condition(words: Iterable[str], names: Names | Rulebook) -> Condition:
     """Read condition words into a ``Condition``.
 
-    >>> from dsl.model import Rulebook
+    >>> from warbook.dsl.model import Rulebook
     >>> parse_condition(["5", ">=", "3"], Rulebook("x", ())).clauses[0].op
     '>='
 

@@ -17,7 +17,7 @@ from typing import Iterable
 
 from attrs import frozen
 
-from dsl.ast import Span
+from .ast import Span
 
 
 class Severity(enum.IntEnum):

@@ -24,20 +24,23 @@ from __future__ import annotations
 import contextlib
 import gc
 import os
+from importlib import resources
 from pathlib import Path
 
 from attrs import evolve
 
-from dsl.ast import Span, Statement
-from dsl.build import Builder, _mismatch
-from dsl.diagnostics import Diagnostic, RulesError, Severity, diagnostic, did_you_mean, register
-from dsl.model import Declaration, Provenance, Rulebook
-from dsl.parser import parse_text
-from dsl.resolve import resolve
-from dsl.schema import DIRECTIVES, KINDS
+from .ast import Span, Statement
+from .build import Builder, _mismatch
+from .diagnostics import Diagnostic, RulesError, Severity, diagnostic, did_you_mean, register
+from .model import Declaration, Provenance, Rulebook
+from .parser import parse_text
+from .resolve import resolve
+from .schema import DIRECTIVES, KINDS
 
 MAX_DEPTH = 16
 """How deep includes and extends may nest."""
+_TOP_PACKAGE = __package__.rpartition(".")[0]
+"""The package the shipped games are data of (``warbook``): the parent of this one."""
 
 register("E004", "unreadable-file", """
     ## What it does
@@ -81,9 +84,24 @@ register("E108", "remove-without-target", """
 """)
 
 
+def shipped_folder(name: str) -> Path:
+    """A folder of games shipped inside the ``warbook`` package: ``rulebooks`` or ``scenarios``.
+
+    Found with ``importlib.resources``, so it is the installed package data after a regular
+    install and the checkout's own folder after an editable one.  Limit: warbook must be
+    installed as files (not imported from a zip), since rulebooks include one another by path.
+    """
+    return Path(str(resources.files(_TOP_PACKAGE).joinpath(name)))
+
+
 def shipped_rulebooks_dir() -> Path:
-    """The ``rulebooks/`` folder shipped beside the ``dsl`` package."""
-    return Path(__file__).resolve().parent.parent / "rulebooks"
+    """The shipped ``rulebooks/`` folder (see ``shipped_folder``)."""
+    return shipped_folder("rulebooks")
+
+
+def rulebook_aliases(path: Path) -> tuple[str, ...]:
+    """The aliases a rulebook's header declares (``alias short, other-name``), in order."""
+    return tuple(_aliases(path))
 
 
 def search_path() -> list[Path]:
@@ -105,17 +123,18 @@ def find_rulebook(name: str) -> Path | None:
     return None
 
 
-def _aliases(path: Path) -> set[str]:
+def _aliases(path: Path) -> dict[str, None]:
+    """The header's aliases as an ordered set."""
     try:
         parsed = parse_text(path.read_text(encoding="utf-8"), str(path))
     except (OSError, UnicodeDecodeError, RulesError):
-        return set()
-    out = set()
+        return {}
+    out: dict[str, None] = {}
     for st in parsed.statements:
         if st.head.text == "rulebook":
             for item in st.block or ():
                 if item.head.text == "alias":
-                    out.update(w.text for w in item.words[1:])
+                    out.update(dict.fromkeys(w.text for w in item.words[1:]))
     return out
 
 
@@ -151,7 +170,9 @@ class _Loader:
         try:
             text = path.read_text(encoding="utf-8")
         except FileNotFoundError:
-            self.error("E004", where, f"no such rules file {shown!r}")
+            known = [p.stem for p in sorted(shipped_rulebooks_dir().glob("*.rules"))]
+            hint = None if span else did_you_mean(path.stem, known) or f"shipped rulebooks, by name: {', '.join(known)}"
+            self.error("E004", where, f"no such rules file {shown!r}", hint)
             return []
         except (OSError, UnicodeDecodeError) as exc:
             reason = "not UTF-8 text" if isinstance(exc, UnicodeDecodeError) else (exc.strerror or str(exc))

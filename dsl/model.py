@@ -13,9 +13,10 @@ import functools
 import hashlib
 from typing import Any, Iterator
 
+import attrs
 from attrs import field, frozen
 
-from dsl.ast import Annotation, Span, Word
+from .ast import Annotation, Span, Word
 
 
 @frozen
@@ -169,6 +170,17 @@ class Rulebook:
     def source_text(self, path: str) -> str | None:
         return next((t for p, t in self.sources if p == path), None)
 
+    def digests(self) -> dict[str, str]:
+        """A short digest of each declaration (``"kind name"``, nested ones too), of what it says
+        and not where it stands: a save records them, so a replay under a changed rulebook can
+        name the declarations that changed rather than report a bare hash mismatch."""
+        out: dict[str, str] = {}
+        for decl in self.walk():
+            key = f"{decl.kind} {decl.name}"
+            if key not in out:
+                out[key] = hashlib.sha256(_content(decl).encode()).hexdigest()[:10]
+        return out
+
     @property
     def hash(self) -> str:
         """A content hash of every source file, for save files and replays."""
@@ -177,3 +189,19 @@ class Rulebook:
             digest.update(text.encode())
             digest.update(b"\0")
         return digest.hexdigest()[:16]
+
+
+def _content(value: Any) -> str:
+    """A canonical text of a model value with every ``Span`` left out (positions are not content)."""
+    if isinstance(value, Span):
+        return ""
+    if attrs.has(type(value)):
+        parts = (_content(getattr(value, f.name)) for f in attrs.fields(type(value)))
+        return f"{type(value).__name__}({','.join(parts)})"
+    if isinstance(value, tuple | list):
+        return f"[{','.join(map(_content, value))}]"
+    if isinstance(value, frozenset | set):
+        return f"{{{','.join(sorted(map(_content, value)))}}}"
+    if isinstance(value, dict):
+        return f"{{{','.join(f'{_content(k)}:{_content(v)}' for k, v in value.items())}}}"
+    return repr(value)

@@ -18,8 +18,8 @@ import functools
 from lark import Lark, Token, Transformer, Tree, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 from lark.tree import Meta
 
-from dsl.ast import Annotation, RulesFile, Span, Statement, Word
-from dsl.diagnostics import Diagnostic, RulesError, diagnostic, register
+from .ast import Annotation, RulesFile, Span, Statement, Word
+from .diagnostics import Diagnostic, RulesError, diagnostic, register
 
 MAX_ERRORS = 10
 
@@ -64,7 +64,7 @@ _DISPLAY = {
 def _parser() -> Lark:
     """The bare LALR parser, building Lark's tree (tests and the loading benchmark's baseline)."""
     return Lark.open_from_package(
-        "dsl", "grammar.lark", parser="lalr", propagate_positions=True, maybe_placeholders=True
+        __package__, "grammar.lark", parser="lalr", propagate_positions=True, maybe_placeholders=True
     )
 
 
@@ -74,7 +74,7 @@ def _ast_parser() -> tuple[Lark, "_ToAst"]:
     ``transformer=``), so no intermediate tree is built and walked again.  The transformer's
     ``path`` is set before each parse."""
     to_ast = _ToAst("<string>")
-    return Lark.open_from_package("dsl", "grammar.lark", parser="lalr", transformer=to_ast,
+    return Lark.open_from_package(__package__, "grammar.lark", parser="lalr", transformer=to_ast,
                                   maybe_placeholders=True), to_ast
 
 

@@ -24,8 +24,8 @@ from typing import Any, Callable, Iterator
 
 from attrs import frozen
 
-from dsl import values
-from dsl.ast import Span, Word
+from . import values
+from .ast import Span, Word
 
 
 @frozen

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from typing import Any, Iterator
 
-from dsl.diagnostics import Diagnostic, diagnostic, did_you_mean, register
-from dsl.model import Rulebook
-from dsl.patterns import Ref
-from dsl.schema import KINDS
+from .diagnostics import Diagnostic, diagnostic, did_you_mean, register
+from .model import Rulebook
+from .patterns import Ref
+from .schema import KINDS
 
 register("E101", "unknown-name", """
     ## What it does

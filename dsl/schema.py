@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from attrs import frozen
 
-from dsl.patterns import Pattern, compile_pattern
+from .patterns import Pattern, compile_pattern
 
 SEL = "REF(side,nationality,tag,unit,marker,movement,size,terrain)"
 """Capture type for a selector: anything a rule may apply to."""

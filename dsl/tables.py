@@ -5,7 +5,7 @@ The declaration keeps rows as written; this view reads the column headings
 cells (with ``?`` marking a provisional cell), and finds result codes,
 including compounds such as ``K+B+A`` (§"apply each component in order").
 
->>> from dsl.values import read_range
+>>> from warbook.dsl.values import read_range
 >>> Cell.from_text("K+R?").text, Cell.from_text("K+R?").provisional
 ('K+R', True)
 """
@@ -14,9 +14,9 @@ from __future__ import annotations
 
 from attrs import frozen
 
-from dsl.ast import Span, Word
-from dsl.model import Declaration, Provenance, Rulebook
-from dsl.values import Odds, Range, read_odds, read_range
+from .ast import Span, Word
+from .model import Declaration, Provenance, Rulebook
+from .values import Odds, Range, read_odds, read_range
 
 
 @frozen

@@ -9,8 +9,8 @@ naming a game.
 
 from __future__ import annotations
 
-from dsl.patterns import Pattern, compile_pattern
-from dsl.schema import SEL
+from .patterns import Pattern, compile_pattern
+from .schema import SEL
 
 ROLES = ("attackers", "defenders", "firers", "targets", "owner", "opponent", "both", "self", "enemy")
 """Who an effect applies to, relative to the table roll or event that produced it."""

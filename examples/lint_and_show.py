@@ -22,8 +22,8 @@ from __future__ import annotations
 from collections import Counter
 from pathlib import Path
 
-from dsl import RulesError, lint, load_rulebook
-from interpreter.show import declaration_json, declaration_text
+from warbook.dsl import RulesError, lint, load_rulebook
+from warbook.interpreter.show import declaration_json, declaration_text
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -23,11 +23,11 @@ from __future__ import annotations
 import tempfile
 from pathlib import Path
 
-from dsl import RulesError
-from interpreter.agents import GreedyAgent, RandomAgent, iter_play
-from interpreter.game import Game
-from interpreter.narrate import Narrator, narrate, result_line, title
-from interpreter.rng import choice_rng
+from warbook.dsl import RulesError
+from warbook.interpreter.agents import GreedyAgent, RandomAgent, iter_play
+from warbook.interpreter.game import Game
+from warbook.interpreter.narrate import Narrator, narrate, result_line, title
+from warbook.interpreter.rng import choice_rng
 
 ROOT = Path(__file__).resolve().parent.parent
 MINI = ROOT / "tests" / "interpreter" / "fixtures" / "mini" / "mini.toml"

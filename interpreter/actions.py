@@ -12,8 +12,8 @@ from typing import Callable
 
 from attrs import field, frozen
 
-from dsl.ast import Span
-from dsl.diagnostics import Diagnostic, WarbookError, diagnostic, register
+from ..dsl.ast import Span
+from ..dsl.diagnostics import Diagnostic, WarbookError, diagnostic, register
 
 register("E801", "illegal-action", """
     ## What it does

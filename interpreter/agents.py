@@ -15,7 +15,7 @@ the same seed and agents give the same game and an agent never shifts a roll.
 ``iter_play(game, agents)`` runs a game to the end with one agent per side and
 yields each log entry as it happens; the command line and the examples use it.
 
->>> from interpreter.actions import Action, Decision
+>>> from warbook.interpreter.actions import Action, Decision
 >>> import random
 >>> RandomAgent(random.Random(1)).choose({}, Decision("blue", "demo", "pick", (Action("a"), Action("b"))))
 Action(kind='a', args=())
@@ -39,9 +39,9 @@ from fractions import Fraction
 from pathlib import Path
 from typing import IO, Iterable, Iterator, Mapping, Protocol, Sequence
 
-from dsl.ast import Span
-from dsl.diagnostics import WarbookError, diagnostic, register
-from interpreter.actions import Action, AmbiguousActionError, Decision, IllegalActionError, parse_choice
+from ..dsl.ast import Span
+from ..dsl.diagnostics import WarbookError, diagnostic, register
+from .actions import Action, AmbiguousActionError, Decision, IllegalActionError, parse_choice
 
 register("E811", "bad-script", """
     ## What it does
@@ -147,7 +147,7 @@ class GreedyAgent:
     """
 
     def __init__(self, rng, game):
-        from interpreter.rules import Rules
+        from .rules import Rules
 
         self.rng = rng
         self.scenario = game.scenario
@@ -226,7 +226,7 @@ class GreedyAgent:
 
     def _combat_score(self, observation: dict, decision: Decision, option: Action) -> Fraction:
         try:
-            from interpreter.combat import expected_worth
+            from .combat import expected_worth
         except ImportError:
             return Fraction(0)
         side = observation.get("side")
@@ -269,7 +269,7 @@ class GreedyAgent:
     def _public_context(self, observation: dict):
         """A context of the scenario's own (never the game's): its state is rebuilt from observations."""
         if self._context is None:
-            from interpreter.context import Context
+            from .context import Context
 
             self._context = Context(self.scenario, 0)
         return self._context
@@ -312,7 +312,7 @@ class GreedyAgent:
 
 def _unit(seen: dict, type_name: str, rules):
     """A unit as ``seen``; a face-down one gets ``type_name`` (a guess) and that type's dummy flag."""
-    from interpreter.state import Unit
+    from .state import Unit
 
     dummy = seen.get("dummy")
     if dummy is None:
@@ -323,7 +323,7 @@ def _unit(seen: dict, type_name: str, rules):
 
 def _state_from(observation: dict, guess: Mapping[str, str], rules):
     """A game state built from an observation alone, face-down counters given guessed types."""
-    from interpreter.state import GameState
+    from .state import GameState
 
     units = []
     for seen in observation.get("units", ()):

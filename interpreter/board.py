@@ -35,9 +35,9 @@ from typing import Iterable, Iterator
 import networkx as nx
 from attrs import field, frozen
 
-from dsl.ast import Span
-from dsl.diagnostics import Diagnostic, RulesError, diagnostic, did_you_mean, register
-from interpreter import grid
+from ..dsl.ast import Span
+from ..dsl.diagnostics import Diagnostic, RulesError, diagnostic, did_you_mean, register
+from . import grid
 
 register("E701", "bad-map-file", """
     ## What it does
@@ -139,12 +139,20 @@ def read_board(path: str | Path, terrain_names: Iterable[str] | None = None) -> 
     Raises:
         RulesError: with positioned diagnostics for every problem found.
     """
+    return board_from_text(read_map_text(path), str(path), terrain_names)
+
+
+def read_map_text(path: str | Path) -> str:
+    """A map file's text.
+
+    Raises:
+        RulesError: E004 when it cannot be read.
+    """
     shown = str(path)
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        return Path(path).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise RulesError([diagnostic("E004", Span.point(shown), f"cannot read map {shown!r}: {exc}")]) from None
-    return board_from_text(text, shown, terrain_names)
 
 
 def board_from_text(text: str, path: str, terrain_names: Iterable[str] | None = None) -> Board:

@@ -1,4 +1,8 @@
-"""The ``warbook`` command: one subcommand per stage (``lint``, ``show``, ``play``, ``replay``).
+"""The ``warbook`` command: one subcommand per stage (``list``, ``lint``, ``show``, ``play``, ``replay``).
+
+Wherever a command takes a rulebook or a scenario, a shipped game's name does as
+well as a path (``warbook play NAME``, ``warbook lint NAME``, ``warbook show NAME``;
+``interpreter.catalogue``), from any folder.
 
 Exit codes (ruff's): 0 clean, 1 diagnostics at or above the fail level, 2 a
 usage error or a bug in warbook.  ``--exit-zero`` turns 1 into 0 but never
@@ -20,8 +24,10 @@ import traceback
 from pathlib import Path
 from typing import Sequence
 
-from dsl.diagnostics import CODES, Severity, sort_diagnostics
-from interpreter import render
+from .. import __version__
+from ..dsl.diagnostics import CODES, RulesError, Severity, did_you_mean, sort_diagnostics
+from . import render
+from .catalogue import rulebook_argument, scenario_argument
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 
@@ -41,10 +47,16 @@ def _prefixes(text: str | None) -> list[str]:
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="warbook", description="Rules-as-data engine for board wargames.")
     parser.add_argument("--debug", action="store_true", help="show tracebacks for internal errors")
+    parser.add_argument("--version", action="version", version=f"warbook {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
+    listing = sub.add_parser("list", help="list the shipped rulebooks and scenarios, by name")
+    listing.add_argument("--json", action="store_true", help="machine-readable output")
+    listing.set_defaults(run=run_list)
+
     lint = sub.add_parser("lint", help="check rulebooks and report diagnostics")
-    lint.add_argument("paths", nargs="*", metavar="PATH", help="rules files ('-' reads stdin)")
+    lint.add_argument("paths", nargs="*", metavar="PATH", help="rules files or folders, or shipped rulebooks by "
+                      "name ('-' reads stdin)")
     lint.add_argument("--format", choices=("concise", "full", "json"), default="concise")
     lint.add_argument("--select", help="only these codes or prefixes, comma separated (E,W4)")
     lint.add_argument("--ignore", help="skip these codes or prefixes, comma separated")
@@ -56,19 +68,22 @@ def build_parser() -> argparse.ArgumentParser:
     lint.set_defaults(run=run_lint)
 
     show = sub.add_parser("show", help="print resolved declarations of a rulebook")
-    show.add_argument("rulebook", help="a rules file")
+    show.add_argument("rulebook", help="a rules file, or a shipped rulebook by name")
     show.add_argument("name", nargs="?", help="a declaration name (KIND:NAME when ambiguous)")
     show.add_argument("--json", action="store_true", help="machine-readable output")
     show.set_defaults(run=run_show)
 
     play = sub.add_parser("play", help="play a scenario with agents and print the narrative")
-    play.add_argument("scenario", help="a scenario file (.toml)")
+    play.add_argument("scenario", help="a scenario file (.toml), or a shipped scenario by name (`warbook list`)")
     play.add_argument("--seed", type=_seed, default=0, help="the game's seed: same seed and agents, same game "
                       "(default: 0)")
     play.add_argument("--agents", help="one per side, in the scenario's player order, comma separated: "
                       f"{', '.join(AGENT_KINDS)} or script:FILE (default: random for every side)")
+    play.add_argument("--side", type=_seat, action="append", default=[], metavar="SIDE=AGENT",
+                      help="seat an agent on a side by name (blue=human); repeat for several; sides not "
+                      "seated take --agents, else random (`warbook list` names each scenario's sides)")
     play.add_argument("--rules", metavar="RULEBOOK", help="play under this rulebook instead of the scenario's own "
-                      "(a house rule that extends it)")
+                      "(a house rule that extends it; a file or a shipped rulebook's name)")
     play.add_argument("--option", type=_option, action="append", default=[], metavar="NAME[=on|off]",
                       help="switch an optional rule of the rulebook on (NAME or NAME=on) or off (NAME=off), as "
                       "the players agree before play; repeat for several (`warbook show RULEBOOK` lists them)")
@@ -84,7 +99,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def run_lint(args: argparse.Namespace) -> int:
-    from dsl.lint import iter_selected, lint_report, load_checks
+    from ..dsl.lint import iter_selected, lint_report, load_checks
 
     load_checks()
     if args.list or args.explain:
@@ -110,7 +125,7 @@ def run_lint(args: argparse.Namespace) -> int:
             print(f"warbook: error: no code starts with {prefix!r}", file=sys.stderr)
             return EXIT_ERROR
     diagnostics, sources, suppressed = [], {}, 0
-    paths = [p for raw in args.paths for p in _expand(raw)]
+    paths = [p for raw in args.paths for p in _expand(rulebook_argument(raw))]
     for raw in paths:
         path = _stdin_to_file(raw) if raw == "-" else raw
         report = lint_report(path)
@@ -140,7 +155,7 @@ def _register_play_codes() -> None:
     so ``--list`` and ``--explain`` know them too."""
     import importlib
 
-    for module in ("interpreter.agents", "interpreter.game"):  # E811; E7xx maps and scenarios, E8xx saves
+    for module in (f"{__package__}.agents", f"{__package__}.game"):  # E811; E7xx maps and scenarios, E8xx saves
         importlib.import_module(module)
 
 
@@ -168,9 +183,44 @@ def _stdin_to_file(_: str) -> str:
 
 
 def run_show(args: argparse.Namespace) -> int:
-    from interpreter.show import show
+    from .show import show
 
+    args.rulebook = rulebook_argument(args.rulebook)
     return show(args)
+
+
+def run_list(args: argparse.Namespace) -> int:
+    import json
+
+    from .catalogue import iter_rulebooks, iter_scenarios
+
+    rulebooks, scenarios = list(iter_rulebooks()), list(iter_scenarios())
+    if args.json:
+        print(json.dumps({"rulebooks": [{"name": r.name, "aliases": list(r.aliases), "title": r.title}
+                                        for r in rulebooks],
+                          "scenarios": [{"name": s.name, "title": s.title, "game": s.game, "turns": s.turns,
+                                         "sides": [{"name": side, "label": label} for side, label in s.sides],
+                                         "first": s.sides[0][0] if s.sides else None} for s in scenarios]},
+                         indent=2, ensure_ascii=False))
+        return EXIT_CLEAN
+    print("Rulebooks (warbook lint NAME, warbook show NAME, extends \"NAME\"):")
+    print(_columns([(r.name, r.title, f"aliases: {', '.join(r.aliases)}" if r.aliases else "") for r in rulebooks]))
+    print("\nScenarios (warbook play NAME --side SIDE=human):")
+    print(_columns([(s.name, s.title, s.game, f"{s.turns} turns" if s.turns else "", _order(s.sides))
+                    for s in scenarios]))
+    return EXIT_CLEAN
+
+
+def _order(sides: tuple[tuple[str, str], ...]) -> str:
+    """``a (A) first, then b (B), c (C)``: the sides in player order, labels beside names."""
+    named = [f"{side} ({label})" if label != side else side for side, label in sides]
+    return f"{named[0]} first, then {', '.join(named[1:])}" if len(named) > 1 else "".join(named)
+
+
+def _columns(rows: list[tuple[str, ...]]) -> str:
+    """Rows as left-aligned columns two spaces apart, indented."""
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))] if rows else []
+    return "\n".join("  " + "  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip() for row in rows)
 
 
 # --- play and replay ------------------------------------------------------------------------
@@ -195,6 +245,17 @@ def _option(text: str) -> tuple[str, bool]:
     if equals and value.strip() not in ("on", "off"):
         raise argparse.ArgumentTypeError(f"option {name!r} must be on or off, not {value!r}")
     return name, value.strip() != "off"
+
+
+def _seat(text: str) -> tuple[str, str]:
+    """``SIDE=AGENT`` as (side, agent); the agent is checked like one of ``--agents``."""
+    side, equals, spec = (part.strip() for part in text.partition("="))
+    if not side or not equals or not spec:
+        raise argparse.ArgumentTypeError(f"a seat is SIDE=AGENT (such as blue=human), not {text!r}")
+    checked = _agent_specs(spec)
+    if isinstance(checked, str):
+        raise argparse.ArgumentTypeError(checked)
+    return side, spec
 
 
 def _usage(message: str) -> int:
@@ -222,8 +283,8 @@ def _agent_specs(text: str | None) -> list[str] | str:
 
 
 def _make_agent(spec: str, side: str, game):
-    from interpreter import agents
-    from interpreter.rng import choice_rng
+    from . import agents
+    from .rng import choice_rng
 
     if spec == "random":
         return agents.RandomAgent(choice_rng(game.seed, f"random:{side}"))
@@ -235,12 +296,27 @@ def _make_agent(spec: str, side: str, game):
     return agents.ScriptedAgent.from_file(spec[len("script:"):], side)
 
 
+def _seats(sides: tuple[str, ...], specs: list[str], named: list[tuple[str, str]]) -> dict[str, str] | str:
+    """The agent of every side: ``--agents`` in player order, then ``--side`` by name, else random;
+    or a message saying what is wrong."""
+    if specs and len(specs) != len(sides):
+        return (f"--agents names {len(specs)} agent{'s' if len(specs) != 1 else ''} but the scenario has "
+                f"{len(sides)} sides ({', '.join(sides)}), in that order")
+    seats = dict(zip(sides, specs or ["random"] * len(sides)))
+    for side, spec in named:
+        if side not in seats:
+            hint = did_you_mean(side, sides)
+            return f"--side {side}={spec}: the scenario has no side {side!r}; its sides: {', '.join(sides)}" + \
+                (f" ({hint})" if hint else "")
+        seats[side] = spec
+    return seats
+
+
 def run_play(args: argparse.Namespace) -> int:
-    from dsl.diagnostics import RulesError
-    from interpreter.actions import IllegalActionError
-    from interpreter.agents import InputEnded, ScriptError, iter_play
-    from interpreter.game import Game
-    from interpreter.narrate import Narrator, redactions, result_line, title
+    from .actions import IllegalActionError
+    from .agents import InputEnded, ScriptError, iter_play
+    from .game import Game
+    from .narrate import Narrator, redactions, result_line, title
 
     specs = _agent_specs(args.agents)
     if isinstance(specs, str):
@@ -249,22 +325,21 @@ def run_play(args: argparse.Namespace) -> int:
         return _usage(f"cannot write the log {args.log!r}: no folder {str(Path(args.log).parent)!r}")
     options = dict(args.option)  # a name given twice: the last one counts
     try:
-        where = (args.rules, args.scenario) if args.rules else (args.scenario,)
+        scenario = scenario_argument(args.scenario)
+        where = (rulebook_argument(args.rules), scenario) if args.rules else (scenario,)
         game = Game.new(*where, args.seed, options=options)
     except RulesError as exc:
         _diagnostics(exc.diagnostics)
         return EXIT_FINDINGS
-    sides = game.scenario.player_order
-    specs = specs or ["random"] * len(sides)
-    if len(specs) != len(sides):
-        return _usage(f"--agents names {len(specs)} agent{'s' if len(specs) != 1 else ''} but the scenario has "
-                      f"{len(sides)} sides ({', '.join(sides)}), in that order")
+    seats = _seats(game.scenario.player_order, specs, args.side)
+    if isinstance(seats, str):
+        return _usage(seats)
     try:
-        agents = {side: _make_agent(spec, side, game) for side, spec in zip(sides, specs)}
+        agents = {side: _make_agent(spec, side, game) for side, spec in seats.items()}
     except ScriptError as exc:
         _diagnostics([exc.diagnostic])
         return EXIT_FINDINGS
-    humans = [side for side, spec in zip(sides, specs) if spec == "human"]
+    humans = [side for side, spec in seats.items() if spec == "human"]
     viewer = humans[0] if len(humans) == 1 else None
     narrator = Narrator()
     if not args.quiet:
@@ -297,9 +372,8 @@ def run_play(args: argparse.Namespace) -> int:
 
 
 def run_replay(args: argparse.Namespace) -> int:
-    from dsl.diagnostics import RulesError
-    from interpreter.game import Game
-    from interpreter.narrate import narrate, result_line, title
+    from .game import Game
+    from .narrate import narrate, result_line, title
 
     try:
         game = Game.load(args.log)

@@ -93,15 +93,15 @@ from fractions import Fraction
 
 from attrs import define, evolve, field, frozen
 
-from dsl.model import Declaration, Property
-from dsl.tables import TableView, result_parts
-from dsl.values import Dice, Odds, read_dice
-from interpreter import movement
-from interpreter.actions import Action
-from interpreter.context import Context, Flow
-from interpreter.rules import Rules
-from interpreter.state import ELIMINATED, Unit
-from interpreter.victory import award_for_loss
+from ..dsl.model import Declaration, Property
+from ..dsl.tables import TableView, result_parts
+from ..dsl.values import Dice, Odds, read_dice
+from . import movement
+from .actions import Action
+from .context import Context, Flow
+from .rules import Rules
+from .state import ELIMINATED, Unit
+from .victory import award_for_loss
 
 ATTACKER_ROLES = ("attackers", "firers")
 DEFENDER_ROLES = ("defenders", "targets")
@@ -291,7 +291,7 @@ def _defending_holds(ctx: Context, line: Property, firing: str | None, targets: 
     side, and a side name itself; the clause holds when that side is the defending one.  A line
     with any other condition does not apply (conditions are not evaluated in combat yet).
     """
-    from dsl.conditions import ConditionError, Defending, Names, parse_condition
+    from ..dsl.conditions import ConditionError, Defending, Names, parse_condition
 
     names = movement._rules_cache(ctx.rules).get("condition_names")
     if names is None:
@@ -562,7 +562,7 @@ def expected_worth(ctx: Context, combat_name: str, attackers: Sequence[Unit], de
     passes only what its side knows).  Dummies count nothing; an attack on
     dummies alone is worth 0.  A cell whose parts lack ``worth`` counts 0.
     """
-    from dsl.tables import cell_worth
+    from ..dsl.tables import cell_worth
 
     combat = ctx.rulebook.get("combat", combat_name)
     attackers = _current(ctx, attackers)
@@ -585,7 +585,7 @@ def expected_worth(ctx: Context, combat_name: str, attackers: Sequence[Unit], de
 
 
 def _role(prop: Property) -> str | None:
-    from dsl.vocabulary import ROLES
+    from ..dsl.vocabulary import ROLES
 
     return next((w.text for w in prop.words[2:] if not w.quoted and w.text in ROLES), None)
 

@@ -38,8 +38,8 @@ from typing import Any
 
 from attrs import field, frozen
 
-import interpreter.game  # noqa: F401  (registers E805, raised here)
-from dsl.conditions import (
+from . import game  # noqa: F401  (registers E805, raised here)
+from ..dsl.conditions import (
     Compare,
     Condition,
     ConditionError,
@@ -54,12 +54,12 @@ from dsl.conditions import (
     Who,
     parse_condition,
 )
-from dsl.diagnostics import RulesError, diagnostic
-from dsl.model import Property
-from interpreter.context import Context
-from interpreter.movement import _rules_cache
-from interpreter.rules import Rules
-from interpreter.state import Unit
+from ..dsl.diagnostics import RulesError, diagnostic
+from ..dsl.model import Property
+from .context import Context
+from .movement import _rules_cache
+from .rules import Rules
+from .state import Unit
 
 OPERATORS = {">": operator.gt, ">=": operator.ge, "<": operator.lt, "<=": operator.le, "=": operator.eq}
 

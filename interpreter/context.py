@@ -13,11 +13,11 @@ import functools
 import operator
 from typing import Any, Callable, Generator, Iterable
 
-from dsl.values import Dice, read_dice
-from interpreter import rng
-from interpreter.actions import Action, Decision
-from interpreter.rules import Rules
-from interpreter.state import GameState, Unit, replace
+from ..dsl.values import Dice, read_dice
+from . import rng
+from .actions import Action, Decision
+from .rules import Rules
+from .state import GameState, Unit, replace
 
 Flow = Generator[Decision, Action, Any]
 """A procedure's type: yields decisions, receives actions."""

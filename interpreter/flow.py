@@ -13,12 +13,12 @@ from __future__ import annotations
 import functools
 from typing import Callable
 
-from dsl.diagnostics import RulesError, diagnostic
-from dsl.model import Declaration, Property
-from interpreter.actions import Action
-from interpreter.context import Context, Flow
-from interpreter.movement import cite
-from interpreter.state import _unit_with_spent, replace
+from ..dsl.diagnostics import RulesError, diagnostic
+from ..dsl.model import Declaration, Property
+from .actions import Action
+from .context import Context, Flow
+from .movement import cite
+from .state import _unit_with_spent, replace
 
 Procedure = Callable[[Context, Property], Flow]
 PROCEDURES: dict[str, Procedure] = {}
@@ -50,16 +50,16 @@ def _load_procedures() -> None:
     import importlib
     import pkgutil
 
-    import interpreter.procedures as package
+    from . import procedures as package
 
     for module in pkgutil.iter_modules(package.__path__):
-        importlib.import_module(f"interpreter.procedures.{module.name}")
+        importlib.import_module(f"{package.__name__}.{module.name}")
 
 
 def play(ctx: Context) -> Flow:
     """The whole game: set-up, every turn, then the result."""
     _load_procedures()
-    from interpreter.victory import check_sudden_death, final_result
+    from .victory import check_sudden_death, final_result
 
     yield from setup(ctx)
     sequence = ctx.rulebook.of_kind("sequence")
@@ -185,8 +185,8 @@ def _alternate(ctx: Context, phase: Declaration, prop: Property) -> Flow:
     phase, and so is a side with none of the resource left; the others go on until every side is
     done: once one player is finished, the other may go on uninterrupted.
     """
-    from interpreter.operation import Operation
-    from interpreter.victory import check_sudden_death
+    from .operation import Operation
+    from .victory import check_sudden_death
 
     step = next(c for c in phase.children if c.name == str(prop.get("step")))
     resource = prop.get("resource")
@@ -218,7 +218,7 @@ def _alternate(ctx: Context, phase: Declaration, prop: Property) -> Flow:
 def _phase_end_stacking(ctx: Context) -> tuple:
     """(declaration, its ``checked`` line, the rule read, the ``excess to`` box) of every stacking
     checked at the end of phases, read once per rules."""
-    from interpreter.movement import StackRule
+    from .movement import StackRule
 
     found = []
     for decl in ctx.rulebook.of_kind("stacking"):
@@ -231,7 +231,7 @@ def _phase_end_stacking(ctx: Context) -> tuple:
 def _after_operation(ctx: Context) -> None:
     """Units that are ``eliminated after operation in WHERE`` and stand there now are eliminated,
     scored as eliminations by combat (a raid into cells the unit may not stay in)."""
-    from interpreter.combat import eliminate
+    from .combat import eliminate
 
     raiders = ctx.rules.derived.get("eliminated after operation")
     if raiders is None:
@@ -307,4 +307,4 @@ def _end_of_turn(ctx: Context) -> None:
 # Set-up lives in interpreter.setup; ``setup`` is imported here for the callers that know it as
 # ``interpreter.flow.setup``.
 
-from interpreter.setup import apply_turn_modifiers, setup
+from .setup import apply_turn_modifiers, setup

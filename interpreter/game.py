@@ -10,23 +10,19 @@ replay (event sourcing).
 
 from __future__ import annotations
 
-import hashlib
-import json
 import os
-import tempfile
 from collections.abc import Mapping
-from pathlib import Path
 from typing import Any
 
-from dsl.ast import Span
-from dsl.diagnostics import RulesError, diagnostic, did_you_mean, register
-from interpreter.actions import Action, Decision, IllegalActionError, illegal, parse_choice
-from interpreter.context import Context
-from interpreter.flow import missing_procedures, play
-from interpreter.scenario import Scenario, load_scenario, with_rulebook
+from ..dsl.ast import Span
+from ..dsl.diagnostics import RulesError, diagnostic, did_you_mean, register
+from . import savefile
+from .actions import Action, Decision, IllegalActionError, illegal, parse_choice
+from .context import Context
+from .flow import missing_procedures, play
+from .scenario import Scenario, load_scenario, with_rulebook
 
 TERMINAL = "terminal"
-LOG_VERSION = 1
 
 register("E804", "unknown-option", """
     ## What it does
@@ -179,105 +175,24 @@ class Game:
                 "resources": resources, "decision": self._pending if self._pending and self._pending.side == side
                 else None}
 
-    # --- save and load --------------------------------------------------------------------
+    # --- save and load (interpreter.savefile) -------------------------------------------------
 
     def header(self) -> dict[str, Any]:
-        """The log's first line.  ``options`` (the players' agreed options) only when there are
-        some, so a game without them saves exactly as before."""
-        header = {"type": "header", "warbook_log": LOG_VERSION, "scenario": self.scenario.path,
-                  "scenario_hash": _hash(self.scenario.text), "rulebook_hash": self.scenario.rulebook.hash,
-                  "seed": self.seed}
-        if self.scenario.agreed:
-            header["options"] = dict(self.scenario.agreed)
-        return header
+        """What a save of this game records before its entries (``interpreter.savefile``)."""
+        return savefile.header(self)
 
     def save(self, path: str | os.PathLike) -> None:
-        """Write the log as JSON lines, atomically (a temporary file renamed into place)."""
-        path = Path(path)
-        header = self.header()
-        # The scenario is recorded relative to the log, so a log replays from any working folder.
-        here = path.resolve().parent
-        header["scenario"] = Path(os.path.relpath(Path(self.scenario.path).resolve(), here)).as_posix()
-        header["rulebook"] = Path(os.path.relpath(Path(self.scenario.rulebook.path).resolve(), here)).as_posix()
-        lines = [json.dumps(header, sort_keys=True, ensure_ascii=False)]
-        lines += [json.dumps(entry, sort_keys=True, ensure_ascii=False, default=str) for entry in self.log]
-        handle = tempfile.NamedTemporaryFile("w", encoding="utf-8", dir=path.parent or ".", delete=False,
-                                             prefix=f".{path.name}.", suffix=".tmp")
-        try:
-            with handle:
-                handle.write("\n".join(lines) + "\n")
-            os.chmod(handle.name, 0o666 & ~_umask())  # temporary files are private; a save is not
-            os.replace(handle.name, path)
-        except BaseException:
-            Path(handle.name).unlink(missing_ok=True)
-            raise
+        """Write the log as JSON lines, atomically: a save that replays wherever it is taken."""
+        savefile.save(self, path)
 
     @classmethod
     def load(cls, path: str | os.PathLike) -> "Game":
         """Replay a saved log and check it reproduces: same rulebook, scenario, options and rolls.
 
         Raises:
-            RulesError: with an E803 diagnostic naming the first line that differs.
+            RulesError: with an E803 diagnostic naming the first line that differs, or what changed.
         """
-        shown = str(path)
-        try:
-            lines = Path(path).read_text(encoding="utf-8").splitlines()
-            entries = [json.loads(line) for line in lines if line.strip()]
-        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-            raise RulesError([diagnostic("E803", Span.point(shown), f"cannot read log {shown!r}: {exc}")]) from None
-        shapeless = next((n for n, e in enumerate(entries, start=1) if not isinstance(e, dict)), None)
-        if shapeless is not None:
-            raise RulesError([diagnostic("E803", Span.point(shown, shapeless),
-                                         f"line {shapeless}: not a log entry (a JSON object)")])
-        if not entries or entries[0].get("type") != "header":
-            raise RulesError([diagnostic("E803", Span.point(shown), "not a warbook log: no header line")])
-        header = entries[0]
-        if not isinstance(header.get("scenario"), str) or type(header.get("seed")) is not int:
-            raise RulesError([diagnostic("E803", Span.point(shown, 1),
-                                         "the header needs 'scenario' (a path) and 'seed' (a whole number)")])
-        options = header.get("options", {})
-        if not isinstance(options, dict) or not all(type(on) is bool for on in options.values()):
-            raise RulesError([diagnostic("E803", Span.point(shown, 1),
-                                         "the header's 'options' must map option names to true or false")])
-        folder = Path(path).resolve().parent
-        beside_log = folder / header["scenario"]
-        scenario = load_scenario(beside_log if beside_log.is_file() else header["scenario"])
-        rules = header.get("rulebook")
-        if scenario.rulebook.hash != header.get("rulebook_hash") and isinstance(rules, str) \
-                and (folder / rules).is_file():
-            # Played under another rulebook than the scenario's own (a house rule): replay under it.
-            scenario = with_rulebook(scenario, folder / rules)
-        try:
-            game = cls.new(scenario, int(header["seed"]), options=options)
-        except RulesError as exc:  # an option the rules do not declare is the log's fault
-            raise RulesError([diagnostic("E803", Span.point(shown, 1), f"the header's {d.message}", d.hint)
-                              if d.code == "E804" else d for d in exc.diagnostics]) from None
-        for key in ("scenario_hash", "rulebook_hash"):
-            if game.header()[key] != header.get(key):
-                raise RulesError([diagnostic("E803", Span.point(shown, 1),
-                                             f"the log was written for a different {key.split('_')[0]}",
-                                             "replay it with the files it was recorded with")])
-        expected_rolls = [e for e in entries if e.get("type") == "roll"]
-        for number, entry in enumerate(entries, start=1):
-            if entry.get("type") != "decision":
-                continue
-            if game.is_over() or len(game.legal_actions()) != entry.get("options"):
-                raise RulesError([diagnostic("E803", Span.point(shown, number),
-                                             f"line {number}: expected {entry.get('options')} legal actions, found "
-                                             f"{len(game.legal_actions())}")])
-            if not isinstance(entry.get("choice"), str):
-                raise RulesError([diagnostic("E803", Span.point(shown, number), f"line {number}: a decision "
-                                             "without its 'choice'")])
-            try:
-                game.apply(Action.parse(entry["choice"]))
-            except IllegalActionError as exc:
-                raise RulesError([diagnostic("E803", Span.point(shown, number), f"line {number}: {exc}")]) from None
-        got_rolls = [e for e in game.log if e.get("type") == "roll"]
-        for want, got in zip(expected_rolls, got_rolls):
-            if (want.get("value"), want.get("reason")) != (got.get("value"), got.get("reason")):
-                raise RulesError([diagnostic("E803", Span.point(shown), f"roll {want.get('n')} differs on replay: "
-                                             f"{want.get('value')} then, {got.get('value')} now")])
-        return game
+        return savefile.load(cls, path)
 
 
 def _check_options(scenario: Scenario, options: Mapping[str, bool]) -> None:
@@ -302,13 +217,3 @@ def _offered(action: Action, options: tuple[Action, ...]) -> bool:
         if option is action:
             return True
     return action in options
-
-
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
-
-
-def _hash(text: str) -> str:
-    return hashlib.sha256(text.encode()).hexdigest()[:16]

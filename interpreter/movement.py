@@ -81,11 +81,11 @@ from typing import Any, NamedTuple, Protocol
 
 from attrs import frozen
 
-from dsl.model import Declaration, Property
-from interpreter.board import Board
-from interpreter.options import in_force, option_on
-from interpreter.rules import Rules, UnitType
-from interpreter.state import GameState, Unit
+from ..dsl.model import Declaration, Property
+from .board import Board
+from .options import in_force, option_on
+from .rules import Rules, UnitType
+from .state import GameState, Unit
 
 UNLIMITED = None
 """``allowance`` of a unit with no movement-point limit."""

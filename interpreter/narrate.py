@@ -31,7 +31,7 @@ from __future__ import annotations
 import re
 from typing import Iterable, Mapping
 
-from interpreter.options import options_on
+from .options import options_on
 
 INDENT = "  "
 

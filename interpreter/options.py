@@ -12,7 +12,7 @@ option`` exception of a side's ``never enters``, any ``requires option``) sees t
 game's options without being told about scenarios, and the compiled ``Rules`` (and
 the caches movement keeps per ``Rules``) are built once per set of options.
 
->>> from dsl import load_rulebook
+>>> from warbook.dsl import load_rulebook
 >>> rb = load_rulebook("rulebooks/sea_lords.rules")
 >>> option_on(rb, "naval_zoc"), option_on(with_options(rb, {"naval_zoc": True}), "naval_zoc")
 (False, True)
@@ -25,8 +25,8 @@ from typing import Any
 
 from attrs import evolve
 
-from dsl.ast import Word
-from dsl.model import Declaration, Property, Rulebook
+from ..dsl.ast import Word
+from ..dsl.model import Declaration, Property, Rulebook
 
 
 def _rulebook(where: Any) -> Rulebook:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from typing import Callable, Iterable
 
-from dsl.diagnostics import Diagnostic
+from ..dsl.diagnostics import Diagnostic
 
 TAB_SIZE = 4
 """Tabs in a source line are shown as this many columns in the ``full`` format."""

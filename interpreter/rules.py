@@ -18,7 +18,7 @@ from typing import Any, Iterable
 
 from attrs import frozen
 
-from dsl.model import Declaration, Property, Rulebook
+from ..dsl.model import Declaration, Property, Rulebook
 
 
 @frozen

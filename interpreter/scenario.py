@@ -74,15 +74,15 @@ from typing import Any
 
 from attrs import evolve, frozen
 
-from dsl.ast import Span
-from dsl.diagnostics import Diagnostic, RulesError, diagnostic, did_you_mean, register
-from dsl.loader import find_rulebook, load_with_diagnostics
-from dsl.model import Rulebook
-from dsl.values import read_range
-from interpreter import grid
-from interpreter.board import Board, read_board
-from interpreter.options import with_options
-from interpreter.rules import Rules
+from ..dsl.ast import Span
+from ..dsl.diagnostics import Diagnostic, RulesError, diagnostic, did_you_mean, register
+from ..dsl.loader import find_rulebook, load_with_diagnostics
+from ..dsl.model import Rulebook
+from ..dsl.values import read_range
+from . import grid
+from .board import Board, board_from_text, read_map_text
+from .options import with_options
+from .rules import Rules
 
 register("E704", "bad-scenario", """
     ## What it does
@@ -255,6 +255,12 @@ class Scenario:
     agreed: tuple[tuple[str, bool], ...] = ()
     """Options the players switched before play (``agree``): part of ``options`` too, kept apart
     because a saved game must record them (the scenario file does not)."""
+    rules_path: str = ""
+    """The rules file the scenario names (its overlay or a shipped rulebook); ``rulebook.path``
+    differs from it when the game is played under another rulebook (``with_rulebook``)."""
+    map_path: str = ""
+    map_text: str = ""
+    """The map file read, kept so a saved game can carry it (``interpreter.savefile``)."""
 
     @functools.cached_property
     def rules(self) -> Rules:
@@ -743,7 +749,9 @@ def load_scenario(path: str | Path) -> Scenario:
     map_name = head.get("map")
     if not isinstance(map_name, str):
         raise RulesError([diagnostic("E704", Span.point(shown, _line(text, "[scenario]")), "the scenario names no map")])
-    board = read_board(path.parent / map_name, [d.name for d in rulebook.of_kind("terrain")])
+    map_path = path.parent / map_name
+    map_text = read_map_text(map_path)
+    board = board_from_text(map_text, str(map_path), [d.name for d in rulebook.of_kind("terrain")])
     reader = _Reader(text, rulebook, rules, board, bad)
 
     for key in head:
@@ -803,7 +811,7 @@ def load_scenario(path: str | Path) -> Scenario:
     scenario = Scenario(shown, str(head.get("name", path.stem)), text, rulebook, board, int(turns), tuple(order),
                         tuple(setup_order), tuple(resources), tuple(placements), str(head.get("note", "")),
                         tuple(income), year, tuple(options), tuple(choices), tuple(draws), tuple(modifiers),
-                        unplaced)
+                        unplaced, rules_path=rulebook.path, map_path=str(map_path), map_text=map_text)
     return scenario
 
 

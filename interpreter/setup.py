@@ -33,14 +33,14 @@ from fractions import Fraction
 
 from attrs import define, evolve
 
-from dsl.model import Property
-from dsl.values import Dice
-from interpreter.actions import Action
-from interpreter.context import Context, Flow
-from interpreter.options import option_on
-from interpreter.rules import Rules
-from interpreter.scenario import Zone
-from interpreter.state import Unit
+from ..dsl.model import Property
+from ..dsl.values import Dice
+from .actions import Action
+from .context import Context, Flow
+from .options import option_on
+from .rules import Rules
+from .scenario import Zone
+from .state import Unit
 
 
 @define
@@ -71,7 +71,7 @@ def _display(ctx: Context, side: str) -> str:
 
 def setup(ctx: Context) -> Flow:
     """Place every counter of the scenario (see the module docstring for the order)."""
-    from interpreter.rng import choice_rng
+    from .rng import choice_rng
 
     ctx.state = evolve(ctx.state, phase="setup",
                        resources=tuple(sorted((s, r, v) for s, r, v in _start_resources(ctx))))
@@ -151,7 +151,7 @@ def _choose_options(ctx: Context) -> Flow:
 
 def _carry_out(ctx: Context, effect: Property, owner: str, why: str) -> None:
     """An option's ``gain``/``lose`` effect: ``to owner`` (default), ``opponent``/``enemy`` or ``both``."""
-    from interpreter.victory import gain
+    from .victory import gain
 
     if effect.has("opponent") or effect.has("enemy"):
         sides = list(ctx.enemies(owner))
@@ -262,7 +262,7 @@ def _zone_cells(ctx: Context, zone, unit_type) -> tuple[str, ...]:
 
 def _enterable(ctx: Context, unit_type) -> frozenset[str] | None:
     """The cells a unit type may stand in (``None``: a marker, which may stand anywhere)."""
-    from interpreter.movement import cost_table
+    from .movement import cost_table
 
     if unit_type.kind == "marker":
         return None
@@ -295,7 +295,7 @@ def _may_stand(ctx: Context, unit: Unit, cell: str, per_cell: int | None) -> boo
 def _setup_stacking(rules: Rules) -> tuple:
     """Every ``stacking`` rule, whenever the rulebook checks it: counters set up within the limits
     (set-up is within the limits), even where play checks them only at the end of phases."""
-    from interpreter.movement import StackRule, stacking_rules
+    from .movement import StackRule, stacking_rules
 
     key = ("setup", "stacking")
     if key not in rules.derived:

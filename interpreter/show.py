@@ -40,14 +40,14 @@ from typing import Any, Iterable
 
 import attrs
 
-from dsl.ast import Annotation, Span, Word
-from dsl.diagnostics import Diagnostic, RulesError, WarbookError, diagnostic, did_you_mean
-from dsl.loader import load_rulebook
-from dsl.model import Declaration, Property, Provenance, Rulebook
-from dsl.patterns import Ref, Text
-from dsl.schema import KINDS
-from dsl.tables import TableView, display_cell, display_key
-from dsl.values import Dice, Odds, Range, Shift
+from ..dsl.ast import Annotation, Span, Word
+from ..dsl.diagnostics import Diagnostic, RulesError, WarbookError, diagnostic, did_you_mean
+from ..dsl.loader import load_rulebook
+from ..dsl.model import Declaration, Property, Provenance, Rulebook
+from ..dsl.patterns import Ref, Text
+from ..dsl.schema import KINDS
+from ..dsl.tables import TableView, display_cell, display_key
+from ..dsl.values import Dice, Odds, Range, Shift
 
 EXIT_SHOWN, EXIT_RULES_ERRORS, EXIT_USAGE = 0, 1, 2
 

@@ -12,9 +12,9 @@ from fractions import Fraction
 
 from attrs import evolve
 
-from interpreter.context import Context
-from interpreter.rules import Rules
-from interpreter.state import Unit
+from .context import Context
+from .rules import Rules
+from .state import Unit
 
 
 def _victory(ctx: Context):
@@ -142,7 +142,7 @@ def score_held(ctx: Context, award) -> None:
 def _award_cells(ctx: Context, award) -> tuple[tuple[str, int], ...]:
     """The cells an award's ``cells`` names (by terrain, tag or place, less its ``except``), each with
     its points; found once per rules and map."""
-    from interpreter.movement import _rules_cache
+    from .movement import _rules_cache
 
     cache = _rules_cache(ctx.rules, ctx.board).setdefault("award_cells", {})
     if award.name not in cache:

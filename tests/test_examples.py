@@ -21,6 +21,6 @@ def test_shipped_rulebooks_lint_clean_from_the_command_line():
     rulebooks = sorted(str(p.relative_to(ROOT)) for p in (ROOT / "rulebooks").glob("*.rules"))
     if not rulebooks:
         pytest.skip("no rulebooks shipped yet")
-    done = subprocess.run([sys.executable, "-m", "interpreter.cli", "lint", *rulebooks], cwd=ROOT,
+    done = subprocess.run([sys.executable, "-m", "warbook.interpreter.cli", "lint", *rulebooks], cwd=ROOT,
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stdout + done.stderr

@@ -32,10 +32,10 @@ from typing import Callable, Iterable, Iterator
 
 from attrs import frozen
 
-from dsl.ast import Span
-from dsl.diagnostics import CODES, Diagnostic, diagnostic, register, sort_diagnostics
-from dsl.loader import gc_paused, load_with_diagnostics
-from dsl.model import Declaration, Rulebook
+from ..ast import Span
+from ..diagnostics import CODES, Diagnostic, diagnostic, register, sort_diagnostics
+from ..loader import gc_paused, load_with_diagnostics
+from ..model import Declaration, Rulebook
 
 Check = Callable[[Rulebook], Iterable[Diagnostic]]
 
@@ -67,9 +67,9 @@ def load_checks() -> None:
     """Import every family module so their checks register."""
     for family in FAMILIES:
         try:
-            importlib.import_module(f"dsl.lint.{family}")
+            importlib.import_module(f"{__name__}.{family}")
         except ModuleNotFoundError as exc:
-            if exc.name != f"dsl.lint.{family}":
+            if exc.name != f"{__name__}.{family}":
                 raise
 
 

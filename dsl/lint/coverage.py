@@ -17,10 +17,10 @@ from __future__ import annotations
 import re
 from typing import Iterator
 
-from dsl.diagnostics import Diagnostic, diagnostic
-from dsl.lint import check
-from dsl.lint.names import describe, index, iter_provenance
-from dsl.model import Declaration, Rulebook
+from ..diagnostics import Diagnostic, diagnostic
+from . import check
+from .names import describe, index, iter_provenance
+from ..model import Declaration, Rulebook
 
 _CHAPTER = re.compile(r"(\d+)\.\d")
 """A numbered cite (``11.2``) and its chapter (``11``), whose heading may be declared as ``11.0``."""

@@ -19,11 +19,11 @@ import functools
 import re
 from typing import Callable, Iterator, TypeVar
 
-from dsl.diagnostics import Diagnostic, diagnostic, did_you_mean
-from dsl.lint import check
-from dsl.model import Declaration, Provenance, Rulebook
-from dsl.tables import TableView
-from dsl.values import read_dice
+from ..diagnostics import Diagnostic, diagnostic, did_you_mean
+from . import check
+from ..model import Declaration, Provenance, Rulebook
+from ..tables import TableView
+from ..values import read_dice
 
 T = TypeVar("T")
 

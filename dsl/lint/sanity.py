@@ -16,12 +16,12 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from dsl.diagnostics import Diagnostic, diagnostic
-from dsl.lint import check
-from dsl.lint.names import index, ref_of
-from dsl.lint.tables import high_end, low_end, roll_rows
-from dsl.model import Rulebook
-from dsl.tables import TableView, cell_worth, result_parts
+from ..diagnostics import Diagnostic, diagnostic
+from . import check
+from .names import index, ref_of
+from .tables import high_end, low_end, roll_rows
+from ..model import Rulebook
+from ..tables import TableView, cell_worth, result_parts
 
 
 def _ordered(view: TableView, prop: str) -> str | None:
@@ -296,7 +296,7 @@ def unknown_condition(rb: Rulebook) -> Iterator[Diagnostic]:
     ```
     Use instead: `effect gain cp d6 when vp lead >= 25`.
     """
-    from dsl.conditions import ConditionError, Names, parse_condition
+    from ..conditions import ConditionError, Names, parse_condition
 
     names = None
     for decl in index(rb).declarations:

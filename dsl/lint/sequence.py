@@ -13,11 +13,11 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from dsl.diagnostics import Diagnostic, diagnostic
-from dsl.lint import check
-from dsl.lint.names import index, ref_of
-from dsl.model import Declaration, Rulebook
-from dsl.tables import TableView
+from ..diagnostics import Diagnostic, diagnostic
+from . import check
+from .names import index, ref_of
+from ..model import Declaration, Rulebook
+from ..tables import TableView
 
 
 def _phases(rb: Rulebook) -> list[Declaration]:

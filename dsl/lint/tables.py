@@ -14,12 +14,12 @@ from __future__ import annotations
 
 from typing import Iterable, Iterator
 
-from dsl.diagnostics import Diagnostic, diagnostic, did_you_mean
-from dsl.lint import check
-from dsl.lint.names import Index, index, ref_of
-from dsl.model import Rulebook
-from dsl.tables import Cell, Column, TableRow, TableView, result_parts
-from dsl.values import Dice, Range, is_backwards_range, read_dice, read_modifier, read_multiplier, read_number
+from ..diagnostics import Diagnostic, diagnostic, did_you_mean
+from . import check
+from .names import Index, index, ref_of
+from ..model import Rulebook
+from ..tables import Cell, Column, TableRow, TableView, result_parts
+from ..values import Dice, Range, is_backwards_range, read_dice, read_modifier, read_multiplier, read_number
 
 
 def low_end(r: Range) -> float:

@@ -20,12 +20,12 @@ from typing import Any, Iterator
 
 from attrs import frozen
 
-from dsl.diagnostics import Diagnostic, diagnostic
-from dsl.lint import check
-from dsl.lint.names import index, per_rulebook
-from dsl.model import Declaration, Rulebook
-from dsl.patterns import Ref
-from dsl.values import Dice
+from ..diagnostics import Diagnostic, diagnostic
+from . import check
+from .names import index, per_rulebook
+from ..model import Declaration, Rulebook
+from ..patterns import Ref
+from ..values import Dice
 
 _NOT_REFERENCES = frozenset({"effect", "procedure", "labels", "names", "text", "level"})
 """Binding keys whose words name no other declaration: the verb, column headings, aliases, a level's own name."""

@@ -48,13 +48,13 @@ import operator
 from fractions import Fraction
 from typing import Callable, Iterable
 
-import interpreter.game  # noqa: F401  (registers E805, unsupported-procedure, raised here)
-from dsl.diagnostics import RulesError, diagnostic
-from dsl.model import Property
-from interpreter.combat import Engagement, apply_result, roll_on_table
-from interpreter.context import Context, Flow
-from interpreter.flow import procedure
-from interpreter.state import ELIMINATED, Unit
+from .. import game  # noqa: F401  (registers E805, unsupported-procedure, raised here)
+from ...dsl.diagnostics import RulesError, diagnostic
+from ...dsl.model import Property
+from ..combat import Engagement, apply_result, roll_on_table
+from ..context import Context, Flow
+from ..flow import procedure
+from ..state import ELIMINATED, Unit
 
 FIRED_ON = frozenset({"bombarded", "boarded", "unboarded"})
 """Turn flags that expose a unit to fire against aircraft (``NAME`` or ``NAME:CELL``)."""

@@ -76,19 +76,19 @@ from fractions import Fraction
 
 from attrs import evolve
 
-import interpreter.game  # noqa: F401  (registers E805, unsupported-procedure, raised here)
-from dsl.conditions import ConditionError, Names, parse_condition
-from dsl.diagnostics import RulesError, diagnostic
-from dsl.model import Declaration, Property
-from interpreter import combat as fire
-from interpreter.actions import Action
-from interpreter.context import Context, Flow
-from interpreter.flow import procedure
-from interpreter.movement import _rules_cache, cite, within
-from interpreter.procedures import events
-from interpreter.rules import Rules
-from interpreter.state import ELIMINATED, Unit
-from interpreter.victory import gain
+from .. import game  # noqa: F401  (registers E805, unsupported-procedure, raised here)
+from ...dsl.conditions import ConditionError, Names, parse_condition
+from ...dsl.diagnostics import RulesError, diagnostic
+from ...dsl.model import Declaration, Property
+from .. import combat as fire
+from ..actions import Action
+from ..context import Context, Flow
+from ..flow import procedure
+from ..movement import _rules_cache, cite, within
+from . import events
+from ..rules import Rules
+from ..state import ELIMINATED, Unit
+from ..victory import gain
 
 COMMITTED = "committed"
 """Turn flag of a support marker committed to a battle this turn (it may be used once a turn)."""

@@ -59,14 +59,14 @@ from collections.abc import Iterable
 
 from attrs import evolve
 
-from dsl.model import Declaration, Property
-from interpreter.actions import Action
-from interpreter.combat import mode_roll_modifier, resolve, unit_factor
-from interpreter.context import Context, Flow
-from interpreter.flow import procedure
-from interpreter.movement import _rules_cache as mv_rules_cache
-from interpreter.movement import adjacency
-from interpreter.state import Unit, replace
+from ...dsl.model import Declaration, Property
+from ..actions import Action
+from ..combat import mode_roll_modifier, resolve, unit_factor
+from ..context import Context, Flow
+from ..flow import procedure
+from ..movement import _rules_cache as mv_rules_cache
+from ..movement import adjacency
+from ..state import Unit, replace
 
 ATTACKED = "attacked"
 BOMBARDED = "bombarded"
@@ -435,6 +435,6 @@ def trigger(ctx: Context, prop: Property) -> Flow:
             if TRAP in unit.spent and unit.location == cell and unit.side != marker.side:
                 ctx.update_unit(evolve(unit, spent=unit.spent - {TRAP}))
     if ctx.operation is not None:
-        from interpreter.procedures.events import trigger_moments
+        from .events import trigger_moments
 
         yield from trigger_moments(ctx, names)

@@ -68,15 +68,15 @@ from fractions import Fraction
 
 from attrs import evolve
 
-from dsl.model import Declaration, Property
-from dsl.values import Dice
-from interpreter.actions import Action
-from interpreter.combat import resolve, roll_on_table, table_view
-from interpreter.conditions import Happening, Scope, condition_of, holds
-from interpreter.context import Context, Flow
-from interpreter.flow import procedure
-from interpreter.state import ELIMINATED, Unit
-from interpreter.victory import gain, score_award
+from ...dsl.model import Declaration, Property
+from ...dsl.values import Dice
+from ..actions import Action
+from ..combat import resolve, roll_on_table, table_view
+from ..conditions import Happening, Scope, condition_of, holds
+from ..context import Context, Flow
+from ..flow import procedure
+from ..state import ELIMINATED, Unit
+from ..victory import gain, score_award
 
 _DONE: dict[int, tuple[weakref.ref, dict[str, set]]] = {}
 """Per operation (``ctx.operation``, by identity: operations compare by value): the marker
@@ -203,7 +203,7 @@ def _side(ctx: Context, side: str) -> str:
 
 
 def _role_word(prop: Property) -> str | None:
-    from dsl.vocabulary import ROLES
+    from ...dsl.vocabulary import ROLES
 
     for word in prop.words[2:]:
         if word.text == "when" and not word.quoted:
@@ -285,7 +285,7 @@ def _pick_free(ctx: Context, prop: Property, scope: Scope, decl: Declaration) ->
     if box is None:
         box = next((b.name for b in ctx.rulebook.of_kind("box") if b.has("draw")), None)
     try:
-        from interpreter.procedures.strategic import draw_reinforcement
+        from .strategic import draw_reinforcement
     except ImportError:
         draw_reinforcement = None
     for side in _sides(ctx, prop, scope):
@@ -299,7 +299,7 @@ def _pick_free(ctx: Context, prop: Property, scope: Scope, decl: Declaration) ->
 
 
 def _return(ctx: Context, prop: Property, scope: Scope, decl: Declaration) -> Flow:
-    from interpreter.rules import Rules
+    from ..rules import Rules
 
     box = str(prop.get("box"))
     what = prop.get("what") or ()
@@ -341,8 +341,8 @@ def _remove_self(ctx: Context, prop: Property, scope: Scope, decl: Declaration) 
 
 
 def _attack(ctx: Context, prop: Property, scope: Scope, decl: Declaration) -> Flow:
-    from interpreter.procedures.combat import _combat_for
-    from interpreter.rules import Rules
+    from .combat import _combat_for
+    from ..rules import Rules
 
     if scope.unit is None or scope.cell is None:
         return

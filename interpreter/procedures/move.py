@@ -62,12 +62,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from fractions import Fraction
 
-from dsl.model import Declaration, Property
-from interpreter import movement as mv
-from interpreter.actions import Action
-from interpreter.context import Context, Flow, arg_key
-from interpreter.flow import procedure
-from interpreter.state import Unit, replace
+from ...dsl.model import Declaration, Property
+from .. import movement as mv
+from ..actions import Action
+from ..context import Context, Flow, arg_key
+from ..flow import procedure
+from ..state import Unit, replace
 
 FULL = "full"
 """Points left of a unit that has not spent any this phase (``movement.search`` reads it)."""
@@ -83,7 +83,7 @@ def move(ctx: Context, prop: Property) -> Flow:
 
 def _combat_resolver() -> Callable | None:
     try:
-        from interpreter import combat
+        from .. import combat
     except ImportError:
         return None
     return getattr(combat, "resolve", None)

@@ -47,15 +47,15 @@ from typing import Iterable
 
 from attrs import evolve
 
-from dsl.model import Declaration, Property
-from interpreter import movement
-from interpreter.actions import Action
-from interpreter.context import Context, Flow
-from interpreter.flow import procedure
-from interpreter.movement import cite
-from interpreter.procedures import battle
-from interpreter.rules import Rules, UnitType
-from interpreter.state import Unit
+from ...dsl.model import Declaration, Property
+from .. import movement
+from ..actions import Action
+from ..context import Context, Flow
+from ..flow import procedure
+from ..movement import cite
+from . import battle
+from ..rules import Rules, UnitType
+from ..state import Unit
 
 # --- reading the rules -----------------------------------------------------------------------
 
@@ -358,7 +358,7 @@ def _affordable(ctx: Context, side: str, resource: str, amount: Fraction) -> boo
 
 
 def _pay(ctx: Context, side: str, resource: str, amount: Fraction, why: str) -> None:
-    from interpreter.victory import gain
+    from ..victory import gain
 
     if amount:
         gain(ctx, side, resource, -amount, why)
@@ -671,8 +671,8 @@ def _infiltrate(ctx: Context, units: list[Unit]) -> Flow:
     up and go to its ``then to`` box (infiltrators reaching the bases that score them).  When
     several such awards apply (victory points or, with an option, command points), the owner
     chooses one."""
-    from interpreter.options import in_force
-    from interpreter.victory import score_for
+    from ..options import in_force
+    from ..victory import score_for
 
     awards = [a for a in ctx.rulebook.of_kind("award") if a.first("on") is not None
               and a.first("on").has("infiltrated") and in_force(ctx, a)]
@@ -797,7 +797,7 @@ def _relocate(ctx: Context, units: list[Unit], cell: str, path: tuple[str, ...])
     ctx.operation.path = tuple(path)
     ctx.say(f"{', '.join(ctx.label(u) for u in units)} move {' → '.join((path[0], cell)) if path else cell}",
             kind="move", units=[u.id for u in units], cell=cell, path=list(path))
-    from interpreter.procedures.spotting import hide_again
+    from .spotting import hide_again
 
     hide_again(ctx)
 

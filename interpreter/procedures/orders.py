@@ -7,14 +7,14 @@ A ``mode`` (watch, patrol …) says which side and which units may take it
 
 from __future__ import annotations
 
-from dsl.model import Property
-from interpreter.actions import Action
-from interpreter.context import Context, Flow
-from interpreter.flow import procedure
-from interpreter.movement import _rules_cache
-from interpreter.rules import Rules
-from interpreter.state import replace
-from interpreter.victory import score_held
+from ...dsl.model import Property
+from ..actions import Action
+from ..context import Context, Flow
+from ..flow import procedure
+from ..movement import _rules_cache
+from ..rules import Rules
+from ..state import replace
+from ..victory import score_held
 
 
 def may_take(ctx: Context, mode, unit) -> bool:

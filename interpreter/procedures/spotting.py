@@ -46,13 +46,13 @@ from __future__ import annotations
 
 from attrs import evolve
 
-import interpreter.game  # noqa: F401  (registers E805, unsupported-procedure, raised here)
-from dsl.diagnostics import RulesError, diagnostic
-from dsl.model import Declaration, Property
-from interpreter.context import Context, Flow
-from interpreter.flow import procedure
-from interpreter.rules import Rules
-from interpreter.state import ELIMINATED, Unit
+from .. import game  # noqa: F401  (registers E805, unsupported-procedure, raised here)
+from ...dsl.diagnostics import RulesError, diagnostic
+from ...dsl.model import Declaration, Property
+from ..context import Context, Flow
+from ..flow import procedure
+from ..rules import Rules
+from ..state import ELIMINATED, Unit
 
 
 @procedure("spot")

@@ -77,17 +77,17 @@ from fractions import Fraction
 
 from attrs import evolve
 
-from dsl.model import Declaration, Property
-from dsl.values import Dice, read_dice
-from interpreter.actions import Action
-from interpreter.context import Context, Flow
-from interpreter.flow import procedure
-from interpreter.grid import parse_cell_id
-from interpreter.movement import StackRule, _rules_cache, cell_selectors, cost_table
-from interpreter.procedures.battle import COMMITTED
-from interpreter.rules import Rules, UnitType
-from interpreter.state import ELIMINATED, Unit
-from interpreter.victory import gain
+from ...dsl.model import Declaration, Property
+from ...dsl.values import Dice, read_dice
+from ..actions import Action
+from ..context import Context, Flow
+from ..flow import procedure
+from ..grid import parse_cell_id
+from ..movement import StackRule, _rules_cache, cell_selectors, cost_table
+from .battle import COMMITTED
+from ..rules import Rules, UnitType
+from ..state import ELIMINATED, Unit
+from ..victory import gain
 
 # --- small readings of the rulebook ---------------------------------------------------------
 

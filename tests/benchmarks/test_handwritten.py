@@ -14,7 +14,7 @@ import pytest
 
 from benchmarks import handwritten
 from benchmarks.playout import PURPOSE, SCENARIO, NotTheSameGame, check_same_game, load, warbook_game
-from interpreter.rng import choice_rng
+from warbook.interpreter.rng import choice_rng
 
 SEEDS = (0, 3, 4, 18, 67, 251)
 """Between them every kind of decision: orders, moves, attacks, retreats and losses (seeds 18, 67, 251)."""

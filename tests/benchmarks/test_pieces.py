@@ -17,11 +17,11 @@ from benchmarks.generated_rulebook import big_rulebook
 from benchmarks.harness import Figure, interleaved_many, table
 from benchmarks.memory import bare_graph_builder, same_graph
 from benchmarks.movement_range import LEGEND, map_text, queries, rulebook, terrain_rows, weighted_digraph
-from dsl.lint import lint_report
-from interpreter.board import board_from_text
-from interpreter.grid import parse_cell_id
-from interpreter.movement import reachable
-from interpreter.rules import Rules
+from warbook.dsl.lint import lint_report
+from warbook.interpreter.board import board_from_text
+from warbook.interpreter.grid import parse_cell_id
+from warbook.interpreter.movement import reachable
+from warbook.interpreter.rules import Rules
 
 # --- the generated rulebook -------------------------------------------------------------------
 

@@ -6,10 +6,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from dsl.diagnostics import RulesError
-from dsl.lint import lint_rulebook
-from dsl.loader import load_with_diagnostics
-from dsl.parser import parse_text
+from warbook.dsl.diagnostics import RulesError
+from warbook.dsl.lint import lint_rulebook
+from warbook.dsl.loader import load_with_diagnostics
+from warbook.dsl.parser import parse_text
 
 ROOT = Path(__file__).resolve().parents[2]
 RULEBOOKS = sorted((ROOT / "rulebooks").glob("*.rules"))

@@ -5,8 +5,8 @@ from pathlib import Path
 
 import pytest
 
-from dsl.diagnostics import RulesError
-from dsl.loader import MAX_DEPTH, load_rulebook, load_with_diagnostics
+from warbook.dsl.diagnostics import RulesError
+from warbook.dsl.loader import MAX_DEPTH, load_rulebook, load_with_diagnostics
 
 BASE = '''
 rulebook "Base game" {

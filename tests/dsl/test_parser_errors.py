@@ -2,8 +2,8 @@
 
 import pytest
 
-from dsl.diagnostics import RulesError
-from dsl.parser import MAX_ERRORS, parse_text
+from warbook.dsl.diagnostics import RulesError
+from warbook.dsl.parser import MAX_ERRORS, parse_text
 
 
 def errors(text: str) -> list[tuple[int, int, str, str]]:

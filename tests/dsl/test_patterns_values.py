@@ -2,9 +2,9 @@
 
 from fractions import Fraction
 
-from dsl.ast import Span, Word
-from dsl.patterns import Ref, compile_pattern
-from dsl import values
+from warbook.dsl.ast import Span, Word
+from warbook.dsl.patterns import Ref, compile_pattern
+from warbook.dsl import values
 
 
 def words(*texts: str) -> tuple[Word, ...]:

@@ -1,7 +1,7 @@
 """Spans point where the text is. Every input starts with a blank line, so a node wrongly put on line 1 shows."""
 
-from dsl.ast import Span
-from dsl.parser import parse_text
+from warbook.dsl.ast import Span
+from warbook.dsl.parser import parse_text
 
 TEXT = '''
 terrain  jungle "Jungle" §"Terrain table" {

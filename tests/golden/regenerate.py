@@ -10,9 +10,9 @@ commit.
 
 from pathlib import Path
 
-from interpreter.agents import GreedyAgent, RandomAgent, iter_play
-from interpreter.game import Game
-from interpreter.rng import choice_rng
+from warbook.interpreter.agents import GreedyAgent, RandomAgent, iter_play
+from warbook.interpreter.game import Game
+from warbook.interpreter.rng import choice_rng
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from interpreter.game import Game
+from warbook.interpreter.game import Game
 
 HERE = Path(__file__).resolve().parent
 GOLDENS = sorted(HERE.glob("*.jsonl"))

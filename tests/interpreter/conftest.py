@@ -2,7 +2,7 @@
 
 import pytest
 
-from interpreter import rng
+from warbook.interpreter import rng
 
 
 @pytest.fixture

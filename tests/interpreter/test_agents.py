@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from interpreter.actions import Action, Decision, IllegalActionError
-from interpreter.agents import (
+from warbook.interpreter.actions import Action, Decision, IllegalActionError
+from warbook.interpreter.agents import (
     GreedyAgent,
     HumanAgent,
     InputEnded,
@@ -19,9 +19,9 @@ from interpreter.agents import (
     iter_play,
     parse_choice,
 )
-from interpreter.game import Game
-from interpreter.narrate import Narrator, narrate, redactions, result_line
-from interpreter.rng import choice_rng
+from warbook.interpreter.game import Game
+from warbook.interpreter.narrate import Narrator, narrate, redactions, result_line
+from warbook.interpreter.rng import choice_rng
 
 MINI = (Path(__file__).parent / "fixtures" / "mini" / "mini.toml").resolve()
 
@@ -196,7 +196,7 @@ def test_greedy_scores_attacks_on_face_down_counters_from_public_set_up_counts(m
     calls = []
     # The truth is irrelevant: the defender is face down, so greedy must weigh the set-up counts
     # (2 guerrillas, 1 decoy for red), never read which one it really is.
-    monkeypatch.setitem(sys.modules, "interpreter.combat", fake_combat({"guerrilla": 3, "decoy": 0}, calls))
+    monkeypatch.setitem(sys.modules, "warbook.interpreter.combat", fake_combat({"guerrilla": 3, "decoy": 0}, calls))
     greedy = GreedyAgent(choice_rng(0, "t"), ScenarioOnly(game))
     attack = Action("attack", ("B1", "0302"))
     decision = Decision("blue", "attack", "attack", (attack, Action("done")))
@@ -205,12 +205,12 @@ def test_greedy_scores_attacks_on_face_down_counters_from_public_set_up_counts(m
     assert sorted(c[2][0] for c in calls) == ["decoy", "guerrilla"] and {c[0] for c in calls} == {"skirmish"}
     assert greedy.choose(seen, decision) == attack
     # An attack expected to do harm loses to passing.
-    monkeypatch.setitem(sys.modules, "interpreter.combat", fake_combat({"guerrilla": -3, "decoy": -3}, []))
+    monkeypatch.setitem(sys.modules, "warbook.interpreter.combat", fake_combat({"guerrilla": -3, "decoy": -3}, []))
     assert greedy.choose(seen, decision) == Action("done")
 
 
 def test_greedy_without_a_combat_module_falls_back_to_its_rng(monkeypatch, skirmish):
-    monkeypatch.setitem(sys.modules, "interpreter.combat", None)  # import fails
+    monkeypatch.setitem(sys.modules, "warbook.interpreter.combat", None)  # import fails
     game = Game.new(skirmish, 0)
     decision = Decision("blue", "attack", "attack", (Action("attack", ("B1", "0302")), Action("done")))
     seen = observation([blue("0202"), face_down("R7", "0302")])
@@ -346,7 +346,7 @@ def test_narrating_to_one_side_hides_the_enemy_face_down_counters():
 
 
 def test_greedy_scores_attacks_with_the_rulebook_tables(skirmish):
-    pytest.importorskip("interpreter.combat")
+    pytest.importorskip("warbook.interpreter.combat")
     greedy = GreedyAgent(choice_rng(0, "t"), ScenarioOnly(Game.new(skirmish, 0)))
     # Trooper (attack 2) against a guerrilla (defence 1): 2:1, a certain D (worth +2).  A face-down
     # counter is a guerrilla two times in three (set-up: 2 guerrillas, 1 decoy; a dummy is worth 0).

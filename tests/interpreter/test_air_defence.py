@@ -17,11 +17,11 @@ from pathlib import Path
 
 import pytest
 
-from interpreter.actions import Action
-from interpreter.context import Context
-from interpreter.flow import PROCEDURES, _load_procedures
-from interpreter.scenario import load_scenario
-from interpreter.state import ELIMINATED, GameState, Unit
+from warbook.interpreter.actions import Action
+from warbook.interpreter.context import Context
+from warbook.interpreter.flow import PROCEDURES, _load_procedures
+from warbook.interpreter.scenario import load_scenario
+from warbook.interpreter.state import ELIMINATED, GameState, Unit
 
 FIXTURES = Path(__file__).parent / "fixtures" / "spotting"
 KLICKS = load_scenario(FIXTURES / "klicks.toml")
@@ -217,7 +217,7 @@ def test_eight_to_ten_no_effect(dice, effect):
 
 
 def test_conditions_compare_factor_totals_of_the_roles():
-    from interpreter.procedures.air_defence import condition_holds
+    from warbook.interpreter.procedures.air_defence import condition_holds
 
     ctx = game_with()
     roles = {"firers": [vc("V1", "0205"), vc("V2", "0203", "dummy")], "targets": [air("A1", "0204")]}
@@ -230,8 +230,8 @@ def test_conditions_compare_factor_totals_of_the_roles():
 
 
 def test_an_unknown_condition_is_a_diagnostic():
-    from dsl.diagnostics import RulesError
-    from interpreter.procedures.air_defence import condition_holds
+    from warbook.dsl.diagnostics import RulesError
+    from warbook.interpreter.procedures.air_defence import condition_holds
 
     ctx = game_with()
     with pytest.raises(RulesError) as info:

@@ -6,7 +6,7 @@ launches and a chief at 0101 and a launch at 0301, Red a junk at 0401; Blue has 
 from pathlib import Path
 
 
-from interpreter.game import Game
+from warbook.interpreter.game import Game
 
 FIXTURE = Path(__file__).parent / "fixtures" / "alternating" / "patrol.toml"
 

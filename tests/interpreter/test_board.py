@@ -2,8 +2,8 @@
 
 import pytest
 
-from dsl.diagnostics import RulesError
-from interpreter.board import board_from_text
+from warbook.dsl.diagnostics import RulesError
+from warbook.interpreter.board import board_from_text
 
 HEX = '''
 [map]

@@ -6,20 +6,12 @@ from pathlib import Path
 
 import pytest
 
-from interpreter.cli import main
+from driving import run_cli as run
+
+from warbook.interpreter.cli import main
 
 MINI = str((Path(__file__).parent / "fixtures" / "mini" / "mini.toml").resolve())
 RESULT = "Result: Victory for blue (margin 4; blue 4, red 0)"
-
-
-def run(capsys, *argv):
-    """Exit code, stdout and stderr of one command (argparse's usage errors exit through SystemExit)."""
-    try:
-        code = main(list(argv))
-    except SystemExit as exc:
-        code = exc.code
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def test_play_prints_the_narrative_and_result_and_replay_narrates_it_identically(capsys, tmp_path):
@@ -94,7 +86,7 @@ def test_a_tampered_log_exits_1_with_a_positioned_diagnostic(capsys, tmp_path):
     assert code == 1 and out == "" and err.startswith(f"{log}:{number}:1: E803 line {number}: illegal action")
     tamper(log, 1, lambda e: e.pop("seed"))
     code, _, err = run(capsys, "replay", str(log))
-    assert code == 1 and err == f"{log}:1:1: E803 the header needs 'scenario' (a path) and 'seed' (a whole number)\n"
+    assert code == 1 and err == f"{log}:1:1: E803 the header needs 'scenario' (a shipped name, an embedded file or a path) and 'seed' (a whole number)\n"
     log.write_text("[1, 2]\n")
     code, _, err = run(capsys, "replay", str(log))
     assert code == 1 and "E803 line 1: not a log entry" in err
@@ -127,8 +119,8 @@ SHIPPED = sorted((Path(__file__).resolve().parents[2] / "scenarios").glob("*.tom
 
 @pytest.mark.parametrize("scenario", SHIPPED, ids=lambda p: p.stem)
 def test_shipped_scenarios_play_and_replay_identically(capsys, tmp_path, scenario):
-    from dsl.diagnostics import RulesError
-    from interpreter.game import Game
+    from warbook.dsl.diagnostics import RulesError
+    from warbook.interpreter.game import Game
 
     try:
         Game.new(scenario, 0)

@@ -16,11 +16,11 @@ from pathlib import Path
 
 import pytest
 
-from dsl.values import read_odds
-from interpreter import combat, rng
-from interpreter.context import Context
-from interpreter.scenario import load_scenario
-from interpreter.state import ELIMINATED, GameState, Unit
+from warbook.dsl.values import read_odds
+from warbook.interpreter import combat, rng
+from warbook.interpreter.context import Context
+from warbook.interpreter.scenario import load_scenario
+from warbook.interpreter.state import ELIMINATED, GameState, Unit
 
 FIXTURE = Path(__file__).parent / "fixtures" / "combat" / "combat.toml"
 
@@ -181,9 +181,9 @@ def test_shift_lines_apply_for_the_side_they_help(scenario):
 def test_totals_find_printed_ranges_and_skip_shifted_only_columns():
     # Sea Lords CRT (27.0): "<1* 1 2 3 4-5 6-7 8-9 10-12 13-15 16-18 19-22 23-26 27+", "* Use
     # this column only if shifted into it."
-    from dsl import load_rulebook
-    from dsl.loader import find_rulebook
-    from dsl.tables import TableView
+    from warbook.dsl import load_rulebook
+    from warbook.dsl.loader import find_rulebook
+    from warbook.dsl.tables import TableView
 
     view = TableView.from_declaration(load_rulebook(find_rulebook("sea_lords")).get("table", "crt"))
     labels = {total: view.columns[combat.value_column(view, Fraction(total))].label

@@ -21,12 +21,12 @@ from pathlib import Path
 
 import pytest
 
-from interpreter.agents import GreedyAgent, RandomAgent
-from interpreter.game import Game
-from interpreter.movement import StackRule, cost_table, enemy_cells_forbidden, stack_rules
-from interpreter.rng import choice_rng
-from interpreter.scenario import load_scenario
-from interpreter.state import ELIMINATED, OFFMAP
+from warbook.interpreter.agents import GreedyAgent, RandomAgent
+from warbook.interpreter.game import Game
+from warbook.interpreter.movement import StackRule, cost_table, enemy_cells_forbidden, stack_rules
+from warbook.interpreter.rng import choice_rng
+from warbook.interpreter.scenario import load_scenario
+from warbook.interpreter.state import ELIMINATED, OFFMAP
 
 ROOT = Path(__file__).resolve().parents[2]
 SCENARIOS = sorted((ROOT / "scenarios").glob("*.toml"))

@@ -11,14 +11,14 @@ from pathlib import Path
 
 import pytest
 
-from interpreter import rng
+from warbook.interpreter import rng
 from driving import drive
-from interpreter.actions import Action
-from interpreter.context import Context
-from interpreter.flow import PROCEDURES, _load_procedures
-from interpreter.game import Game
-from interpreter.scenario import load_scenario
-from interpreter.state import ELIMINATED, GameState, Unit
+from warbook.interpreter.actions import Action
+from warbook.interpreter.context import Context
+from warbook.interpreter.flow import PROCEDURES, _load_procedures
+from warbook.interpreter.game import Game
+from warbook.interpreter.scenario import load_scenario
+from warbook.interpreter.state import ELIMINATED, GameState, Unit
 
 FIXTURES = Path(__file__).parent / "fixtures" / "combat"
 

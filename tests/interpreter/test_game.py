@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from dsl.diagnostics import RulesError
-from interpreter.actions import Action, IllegalActionError
-from interpreter.game import Game
+from warbook.dsl.diagnostics import RulesError
+from warbook.interpreter.actions import Action, IllegalActionError
+from warbook.interpreter.game import Game
 
 MINI = Path(__file__).parent / "fixtures" / "mini" / "mini.toml"
 

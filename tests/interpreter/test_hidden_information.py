@@ -26,9 +26,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dsl.diagnostics import RulesError
-from interpreter.game import Game
-from interpreter.state import ELIMINATED
+from warbook.dsl.diagnostics import RulesError
+from warbook.interpreter.game import Game
+from warbook.interpreter.state import ELIMINATED
 
 HIDDEN = Path(__file__).parent / "fixtures" / "spotting" / "hidden.toml"
 SHIPPED = sorted((Path(__file__).parents[2] / "scenarios").glob("*.toml"))

@@ -14,13 +14,13 @@ from types import SimpleNamespace
 import pytest
 from attrs import evolve
 
-from dsl import load_rulebook
-from interpreter import movement as mv
-from interpreter.actions import Action
-from interpreter.board import board_from_text
-from interpreter.context import Context
-from interpreter.procedures.move import move
-from interpreter.state import ELIMINATED, GameState, Unit
+from warbook.dsl import load_rulebook
+from warbook.interpreter import movement as mv
+from warbook.interpreter.actions import Action
+from warbook.interpreter.board import board_from_text
+from warbook.interpreter.context import Context
+from warbook.interpreter.procedures.move import move
+from warbook.interpreter.state import ELIMINATED, GameState, Unit
 
 ROOT = Path(__file__).resolve().parents[2]
 KLICKS = ROOT / "rulebooks" / "several_klicks.rules"
@@ -188,7 +188,7 @@ class StubCombat:
 
 @pytest.fixture
 def stub_combat(monkeypatch):
-    from interpreter import combat
+    from warbook.interpreter import combat
 
     stub = StubCombat()
     monkeypatch.setattr(combat, "resolve", stub.resolve)
@@ -239,9 +239,9 @@ def test_no_watch_fire_at_aircraft(klicks, stub_combat):
 
 
 def test_watch_fire_with_the_real_combat(klicks):
-    combat = pytest.importorskip("interpreter.combat")
+    combat = pytest.importorskip("warbook.interpreter.combat")
     if not hasattr(combat, "resolve"):
-        pytest.skip("interpreter.combat has no resolve yet")
+        pytest.skip("warbook.interpreter.combat has no resolve yet")
     # COMBAT PHASE by hand: US Infantry attack 2 against VC (Local) defend 1 in jungle x3 = 3, 2:3,
     # "round in the defenders favour" → 1:2; motivation 2 against 1 shifts one column for the attacker
     # (the rulebook's errata reading) → 1:1.  WATCH: roll -1; row 0 uses row 1 (gap "rolls outside use
@@ -359,7 +359,7 @@ SCENARIOS = sorted((ROOT / "scenarios").glob("klicks_*.toml"))
 def test_random_games_never_share_a_hex_between_sides(scenario):
     # MOVEMENT "No unit my enter an enemy occupied hex": after every choice, no hex holds counters of
     # both sides (markers such as booby traps are not counters).
-    from interpreter.game import Game
+    from warbook.interpreter.game import Game
 
     for seed in (1, 2):
         game = Game.new(scenario, seed=seed)

@@ -13,12 +13,12 @@ from types import SimpleNamespace
 
 import pytest
 
-from dsl import load_rulebook
-from interpreter import movement as mv
-from interpreter.board import board_from_text
-from interpreter.context import Context
-from interpreter.rules import Rules
-from interpreter.state import GameState, Unit
+from warbook.dsl import load_rulebook
+from warbook.interpreter import movement as mv
+from warbook.interpreter.board import board_from_text
+from warbook.interpreter.context import Context
+from warbook.interpreter.rules import Rules
+from warbook.interpreter.state import GameState, Unit
 
 ROOT = Path(__file__).resolve().parents[2]
 KLICKS = ROOT / "rulebooks" / "several_klicks.rules"
@@ -284,7 +284,7 @@ def test_crosses_only_features(generic):
 def test_move_order_descending(generic):
     # `do move order by move descending`: the runner (move 3) before the climber (move 2); the walker
     # has no move factor (`points 2`), so it moves last.
-    from interpreter.procedures.move import move
+    from warbook.interpreter.procedures.move import move
 
     ctx = make_ctx(generic, ["....."], [unit("W1", "blue", "walker", "0101"), unit("C1", "blue", "climber", "0201"),
                                         unit("R1", "blue", "runner", "0301")],

@@ -6,11 +6,11 @@ from pathlib import Path
 
 import pytest
 
-from dsl.diagnostics import RulesError
-from interpreter.game import Game
-from interpreter.narrate import title
-from interpreter.options import option_on
-from interpreter.scenario import load_scenario
+from warbook.dsl.diagnostics import RulesError
+from warbook.interpreter.game import Game
+from warbook.interpreter.narrate import title
+from warbook.interpreter.options import option_on
+from warbook.interpreter.scenario import load_scenario
 
 ROOT = Path(__file__).resolve().parents[2]
 GAME_WARDEN = ROOT / "scenarios" / "sea_lords_game_warden.toml"

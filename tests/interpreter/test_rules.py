@@ -4,8 +4,8 @@ from pathlib import Path
 
 import pytest
 
-from dsl import load_rulebook
-from interpreter.rules import Rules
+from warbook.dsl import load_rulebook
+from warbook.interpreter.rules import Rules
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -27,8 +27,8 @@ def test_side_wide_prohibitions_reach_units_through_their_nationality(sea_lords)
     # §21.1 "Free World units may generally not enter Cambodia" is a side-wide 'never enters
     # cambodia' on side free_world; a PBR names only its nationality (US), so it must still be
     # barred from the Cambodian Mekong, which a Communist junk may sail (§21.2).
-    from interpreter.board import read_board
-    from interpreter.movement import cost_table
+    from warbook.interpreter.board import read_board
+    from warbook.interpreter.movement import cost_table
 
     board = read_board(ROOT / "scenarios" / "maps" / "sea_lords_delta.toml",
                        [d.name for d in sea_lords.rulebook.of_kind("terrain")])

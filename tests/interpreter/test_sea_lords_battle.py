@@ -24,15 +24,15 @@ from pathlib import Path
 import pytest
 from attrs import evolve
 
-from interpreter import combat
+from warbook.interpreter import combat
 from driving import drive, options
-from interpreter.context import Context
-from interpreter.flow import PROCEDURES, _load_procedures
-from interpreter.operation import Operation
-from interpreter.options import with_options
-from interpreter.procedures import battle
-from interpreter.scenario import load_scenario
-from interpreter.state import ELIMINATED, GameState, Unit
+from warbook.interpreter.context import Context
+from warbook.interpreter.flow import PROCEDURES, _load_procedures
+from warbook.interpreter.operation import Operation
+from warbook.interpreter.options import with_options
+from warbook.interpreter.procedures import battle
+from warbook.interpreter.scenario import load_scenario
+from warbook.interpreter.state import ELIMINATED, GameState, Unit
 
 FIXTURE = Path(__file__).parent / "fixtures" / "sea_lords_battle" / "battle.toml"
 FW, COM = "free_world", "communist"

@@ -25,17 +25,17 @@ from attrs import evolve
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dsl.conditions import ConditionError, Names, parse_condition
-from dsl.model import Property
+from warbook.dsl.conditions import ConditionError, Names, parse_condition
+from warbook.dsl.model import Property
 from driving import drive
-from interpreter.conditions import Happening, Scope, condition_of, holds, lead
-from interpreter.context import Context
-from interpreter.flow import PROCEDURES, _end_of_turn, _load_procedures
-from interpreter.operation import Operation
-from interpreter.procedures import events
-from interpreter.scenario import load_scenario
-from interpreter.state import ELIMINATED, GameState, Unit
-from interpreter.victory import gain
+from warbook.interpreter.conditions import Happening, Scope, condition_of, holds, lead
+from warbook.interpreter.context import Context
+from warbook.interpreter.flow import PROCEDURES, _end_of_turn, _load_procedures
+from warbook.interpreter.operation import Operation
+from warbook.interpreter.procedures import events
+from warbook.interpreter.scenario import load_scenario
+from warbook.interpreter.state import ELIMINATED, GameState, Unit
+from warbook.interpreter.victory import gain
 
 FIXTURE = Path(__file__).parent / "fixtures" / "sea_lords_events" / "events.toml"
 SCENARIO = load_scenario(FIXTURE)
@@ -390,8 +390,8 @@ def test_role_totals():
 
 
 def test_an_unreadable_condition_at_play_is_a_diagnostic():
-    from dsl.ast import Span, Word
-    from dsl.diagnostics import RulesError
+    from warbook.dsl.ast import Span, Word
+    from warbook.dsl.diagnostics import RulesError
 
     span = Span("x.rules", 1, 1, 1, 2)
     prop = Property("effect", span, tuple(Word(span, w) for w in ["effect", "no", "effect", "when", "soon"]),

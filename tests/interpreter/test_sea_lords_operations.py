@@ -14,12 +14,12 @@ from pathlib import Path
 import pytest
 
 from driving import drive, options
-from interpreter.context import Context
-from interpreter.flow import PROCEDURES, _load_procedures, setup
-from interpreter.movement import cost_table
-from interpreter.operation import Operation
-from interpreter.procedures.operations import Force, operation_cost
-from interpreter.scenario import load_scenario
+from warbook.interpreter.context import Context
+from warbook.interpreter.flow import PROCEDURES, _load_procedures, setup
+from warbook.interpreter.movement import cost_table
+from warbook.interpreter.operation import Operation
+from warbook.interpreter.procedures.operations import Force, operation_cost
+from warbook.interpreter.scenario import load_scenario
 
 FIXTURE = Path(__file__).parent / "fixtures" / "sea_lords_ops" / "ops.toml"
 
@@ -223,7 +223,7 @@ def test_an_l_unit_never_enters_where_its_class_may_not_be(ctx):
 def with_junk(ctx, cell):
     from attrs import evolve
 
-    from interpreter.state import Unit
+    from warbook.interpreter.state import Unit
 
     ctx.state = evolve(ctx.state, units=tuple(sorted((*ctx.state.units, Unit("J1", "troop_junk", "communist", cell,
                                                                               hidden=True)))))
@@ -276,7 +276,7 @@ def score_towns(ctx):
 def test_a_town_held_by_the_communist_side_scores_one_and_a_cambodian_town_none(ctx):
     """VP Table: "Each town square solely occupied by Communist units: 1 … Cambodian towns count
     as 0." Ben Tre (2418) is held; Prey Veng (1304) is a town in Cambodia."""
-    from interpreter.state import Unit
+    from warbook.interpreter.state import Unit
 
     add(ctx, Unit("X1", "main_force_bn", "communist", "1304"))
     assert score_towns(ctx) == 1
@@ -284,7 +284,7 @@ def test_a_town_held_by_the_communist_side_scores_one_and_a_cambodian_town_none(
 
 def test_a_cadre_doubles_the_towns_vp(ctx):
     """16.2: a cadre in a city or town square during the territorial VP phase doubles its VP."""
-    from interpreter.state import Unit
+    from warbook.interpreter.state import Unit
 
     add(ctx, Unit("X1", "cadre", "communist", "2418"))
     assert score_towns(ctx) == 2
@@ -298,8 +298,8 @@ def tet(scenario):
     """The operations position, played with the Tet overlay's rules (sappers may raid on turn 1)."""
     from attrs import evolve
 
-    from interpreter.scenario import with_rulebook
-    from interpreter.state import Unit
+    from warbook.interpreter.scenario import with_rulebook
+    from warbook.interpreter.state import Unit
 
     raid = with_rulebook(scenario, Path(__file__).parents[2] / "scenarios" / "sea_lords_tet.rules")
     ctx = Context(raid, seed=1)
@@ -329,7 +329,7 @@ def test_a_raiding_sapper_is_eliminated_when_the_operation_ends_and_scores_for_t
     """25.10: "Any such units are automatically eliminated at the end of that Communist player turn,
     and they count for Free World VP" — read as the end of the operation; the VP Table scores a
     Communist unit eliminated 2 ("all others")."""
-    from interpreter.flow import _after_operation
+    from warbook.interpreter.flow import _after_operation
 
     run(tet, "designate force", "communist", ["operate 2712", "add S1", "add S2", "go"])
     run(tet, "move force", "communist", ["move 2812"])
@@ -349,7 +349,7 @@ def test_a_lead_of_75_ends_the_game_at_once_with_a_decisive_victory(scenario):
     comes to an end and the player with that VP superiority wins a decisive victory" — although
     the table of 4.2 puts a margin of 75 in Tactical Victory.  The check runs after every
     operation: here the Communist player's first operation is a pass, and the game ends."""
-    from interpreter.game import Game
+    from warbook.interpreter.game import Game
 
     game = Game.new(scenario, seed=1)
     game.ctx.state = game.ctx.state.with_resource("free_world", "vp", 75)

@@ -17,11 +17,11 @@ from fractions import Fraction
 from pathlib import Path
 
 from driving import drive
-from interpreter.context import Context
-from interpreter.flow import PROCEDURES, _load_procedures
-from interpreter.procedures.strategic import COMMITTED, draw_reinforcement
-from interpreter.scenario import load_scenario
-from interpreter.state import ELIMINATED, GameState, Unit
+from warbook.interpreter.context import Context
+from warbook.interpreter.flow import PROCEDURES, _load_procedures
+from warbook.interpreter.procedures.strategic import COMMITTED, draw_reinforcement
+from warbook.interpreter.scenario import load_scenario
+from warbook.interpreter.state import ELIMINATED, GameState, Unit
 
 SCENARIO = load_scenario(Path(__file__).parent / "fixtures" / "sea_lords_strategic" / "strategic.toml")
 _load_procedures()

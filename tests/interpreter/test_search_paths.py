@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from interpreter import movement as mv
-from interpreter.game import Game
+from warbook.interpreter import movement as mv
+from warbook.interpreter.game import Game
 
 ROOT = Path(__file__).resolve().parents[2]
 SCENARIOS = [ROOT / "scenarios" / "klicks_village_sweep.toml", ROOT / "scenarios" / "klicks_firebase_night.toml",

@@ -17,13 +17,13 @@ from pathlib import Path
 import pytest
 from attrs import evolve
 
-from dsl.ast import Span
-from dsl.diagnostics import RulesError
-from dsl.model import Property
-from interpreter.context import Context
-from interpreter.flow import PROCEDURES, _load_procedures
-from interpreter.scenario import load_scenario
-from interpreter.state import ELIMINATED, GameState, Unit
+from warbook.dsl.ast import Span
+from warbook.dsl.diagnostics import RulesError
+from warbook.dsl.model import Property
+from warbook.interpreter.context import Context
+from warbook.interpreter.flow import PROCEDURES, _load_procedures
+from warbook.interpreter.scenario import load_scenario
+from warbook.interpreter.state import ELIMINATED, GameState, Unit
 
 FIXTURES = Path(__file__).parent / "fixtures" / "spotting"
 KLICKS = load_scenario(FIXTURES / "klicks.toml")

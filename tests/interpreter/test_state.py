@@ -4,7 +4,7 @@ from attrs import evolve
 from hypothesis import given
 from hypothesis import strategies as st
 
-from interpreter.state import GameState, Unit, replace
+from warbook.interpreter.state import GameState, Unit, replace
 
 CELLS = ("0101", "0102", "0201", "eliminated", "offmap")
 SIDES = ("blue", "red")

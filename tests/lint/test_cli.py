@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from dsl.diagnostics import CODES
-from dsl.lint import load_checks
-from interpreter.cli import main
+from warbook.dsl.diagnostics import CODES
+from warbook.dsl.lint import load_checks
+from warbook.interpreter.cli import main
 
 load_checks()
 

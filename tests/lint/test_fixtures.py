@@ -13,10 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from dsl.diagnostics import CODES, RulesError
-from dsl.lint import lint_path, load_checks
-from dsl.parser import parse_text
-from interpreter.render import concise
+from warbook.dsl.diagnostics import CODES, RulesError
+from warbook.dsl.lint import lint_path, load_checks
+from warbook.dsl.parser import parse_text
+from warbook.interpreter.render import concise
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = Path(__file__).resolve().parent / "fixtures"

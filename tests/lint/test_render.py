@@ -2,10 +2,10 @@
 
 import json
 
-from dsl.ast import Span
-from dsl.diagnostics import diagnostic
-from dsl.lint import load_checks
-from interpreter import render
+from warbook.dsl.ast import Span
+from warbook.dsl.diagnostics import diagnostic
+from warbook.dsl.lint import load_checks
+from warbook.interpreter import render
 
 load_checks()
 

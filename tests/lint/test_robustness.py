@@ -5,8 +5,8 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from dsl.lint import lint_rulebook, load_checks
-from dsl.loader import load_with_diagnostics
+from warbook.dsl.lint import lint_rulebook, load_checks
+from warbook.dsl.loader import load_with_diagnostics
 
 load_checks()
 

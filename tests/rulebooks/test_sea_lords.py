@@ -16,10 +16,10 @@ from pathlib import Path
 
 import pytest
 
-from dsl import Severity, load_rulebook
-from dsl.lint import lint_path
-from dsl.model import Declaration
-from dsl.tables import TableView, cell_worth, result_parts
+from warbook.dsl import Severity, load_rulebook
+from warbook.dsl.lint import lint_path
+from warbook.dsl.model import Declaration
+from warbook.dsl.tables import TableView, cell_worth, result_parts
 
 ROOT = Path(__file__).resolve().parents[2]
 RULEBOOK = ROOT / "rulebooks" / "sea_lords.rules"

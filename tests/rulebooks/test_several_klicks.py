@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from dsl import Severity, load_rulebook
-from dsl.lint import lint_path
-from dsl.tables import TableView
-from dsl.values import read_range
+from warbook.dsl import Severity, load_rulebook
+from warbook.dsl.lint import lint_path
+from warbook.dsl.tables import TableView
+from warbook.dsl.values import read_range
 
 RULEBOOK = Path(__file__).resolve().parents[2] / "rulebooks" / "several_klicks.rules"
 

@@ -18,16 +18,16 @@ from pathlib import Path
 import networkx as nx
 import pytest
 
-import dsl
-from dsl import RulesError, Severity, load_rulebook
-from dsl.loader import find_rulebook
-from interpreter.context import Context
-from interpreter.flow import setup
-from interpreter.game import Game
-from interpreter.rules import Rules
-from interpreter.scenario import Scenario, load_scenario
-from interpreter.state import GameState, Unit
-from interpreter.victory import final_result, score_held
+from warbook import dsl
+from warbook.dsl import RulesError, Severity, load_rulebook
+from warbook.dsl.loader import find_rulebook
+from warbook.interpreter.context import Context
+from warbook.interpreter.flow import setup
+from warbook.interpreter.game import Game
+from warbook.interpreter.rules import Rules
+from warbook.interpreter.scenario import Scenario, load_scenario
+from warbook.interpreter.state import GameState, Unit
+from warbook.interpreter.victory import final_result, score_held
 
 ROOT = Path(__file__).resolve().parents[2]
 SCENARIOS = ROOT / "scenarios"

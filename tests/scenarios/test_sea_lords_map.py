@@ -17,9 +17,9 @@ from pathlib import Path
 import networkx as nx
 import pytest
 
-from dsl import load_rulebook
-from interpreter.board import Board, read_board
-from interpreter.rules import Rules
+from warbook.dsl import load_rulebook
+from warbook.interpreter.board import Board, read_board
+from warbook.interpreter.rules import Rules
 
 ROOT = Path(__file__).resolve().parents[2]
 MAP = ROOT / "scenarios" / "maps" / "sea_lords_delta.toml"

@@ -17,14 +17,14 @@ from pathlib import Path
 
 import pytest
 
-from dsl import RulesError
-from interpreter.actions import Action
-from interpreter.context import Context
-from interpreter.flow import setup
-from interpreter.movement import cost_table
-from interpreter.options import option_on
-from interpreter.scenario import Scenario, load_scenario
-from interpreter.setup import apply_turn_modifiers
+from warbook.dsl import RulesError
+from warbook.interpreter.actions import Action
+from warbook.interpreter.context import Context
+from warbook.interpreter.flow import setup
+from warbook.interpreter.movement import cost_table
+from warbook.interpreter.options import option_on
+from warbook.interpreter.scenario import Scenario, load_scenario
+from warbook.interpreter.setup import apply_turn_modifiers
 
 ROOT = Path(__file__).resolve().parents[2]
 SCENARIOS = ROOT / "scenarios"
@@ -604,9 +604,9 @@ def test_the_new_keys_load_as_written(tmp_path):
 
 def test_tet_turn_1_begins_with_the_recon_modifier_in_force(scenarios):
     # The turn loop applies the scenario's turn modifiers when a turn begins (25.10).
-    from interpreter.agents import RandomAgent
-    from interpreter.game import Game
-    from interpreter.rng import choice_rng
+    from warbook.interpreter.agents import RandomAgent
+    from warbook.interpreter.game import Game
+    from warbook.interpreter.rng import choice_rng
 
     game = Game.new(scenarios["sea_lords_tet"], seed=4)
     agents = {s: RandomAgent(choice_rng(4, s)) for s in game.ctx.rules.sides}

@@ -13,11 +13,11 @@ from pathlib import Path
 
 import pytest
 
-from dsl.loader import load_with_diagnostics
-from dsl.parser import parse_text
-from dsl.patterns import Ref
-from dsl.schema import DIRECTIVES, KINDS
-from dsl.vocabulary import EFFECTS, PROCEDURES
+from warbook.dsl.loader import load_with_diagnostics
+from warbook.dsl.parser import parse_text
+from warbook.dsl.patterns import Ref
+from warbook.dsl.schema import DIRECTIVES, KINDS
+from warbook.dsl.vocabulary import EFFECTS, PROCEDURES
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs"

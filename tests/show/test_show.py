@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from dsl.diagnostics import RulesError
-from dsl.loader import load_rulebook
-from interpreter.cli import main
-from interpreter.show import json_value, text_width
+from warbook.dsl.diagnostics import RulesError
+from warbook.dsl.loader import load_rulebook
+from warbook.interpreter.cli import main
+from warbook.interpreter.show import json_value, text_width
 
 HERE = Path(__file__).resolve().parent
 FIXTURES = HERE / "fixtures"
@@ -347,8 +347,8 @@ def test_example_house_rule_shows_its_changes(capsys):
 
 def test_example_house_rule_has_no_errors_of_its_own():
     loads_or_skip(KLICKS)
-    from dsl.diagnostics import Severity
-    from dsl.lint import lint_path  # not dsl.lint(): once dsl.lint is imported, the package shadows it
+    from warbook.dsl.diagnostics import Severity
+    from warbook.dsl.lint import lint_path  # not dsl.lint(): once dsl.lint is imported, the package shadows it
 
     own = [d for d in lint_path(HOUSE_RULE) if Path(d.span.path).name == HOUSE_RULE.name]
     assert not [str(d) for d in own if d.severity >= Severity.WARNING]

@@ -1,10 +1,12 @@
-"""Driving a procedure in a test: answer its decisions in order and keep what it asked.
+"""Driving warbook in a test: a procedure (answer its decisions in order and keep what it asked),
+or the command line (its exit code and output).
 
 Shared by the procedure tests, which import it by name (``pythonpath = ["tests/support"]`` in
 pyproject.toml puts this folder on the import path).
 """
 
-from interpreter.actions import Action
+from warbook.interpreter.actions import Action
+from warbook.interpreter.cli import main
 
 
 def drive(flow, answers=()) -> list:
@@ -28,3 +30,14 @@ def drive(flow, answers=()) -> list:
 def options(decision) -> list[str]:
     """A decision's options as text."""
     return [str(o) for o in decision.options]
+
+
+def run_cli(capsys, *argv) -> tuple[int, str, str]:
+    """Exit code, stdout and stderr of one ``warbook`` command (argparse's usage errors and
+    ``--version`` exit through SystemExit)."""
+    try:
+        code = main(list(argv))
+    except SystemExit as exc:
+        code = exc.code
+    out, err = capsys.readouterr()
+    return code, out, err
