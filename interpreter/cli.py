@@ -55,8 +55,8 @@ def build_parser() -> argparse.ArgumentParser:
     listing.set_defaults(run=run_list)
 
     lint = sub.add_parser("lint", help="check rulebooks and report diagnostics")
-    lint.add_argument("paths", nargs="*", metavar="PATH", help="rules files or folders, or shipped rulebooks by "
-                      "name ('-' reads stdin)")
+    lint.add_argument("paths", nargs="*", metavar="PATH", help="rules files, scenario or map files (.toml), folders, "
+                      "or shipped rulebooks and scenarios by name ('-' reads stdin)")
     lint.add_argument("--format", choices=("concise", "full", "json"), default="concise")
     lint.add_argument("--select", help="only these codes or prefixes, comma separated (E,W4)")
     lint.add_argument("--ignore", help="skip these codes or prefixes, comma separated")
@@ -100,6 +100,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def run_lint(args: argparse.Namespace) -> int:
     from ..dsl.lint import iter_selected, lint_report, load_checks
+    from .scenario_lint import lint_data_file
 
     load_checks()
     if args.list or args.explain:
@@ -125,9 +126,14 @@ def run_lint(args: argparse.Namespace) -> int:
             print(f"warbook: error: no code starts with {prefix!r}", file=sys.stderr)
             return EXIT_ERROR
     diagnostics, sources, suppressed = [], {}, 0
-    paths = [p for raw in args.paths for p in _expand(rulebook_argument(raw))]
+    paths = [p for raw in args.paths for p in _expand(_lint_argument(raw))]
     for raw in paths:
         path = _stdin_to_file(raw) if raw == "-" else raw
+        if path.endswith(".toml"):
+            checked = lint_data_file(path)
+            sources.update(dict(checked.sources))
+            diagnostics.extend(checked.diagnostics)
+            continue
         report = lint_report(path)
         suppressed += report.suppressed
         if report.rulebook is not None:
@@ -160,11 +166,22 @@ def _register_play_codes() -> None:
 
 
 def _expand(raw: str) -> list[str]:
-    """A folder stands for every ``.rules`` file below it, in sorted order (as ruff takes folders)."""
+    """A folder stands for every ``.rules`` and ``.toml`` file below it, in sorted order (as ruff
+    takes folders)."""
     path = Path(raw)
     if raw != "-" and path.is_dir():
-        return [str(p) for p in sorted(path.rglob("*.rules"))]
+        return [str(p) for p in sorted((*path.rglob("*.rules"), *path.rglob("*.toml")))]
     return [raw]
+
+
+def _lint_argument(raw: str) -> str:
+    """A path, else a shipped rulebook's name or alias, else a shipped scenario's name."""
+    from .catalogue import find_scenario
+
+    found = rulebook_argument(raw)
+    if found == raw and not Path(raw).exists() and (scenario := find_scenario(raw)) is not None:
+        return str(scenario)
+    return found
 
 
 def _stdin_to_file(_: str) -> str:

@@ -96,7 +96,7 @@ def setup(ctx: Context) -> Flow:
             unit = Unit(ids[index], slot.unit, side, slot.at or slot.box or "offmap", hidden=_hides(ctx, side),
                         dummy=unit_type.dummy)
             if slot.zone is not None:
-                cells = [c for c in _zone_cells(ctx, slot.zone, unit_type)
+                cells = [c for c in zone_cells(ctx, slot.zone, unit_type)
                          if _holds(ctx, side, c, slot.zone.holding)
                          and _group_room(ctx, c, slot, groups)
                          and _may_stand(ctx, unit, c, slot.per_cell)]
@@ -248,7 +248,7 @@ def _may_place(ctx: Context, unit: Unit, cell: str, per_cell: int | None) -> boo
     return (enterable is None or cell in enterable) and _may_stand(ctx, unit, cell, per_cell)
 
 
-def _zone_cells(ctx: Context, zone, unit_type) -> tuple[str, ...]:
+def zone_cells(ctx: Context, zone, unit_type) -> tuple[str, ...]:
     """The cells of a zone a unit type may stand in, in map order: what no placement changes,
     found once per rules, zone and type."""
     key = ("setup", "zone cells", zone, unit_type.name)

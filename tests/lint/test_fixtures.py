@@ -31,7 +31,7 @@ def _rulebook_codes() -> list[str]:
     Other packages register codes for other inputs (the map reader's E7xx for map files);
     whether they are in ``CODES`` here depends on which tests were collected first.
     """
-    script = "from dsl.diagnostics import CODES; from dsl.lint import load_checks; load_checks(); print(*sorted(CODES))"
+    script = "from warbook.dsl.diagnostics import CODES; from warbook.dsl.lint import load_checks; load_checks(); print(*sorted(CODES))"
     done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, check=True)
     return done.stdout.split()
 
