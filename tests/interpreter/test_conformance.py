@@ -34,7 +34,9 @@ FAST = os.environ.get("FAST") == "1"
 def games(scenario, kind: str) -> int:
     """How many games of a kind to play: operational scenarios (Sea Lords) play fewer, longer games."""
     long = Path(scenario.path).stem.startswith("sea_lords")
-    full = {"random": 100, "greedy": 20, "pair": 2} if long else {"random": 200, "greedy": 50, "pair": 5}
+    # Bounded by count so the whole CI run stays under 20 minutes on 2 cores (Sea Lords at 100 and
+    # 20 took 21 minutes: a Zumwalt random game is about 3 s).
+    full = {"random": 40, "greedy": 10, "pair": 2} if long else {"random": 200, "greedy": 50, "pair": 5}
     fast = {"random": 6, "greedy": 2, "pair": 1} if long else {"random": 20, "greedy": 4, "pair": 2}
     return (fast if FAST else full)[kind]
 
