@@ -8,15 +8,25 @@ The steps run in this order (sqlglot's ``RULES`` tuple idea):
    folder, with cycles and depth bounded;
 3. build declarations from statements (``dsl.build``) and apply ``override``
    (merge: each property named in the override replaces all lines of that
-   property; rows replace rows with the same key) and ``remove``;
+   property; rows replace rows with the same key; a nested declaration replaces
+   the one of that kind and name whole, in its place, and a new one goes at the
+   end) and ``remove``;
 4. resolve names (``dsl.resolve``).
+
+``override`` and ``remove`` of a kind declared only inside others (``phase``,
+``step``) find the one declaration of that name wherever it is nested and act
+on it in place; none, or more than one, is an error (E107, E108) whose hint
+lists what there is.
 
 ``extends "name"`` without a ``.rules`` suffix or a slash looks the name up
 among shipped rulebooks (by file stem or a header ``alias``), so a house rule
 kept anywhere can build on a shipped game.
 
-Limits: an override replaces a nested phase or step whole; it does not merge
-into it.
+Limits: an override of a sequence or phase replaces a nested phase or step
+whole; to merge into one, override it by its own kind.  The engine runs a
+phase's ``do`` lines and steps in the order of their lines (``interpreter.flow``),
+which says nothing about order across files: a merge whose lines would run in
+another order than it means is rejected (E313) rather than played out of order.
 """
 
 from __future__ import annotations
@@ -26,13 +36,14 @@ import gc
 import os
 from importlib import resources
 from pathlib import Path
+from typing import Iterator
 
 from attrs import evolve
 
 from .ast import Span, Statement
 from .build import Builder, _mismatch
 from .diagnostics import Diagnostic, RulesError, Severity, diagnostic, did_you_mean, register
-from .model import Declaration, Provenance, Rulebook
+from .model import Declaration, Property, Provenance, Rulebook
 from .parser import parse_text
 from .resolve import resolve
 from .schema import DIRECTIVES, KINDS
@@ -81,6 +92,28 @@ register("E107", "override-without-target", """
 register("E108", "remove-without-target", """
     ## What it does
     Reports a `remove` whose kind and name match nothing declared before it.
+""")
+register("E313", "override-out-of-order", """
+    ## What it does
+    Reports an `override` of a phase or step after which the engine would not run its `do`
+    lines and steps in the order the override means: a nested step replaced in its place, the
+    kept ones, then the override's new `do` lines and steps.
+    ## Why is this bad?
+    A phase's `do` lines and steps run in the order of their lines. An override in another file
+    (a house rule) mixes its lines with the base's, and line numbers of two files say nothing
+    about which comes first: the phase would run in an order nobody wrote.
+    ## Example
+    ```
+    extends "base"
+    override phase operations {
+        step fire {
+            do resolve fire with assault
+        }
+    }
+    ```
+    Use instead: write the whole phase in one place, `override sequence turn { phase operations
+    { … } }` (a phase replaced in a sequence keeps its place), or override only the step,
+    `override step fire { … }`, when it holds `do` lines alone.
 """)
 
 
@@ -247,32 +280,46 @@ class _Loader:
 
     def override(self, decls: "_Declarations", st: Statement, bindings) -> None:
         kind, name = bindings["kind"], bindings["name"]
-        target = _find(decls, kind, name)
-        if target is None or kind not in KINDS:
-            names = [d.name for d in decls if d.kind == kind]
-            self.error("E107", st.span, f"override of {kind} {name!r} matches nothing declared before it",
-                       did_you_mean(name, names) or did_you_mean(kind, KINDS))
-            return
-        spec = KINDS[kind]
+        spec = KINDS.get(kind)
+        if spec is not None and not spec.top_level:
+            chain = self.nested_target("E107", "override", decls, st, kind, name)
+            if chain is None:
+                return
+        else:
+            target = _find(decls, kind, name)
+            if target is None or spec is None:
+                names = [d.name for d in decls if d.kind == kind]
+                self.error("E107", st.span, f"override of {kind} {name!r} matches nothing declared before it",
+                           did_you_mean(name, names) or did_you_mean(kind, KINDS))
+                return
+            chain = (target,)
+        target = chain[-1]
         header = tuple(w for w in target_header_words(target, spec, st))
         patch = self.builder.declaration(Statement(st.span, header, None, st.annotations, st.block), spec)
         if patch is None:
             return
         replaced = {p.name for p in patch.properties}
         row_keys = {r.key_text for r in patch.rows}
-        child_names = {(c.kind, c.name) for c in patch.children}
         merged = evolve(
             target,
             label=bindings.get("label") and str(bindings["label"]) or target.label,
             provenance=_merge_provenance(target.provenance, patch.provenance),
             properties=tuple(p for p in target.properties if p.name not in replaced) + patch.properties,
             rows=_merge_rows(target.rows, patch.rows, row_keys),
-            children=tuple(c for c in target.children if (c.kind, c.name) not in child_names) + patch.children,
+            children=_merge_children(target.children, patch.children),
         )
-        decls.replace(target, merged)
+        if "do" in spec.properties:
+            self.check_run_order(st, chain, patch, merged)
+        decls.replace(chain[0], _rebuilt(chain, merged))
 
-    def remove(self, decls: list[Declaration], st: Statement, bindings) -> None:
+    def remove(self, decls: "_Declarations", st: Statement, bindings) -> None:
         kind, name = bindings["kind"], bindings["name"]
+        spec = KINDS.get(kind)
+        if spec is not None and not spec.top_level:
+            chain = self.nested_target("E108", "remove", decls, st, kind, name)
+            if chain is not None:
+                decls.replace(chain[0], _rebuilt(chain, None))
+            return
         target = _find(decls, kind, name)
         if target is None:
             names = [d.name for d in decls if d.kind == kind]
@@ -280,6 +327,70 @@ class _Loader:
                        did_you_mean(name, names))
             return
         decls.remove(target)
+
+    def nested_target(self, code: str, verb: str, decls: list[Declaration], st: Statement, kind: str,
+                      name: str) -> tuple[Declaration, ...] | None:
+        """The one nested declaration of ``kind`` called ``name``, as the chain of declarations that
+        leads to it from the top level; ``None``, with a diagnostic, when there is none or more."""
+        chains = list(_chains(decls))
+        found = [c for c in chains if c[-1].kind == kind and c[-1].name == name]
+        if len(found) == 1:
+            return found[0]
+        if not found:
+            declared = list(dict.fromkeys(c[-1].name for c in chains if c[-1].kind == kind))
+            other = next((c[-1].kind for c in chains
+                          if c[-1].name == name and not KINDS[c[-1].kind].top_level), None)
+            hint = (did_you_mean(name, declared)
+                    or (other and f"{name!r} is a {other}: {verb} {other} {name}")
+                    or (f"{kind}s declared before it: {', '.join(declared)}" if declared
+                        else f"no {kind} is declared before it"))
+            self.error(code, st.span, f"{verb} of {kind} {name!r} matches nothing declared before it", hint)
+            return None
+        places = ", ".join(f"{c[-1].name_span} in {c[-2].kind} {c[-2].name}" for c in found)
+        hint = f"{kind}s called {name!r}: {places}; give each its own name"
+        parents = {(c[-2].kind, c[-2].name) for c in found}
+        if verb == "override" and len(parents) == len(found):
+            through = " or ".join(sorted({kind for kind, _ in parents}))
+            hint += f", or change one through its {through}: override {through} NAME {{ {kind} {name} {{ … }} }}"
+        self.error(code, st.span, f"{verb} of {kind} {name!r} is ambiguous: {len(found)} {kind}s are called {name!r}",
+                   hint)
+        return None
+
+    def check_run_order(self, st: Statement, chain: tuple[Declaration, ...], patch: Declaration,
+                        merged: Declaration) -> None:
+        """E313 when ``merged`` would run its ``do`` lines and steps in another order than the
+        override means: the target's, in their order, with each step the override names in its
+        place (its ``do`` lines gone if the override gives new ones), then the override's own."""
+        target = chain[-1]
+        new_do = any(p.name == "do" for p in patch.properties)
+        substitutes = _substitutes(patch.children)
+        meant: list[Property | Declaration] = []
+        for item in _run_order(target):
+            if isinstance(item, Declaration):
+                key = (item.kind, item.name)
+                if key not in substitutes:
+                    meant.append(item)
+                elif all(m is not substitutes[key] for m in meant):
+                    meant.append(substitutes[key])
+            elif not new_do:
+                meant.append(item)
+        meant += [item for item in _run_order(patch) if all(m is not item for m in meant)]
+        alternate = merged.first("alternate")
+        alternated = str(alternate.get("step")) if alternate else None
+
+        def runs(items) -> list[Property | Declaration]:
+            return [i for i in items if not (isinstance(i, Declaration) and i.name == alternated)]
+
+        actual, meant = runs(_run_order(merged)), runs(meant)
+        if [id(i) for i in actual] == [id(i) for i in meant]:
+            return
+        where = f"{chain[0].kind} {chain[0].name} {{ {chain[1].kind} {chain[1].name} {{ … }} }}" if len(chain) > 1 \
+            else f"{target.kind} {target.name} {{ … }}"
+        whole = chain[1] if len(chain) > 1 else target
+        self.error("E313", st.span,
+                   f"after this override, {target.kind} {target.name!r} would run {_describe(actual)} "
+                   f"(the order of their lines), not {_describe(meant)}",
+                   f"write the whole {whole.kind} in one place: override {where}")
 
 
 def target_header_words(target: Declaration, spec, st: Statement):
@@ -289,6 +400,63 @@ def target_header_words(target: Declaration, spec, st: Statement):
         return words
     # Kinds whose header takes more than a name (``size name "label"``): reuse the override's words.
     return st.words[1:]
+
+
+def _substitutes(new: tuple[Declaration, ...]) -> dict[tuple[str, str], Declaration]:
+    """The first nested declaration of each kind and name in an override: the one that replaces
+    the target's declaration of that kind and name."""
+    out: dict[tuple[str, str], Declaration] = {}
+    for child in new:
+        out.setdefault((child.kind, child.name), child)
+    return out
+
+
+def _merge_children(old: tuple[Declaration, ...], new: tuple[Declaration, ...]) -> tuple[Declaration, ...]:
+    """Nested declarations after an override: each the override names replaces the first of that
+    kind and name in its place (any later ones of that name go with it); the others go at the end."""
+    substitutes = _substitutes(new)
+    out: list[Declaration] = []
+    used: set[tuple[str, str]] = set()
+    for child in old:
+        key = (child.kind, child.name)
+        if key not in substitutes:
+            out.append(child)
+        elif key not in used:
+            out.append(substitutes[key])
+            used.add(key)
+    out.extend(c for c in new if not ((c.kind, c.name) in used and c is substitutes[(c.kind, c.name)]))
+    return tuple(out)
+
+
+def _chains(decls) -> Iterator[tuple[Declaration, ...]]:
+    """Every declaration, nested ones too, as the chain of declarations from the top level to it."""
+    def walk(path: tuple[Declaration, ...]):
+        yield path
+        for child in path[-1].children:
+            yield from walk((*path, child))
+
+    for decl in decls:
+        yield from walk((decl,))
+
+
+def _rebuilt(chain: tuple[Declaration, ...], new: Declaration | None) -> Declaration | None:
+    """The top-level declaration of ``chain`` with the chain's last link replaced by ``new`` in its
+    place, or taken out when ``new`` is ``None``."""
+    node = new
+    for parent, child in zip(chain[-2::-1], chain[:0:-1]):
+        children = tuple(node if c is child else c for c in parent.children if node is not None or c is not child)
+        node = evolve(parent, children=children)
+    return node
+
+
+def _run_order(decl: Declaration) -> list[Property | Declaration]:
+    """A phase's or step's ``do`` lines and nested steps in the order the engine runs them: the
+    order of their lines (``interpreter.flow``)."""
+    return sorted([*decl.all("do"), *decl.children], key=lambda item: (item.span.line, item.span.column))
+
+
+def _describe(items) -> str:
+    return ", ".join(i.text if isinstance(i, Property) else f"{i.kind} {i.name}" for i in items) or "nothing"
 
 
 def _merge_rows(old, new, keys):

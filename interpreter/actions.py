@@ -1,4 +1,5 @@
-"""Actions, decisions and the errors of choosing.
+"""Actions, decisions and the errors of choosing (and the codes of play, E801-E805, registered here,
+low in the layers, so a module raising one need not import the game).
 
 An ``Action`` is what a player does, written as words (``move A3 0512``) so logs,
 tests and human players read the same text: ``Action.parse(str(a)) == a``.  A
@@ -28,6 +29,16 @@ register("E803", "bad-save-file", """
     ## What it does
     Reports a save or log file that cannot be read, was written for another rulebook or scenario,
     or does not replay to the same rolls.
+""")
+register("E804", "unknown-option", """
+    ## What it does
+    Reports an optional rule the players switched before play (`warbook play --option NAME`,
+    `Game.new(..., options=...)`) that the rulebook does not declare, and lists those it does.
+""")
+register("E805", "unsupported-procedure", """
+    ## What it does
+    Reports, before a game starts, a `do …` line of the rulebook's sequence of play that this
+    version of the interpreter cannot carry out yet.
 """)
 
 

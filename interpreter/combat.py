@@ -28,12 +28,13 @@ Readings of the rules language (each a choice where the language leaves one):
   "highest motivated unit attacks first" ordering) and shifts one column per
   point toward the side with the higher value; ``toward lower`` the other way.
   Units without F take no part in the comparison; if a side has none, no shift.
-- **``shift`` lines.**  A line without ``for`` always applies.  One with ``for``
-  applies when the named thing is with the side it helps: a shift toward the
-  roller's better results needs it among the attackers (or their counters in the
-  combat cell), a shift away from them among the defenders.  ``when`` conditions
-  are not evaluated yet, so a line with one does not apply (likewise for combat
-  ``roll modifier … when``).
+- **``shift`` lines.**  A line without ``for`` always applies.  One with ``for`` applies when
+  a selector names a unit with the side it helps (a shift toward the roller's better results:
+  among the attackers or their counters in the combat cell; away from them: among the
+  defenders), or names the cell of the units fired at (``combat_effects.names_cell``: its
+  terrain or tags), unless the attack ignores terrain.  ``when`` conditions other than
+  ``[WHO] defending`` are not evaluated yet, so such a line does not apply (likewise for
+  combat ``roll modifier … when``).
 - **Columns are clamped** into the table after all shifts; a modified roll beyond
   the printed rows uses the nearest row.
 - **Losses.**  ``eliminate half`` rounds up: the losing side loses the odd counter,
@@ -78,10 +79,8 @@ Readings of the rules language (each a choice where the language leaves one):
   the firing side); any other ``when`` still keeps a shift line from applying.
 - **Other effects.**  ``stand`` keeps units where they are; ``roll DICE on TABLE`` rolls on a
   nested table and carries out its cell against the same roles (fire against aircraft's hit →
-  effect table).
-
-Limits: effects other than eliminate, refit, retreat, stand, break off, roll … on and no
-effect are not combat effects and raise ``NotImplementedError``.
+  effect table); ``gain``/``lose``, ``when`` conditions and the effects no result can carry out
+  (E220, E221: a positioned ``RulesError``) are ``interpreter.combat_effects``'s.
 """
 
 from __future__ import annotations
@@ -96,7 +95,7 @@ from attrs import define, evolve, field, frozen
 from ..dsl.model import Declaration, Property
 from ..dsl.tables import TableView, result_parts
 from ..dsl.values import Dice, Odds, read_dice
-from . import movement
+from . import combat_effects, movement
 from .actions import Action
 from .context import Context, Flow
 from .rules import Rules
@@ -263,7 +262,8 @@ def column_shifts(ctx: Context, combat: Declaration, view: TableView, attackers:
         columns = line.get("shift").columns
         who = line.get("who")
         helps_roller = columns * better > 0
-        if who and not _matches_any(ctx, with_attacker if helps_roller else with_defender, who):
+        if who and not (_matches_any(ctx, with_attacker if helps_roller else with_defender, who)
+                        or combat_effects.names_cell(ctx, who, None if ignore_terrain else cell)):
             continue
         shifts.append((columns, f"shift {line.get('shift').text}"))
     if (_terrain_rule(combat) == "shifts" and not ignore_terrain and cell is not None and defenders
@@ -430,6 +430,8 @@ class Engagement:
         self.attacker_side = attacker_side
         self.reason = reason
         self.battle = battle
+        self.cell = battle.cell if battle is not None else next((u.location for u in defenders if u.on_map), None)
+        """The cell fought over: the battle's, else the defenders'."""
         self.result_code: str | None = None
         """The code of the result part being carried out (``A`` of ``K+B+A``), for ``losses only on``."""
         self._on_map = frozenset(u.id for u in (*attackers, *defenders) if u.on_map)
@@ -438,10 +440,10 @@ class Engagement:
         self.retreated: list[tuple[str, str, str]] = []
         self.broke_off: list[str] = []
 
-    def units(self, role: str) -> list[Unit]:
-        """The units of a role still in play, in id order."""
+    def units(self, role: str, *, struck: bool = True) -> list[Unit]:
+        """The units of a role still in play, in id order (``struck``: only those results may hit)."""
         # ``attackers unharmed``: fire from a distance, so results against the firers fall on nobody.
-        attackers = () if self.combat is not None and self.combat.has("attackers") else self.attackers
+        attackers = () if struck and self.combat is not None and self.combat.has("attackers") else self.attackers
         if role in ATTACKER_ROLES:
             ids = attackers
         elif role in DEFENDER_ROLES:
@@ -584,10 +586,7 @@ def expected_worth(ctx: Context, combat_name: str, attackers: Sequence[Unit], de
 # --- results -----------------------------------------------------------------------------------
 
 
-def _role(prop: Property) -> str | None:
-    from ..dsl.vocabulary import ROLES
-
-    return next((w.text for w in prop.words[2:] if not w.quoted and w.text in ROLES), None)
+_role = combat_effects.role  # the role word of an effect line (before its condition)
 
 
 def apply_result(ctx: Context, text: str, engagement: Engagement) -> Flow:
@@ -602,15 +601,14 @@ def apply_result(ctx: Context, text: str, engagement: Engagement) -> Flow:
         affected: set[str] = set()
         engagement.result_code = part.name
         for prop in part.all("effect"):
-            yield from apply_effect(ctx, prop, engagement, affected)
+            yield from apply_effect(ctx, prop, engagement, affected, part)
 
 
-def apply_effect(ctx: Context, prop: Property, engagement: Engagement, affected: set[str]) -> Flow:
-    """One ``effect`` line of a result, against the engagement's roles."""
+def apply_effect(ctx: Context, prop: Property, engagement: Engagement, affected: set[str],
+                 part: Declaration) -> Flow:
+    """One ``effect`` line of a result (or event) ``part``, against the engagement's roles, if it applies."""
     verb = prop.get("effect")
-    if prop.get("condition"):
-        ctx.say(f"{engagement.reason}: '{prop.text}' has a condition this engine does not evaluate; skipped",
-                kind="combat")
+    if not combat_effects.applies(ctx, part, prop, engagement):
         return
     role = _role(prop)
     if verb == "no":
@@ -646,7 +644,7 @@ def apply_effect(ctx: Context, prop: Property, engagement: Engagement, affected:
     elif verb == "refit":
         ctx.say(f"{engagement.reason}: '{prop.text}' names no box to refit to; nothing is moved", kind="combat")
     else:
-        raise NotImplementedError(f"effect {prop.text!r} is not a combat effect")
+        combat_effects.carry_out(ctx, part, prop, engagement)
 
 
 def _loss_groups(ctx: Context, prop: Property, engagement: Engagement, role: str | None,

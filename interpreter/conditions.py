@@ -20,8 +20,9 @@ Readings:
   count: the engine knows what they are, and no player is told why a condition held.
 - ``adjacent to SELECTOR``: in a cell next to (sides and corners, as the grid connects them) a
   cell whose terrain, tags or place name the selector names.
-- ``defending``: a battle is on (``ctx.operation`` has a contested cell) and the side is not the
-  one conducting the operation.
+- ``defending``: the side defends the engagement the condition is read in (``Scope.defending``:
+  in a combat result, the side fired at, or the battle's defending side); elsewhere, a battle is
+  on (``ctx.operation`` has a contested cell) and the side is not the one conducting the operation.
 - ``ROLE FACTOR``: a printed factor summed over the role's units; factors that are not numbers
   count 0.
 
@@ -38,7 +39,6 @@ from typing import Any
 
 from attrs import field, frozen
 
-from . import game  # noqa: F401  (registers E805, raised here)
 from ..dsl.conditions import (
     Compare,
     Condition,
@@ -94,6 +94,8 @@ class Scope:
     roles: dict[str, Any] = field(factory=dict, hash=False)
     """An engagement's roles, for ``ROLE FACTOR`` totals: role name to units."""
     happening: Happening | None = None
+    defending: str | None = None
+    """The side defending the engagement the condition is read in (a combat result), if any."""
 
 
 def condition_of(ctx: Context, prop: Property) -> Condition | None:
@@ -166,6 +168,8 @@ def _clause(ctx: Context, clause, scope: Scope) -> bool:
         found = any(True for _ in counters_at(ctx, clause.groups, clause.place, scope))
         return not found if clause.negated else found
     if isinstance(clause, Defending):
+        if scope.defending is not None:
+            return scope.defending in sides_of(ctx, clause.who, scope.side)
         operation = ctx.operation
         if operation is None or operation.cell is None:
             return False

@@ -5,7 +5,8 @@ procedure names of ``dsl.vocabulary`` to the generator functions that carry
 them out.  A phase's ``do`` lines and nested steps run in the order they are
 written.  ``for each side`` runs the phase once per side in player order,
 ``side first|second|NAME`` once for that side, ``mutual`` once with no acting
-side (its procedures decide who acts).
+side (its procedures decide who acts).  A run for one side binds every procedure
+in it, nested steps and alternations included: ``ctx.acting`` is that side.
 """
 
 from __future__ import annotations
@@ -59,6 +60,7 @@ def _load_procedures() -> None:
 def play(ctx: Context) -> Flow:
     """The whole game: set-up, every turn, then the result."""
     _load_procedures()
+    from .resources import forfeit_unspent
     from .victory import check_sudden_death, final_result
 
     yield from setup(ctx)
@@ -75,6 +77,7 @@ def play(ctx: Context) -> Flow:
         if ctx.state.over:
             break
         _end_of_turn(ctx)
+        forfeit_unspent(ctx)
     final_result(ctx)
     ctx.state = replace(ctx.state, over=True)
 
@@ -109,7 +112,8 @@ def run_phase(ctx: Context, decl: Declaration) -> Flow:
                 if ctx.state.over:
                     return
             if alternate is not None:
-                yield from _alternate(ctx, decl, alternate)
+                yield from _alternate(ctx, decl, alternate, side)
+                ctx.acting = side
             if repeat is None or _repeat_done(ctx, repeat) or ctx.state.over:
                 break
         else:
@@ -178,22 +182,27 @@ def _repeat_done(ctx: Context, prop: Property) -> bool:
     return len(sides) < 2
 
 
-def _alternate(ctx: Context, phase: Declaration, prop: Property) -> Flow:
+def _alternate(ctx: Context, phase: Declaration, prop: Property, acting: str | None) -> Flow:
     """``alternate STEP until all pass [or out of RESOURCE]``: the sides take turns at the step.
 
-    Each turn at the step is an operation (``ctx.operation``).  A side that passes is done for the
-    phase, and so is a side with none of the resource left; the others go on until every side is
-    done: once one player is finished, the other may go on uninterrupted.
+    The sides are those of the phase's run: every side in player order in a mutual phase, the one
+    side it runs for otherwise (``acting``; ``side …`` binds the alternation too).  Each turn at
+    the step is an operation (``ctx.operation``).  A side that passes is done for the phase, and
+    so is a side with none of the resource left, and one whose turn asked it nothing (it has
+    nothing it can do: no action to pay for, say; it could never pass); the others go on until
+    every side is done: once one player is finished, the other may go on uninterrupted.  So every
+    turn either asks the side something or ends its part in the phase: the loop cannot spin.
     """
     from .operation import Operation
     from .victory import check_sudden_death
 
     step = next(c for c in phase.children if c.name == str(prop.get("step")))
     resource = prop.get("resource")
+    sides = ctx.player_order if acting is None else (acting,)
     done: set[str] = set()
     turn = 0
-    while len(done) < len(ctx.player_order):
-        side = ctx.player_order[turn % len(ctx.player_order)]
+    while len(done) < len(sides):
+        side = sides[turn % len(sides)]
         turn += 1
         if side in done:
             continue
@@ -205,14 +214,33 @@ def _alternate(ctx: Context, phase: Declaration, prop: Property) -> Flow:
         ctx.operation = Operation(side)
         ctx.acting = side
         try:
-            yield from run_phase(ctx, step)
+            asked = yield from _asking(run_phase(ctx, step), side)
             if ctx.operation.passed:
                 done.add(side)
+            elif not asked and not ctx.state.over:
+                done.add(side)
+                ctx.say(f"{_display(ctx, side)} has nothing to do and is done for the phase", kind="phase",
+                        side=side)
         finally:
             ctx.operation = None
         _after_operation(ctx)
         if ctx.state.over or check_sudden_death(ctx):
             return
+
+
+def _asking(flow: Flow, side: str) -> Flow:
+    """Run ``flow`` as ``yield from`` would; returns whether it asked ``side`` anything."""
+    asked, action = False, None
+    try:
+        while True:
+            try:
+                decision = flow.send(action)
+            except StopIteration:
+                return asked
+            asked = asked or decision.side == side
+            action = yield decision
+    finally:
+        flow.close()
 
 
 def _phase_end_stacking(ctx: Context) -> tuple:

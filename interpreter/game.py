@@ -15,7 +15,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..dsl.ast import Span
-from ..dsl.diagnostics import RulesError, diagnostic, did_you_mean, register
+from ..dsl.diagnostics import Diagnostic, RulesError, Severity, diagnostic, did_you_mean
+from ..dsl.lint import lint_rulebook
+from ..dsl.model import Rulebook
 from . import savefile
 from .actions import Action, Decision, IllegalActionError, illegal, parse_choice
 from .context import Context
@@ -24,23 +26,13 @@ from .scenario import Scenario, load_scenario, with_rulebook
 
 TERMINAL = "terminal"
 
-register("E804", "unknown-option", """
-    ## What it does
-    Reports an optional rule the players switched before play (`warbook play --option NAME`,
-    `Game.new(..., options=...)`) that the rulebook does not declare, and lists those it does.
-""")
-
-register("E805", "unsupported-procedure", """
-    ## What it does
-    Reports, before a game starts, a `do …` line of the rulebook's sequence of play that this
-    version of the interpreter cannot carry out yet.
-""")
-
-
 class Game:
     """One game in progress."""
 
     def __init__(self, scenario: Scenario, seed: int):
+        errors = lint_errors(scenario.rulebook)
+        if errors:
+            raise RulesError(list(errors))
         shared = scenario.rules.derived  # the rulebook's answer, kept with its compiled rules
         if "missing procedures" not in shared:
             shared["missing procedures"] = missing_procedures(scenario.rulebook)
@@ -193,6 +185,22 @@ class Game:
             RulesError: with an E803 diagnostic naming the first line that differs, or what changed.
         """
         return savefile.load(cls, path)
+
+
+_LINTED: dict[str, tuple[Diagnostic, ...]] = {}
+"""Lint errors by rulebook hash (its source texts): each rulebook is linted once per process."""
+
+
+def lint_errors(rulebook: Rulebook) -> tuple[Diagnostic, ...]:
+    """The errors ``warbook lint`` reports for the rulebook: a game never starts under rules the
+    linter rejects (one contract: what lint accepts is played, what it rejects is not)."""
+    key = rulebook.hash if rulebook.sources else None  # a rulebook built in memory has no texts to key
+    found = _LINTED.get(key) if key else None
+    if found is None:
+        found = tuple(d for d in lint_rulebook(rulebook).diagnostics if d.severity is Severity.ERROR)
+        if key:
+            _LINTED[key] = found
+    return found
 
 
 def _check_options(scenario: Scenario, options: Mapping[str, bool]) -> None:

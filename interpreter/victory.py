@@ -2,8 +2,10 @@
 
 Reads the rulebook's (or the scenario overlay's) ``victory`` and ``award``
 declarations.  With ``victory { by vp margin; level … }`` the side with more
-points wins at the level whose range holds the margin; a level named ``draw``
-(or a margin of 0 with no level) is a draw.
+points wins at the level whose range holds the margin (its total less the
+other side's); with ``by vp total``, at the level whose range holds its own
+total.  A level named ``draw``, a score no level holds, or equal totals make a
+draw.  A sudden-death lead is a margin under either form.
 """
 
 from __future__ import annotations
@@ -190,21 +192,25 @@ def final_result(ctx: Context) -> dict:
     else:
         totals = sorted(((ctx.state.resource(s, resource), s) for s in ctx.rules.sides), reverse=True)
         margin = totals[0][0] - totals[-1][0]
-        level_name, label = "draw", "Draw"
+        # ``by … margin`` reads the levels with the lead, ``by … total`` with the leader's own total.
+        score = totals[0][0] if decl.first("by").has("total") else margin
+        tied = len(totals) < 2 or totals[0][0] == totals[1][0]
         levels = decl.all("level")
-        for prop in levels:
-            if margin in prop.get("range"):
+        drawn = next((p for p in levels if str(p.get("level")) == "draw"), None)
+        level_name, label = "draw", (str(drawn.get("label")) if drawn is not None and drawn.get("label") else "Draw")
+        for prop in levels if not tied else ():
+            if score in prop.get("range"):
                 level_name = str(prop.get("level"))
                 label = str(prop.get("label")) if prop.get("label") else level_name
         sudden = decl.first("sudden")
         named = next((p for p in levels if sudden is not None and str(p.get("level")) == str(sudden.get("level"))),
                      None)
-        if named is not None and margin >= sudden.get("lead"):
+        if named is not None and not tied and margin >= sudden.get("lead"):
             # A lead that ends the game at once wins at the level its line names, even where the
             # level table puts that margin in another level.
             level_name = str(named.get("level"))
             label = str(named.get("label")) if named.get("label") else level_name
-        winner = None if margin == 0 or level_name == "draw" else totals[0][1]
+        winner = None if tied or level_name == "draw" else totals[0][1]
         result = {"winner": winner, "level": label, "margin": int(margin),
                   "totals": {s: str(v) for v, s in totals}}
     text = f"{result['winner']} wins: {result['level']}" if result["winner"] else f"result: {result['level']}"

@@ -49,7 +49,7 @@ class RegisteredCheck:
 
 CHECKS: dict[str, RegisteredCheck] = {}
 
-FAMILIES = ("names", "tables", "sequence", "unused", "sanity", "coverage")
+FAMILIES = ("names", "tables", "contexts", "sequence", "unused", "sanity", "coverage")
 
 
 def check(code: str, name: str) -> Callable[[Check], Check]:

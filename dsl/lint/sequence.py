@@ -1,7 +1,9 @@
 """E3xx: the sequence of play and the combats it runs.
 
 Loading checks that every ``do`` names a known procedure with the right words
-(E301, E302) and that every effect verb is known (E303).  These checks ask
+(E301, E302), that every effect verb is known (E303), and that an override of a
+phase or step leaves its lines to run in the order it means (E313, ``dsl.loader``).
+These checks ask
 whether the sequence as a whole can run: that there is one, that each phase
 does something, that a phase is run for one side, each side or both, and
 that each combat has a table it can read.

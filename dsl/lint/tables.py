@@ -2,7 +2,8 @@
 
 Each check reads tables through ``dsl.tables.TableView``, the same view the
 interpreter and ``warbook show`` use, so the linter and the engine agree on
-what a heading, a row key and a cell are.
+what a heading, a row key and a cell are.  (What a combat result's effects may
+do is ``dsl.lint.contexts``.)
 
 Limits: the linter does not evaluate modifiers.  Whether a row outside the
 die (``0``, ``7``) is reachable is judged from whether anything in the
@@ -648,3 +649,4 @@ def rolls_without_dice(rb: Rulebook) -> Iterator[Diagnostic]:
         if view.row_keys == "rolls" and view.dice is None and view.name not in rolled_on:
             yield diagnostic("E219", view.decl.first("row").span, f"table {view.name!r} is keyed by rolls but "
                              "nothing says which dice", "add 'roll d6' (or the dice rolled on it)")
+

@@ -48,7 +48,6 @@ import operator
 from fractions import Fraction
 from typing import Callable, Iterable
 
-from .. import game  # noqa: F401  (registers E805, unsupported-procedure, raised here)
 from ...dsl.diagnostics import RulesError, diagnostic
 from ...dsl.model import Property
 from ..combat import Engagement, apply_result, roll_on_table

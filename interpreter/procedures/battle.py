@@ -76,7 +76,6 @@ from fractions import Fraction
 
 from attrs import evolve
 
-from .. import game  # noqa: F401  (registers E805, unsupported-procedure, raised here)
 from ...dsl.conditions import ConditionError, Names, parse_condition
 from ...dsl.diagnostics import RulesError, diagnostic
 from ...dsl.model import Declaration, Property

@@ -23,7 +23,8 @@ Readings (each a choice the rules leave open):
 - **Who moves.**  Units and dummies on the map, except a type that ``never
   moves``/``needs transport`` or has no points, and a unit whose mode ``forbids
   move``.  Other markers never move here.  A unit whose only choice would be
-  ``stay`` is not asked.
+  ``stay`` is not asked.  In a phase for one side (``side …``, ``for each side``:
+  ``ctx.acting``) only its counters move; in a ``mutual`` one every side's do.
 - **Units without the factor** (air units print no motivation) move after all
   the others.  **Dummies** move like units, as any unit type of their side could
   (``movement.proxies``), so they keep hiding the real counters; as they print
@@ -48,6 +49,8 @@ Readings (each a choice the rules leave open):
   read as N units per turn (the carrying example in MOVEMENT), counted by
   ``carried:UNIT`` turn flags; ``boarded`` and ``unboarded`` turn flags on the
   carrier tell the air-defence procedure it was exposed.
+- **Infiltration.**  The counters a turn to move left elsewhere (a carrier and its
+  cargo too) score an ``award … on infiltrated`` (``interpreter.infiltration``).
 - **WATCH** fire is one watcher against the one entering unit, at most once per
   watcher per phase (``watch_fired`` in its ``spent`` flags).  When no combat
   module is importable no WATCH fire is offered.
@@ -67,6 +70,7 @@ from .. import movement as mv
 from ..actions import Action
 from ..context import Context, Flow, arg_key
 from ..flow import procedure
+from ..infiltration import infiltrate_moved, standing
 from ..state import Unit, replace
 
 FULL = "full"
@@ -95,6 +99,7 @@ class MovePhase:
     def __init__(self, ctx: Context, prop: Property):
         self.ctx = ctx
         self.prop = prop
+        self.side = ctx.acting  # whose counters move: None in a mutual phase
         factor = prop.get("factor")
         self.factor = str(factor) if factor is not None else None
         self.descending = prop.has("descending")
@@ -150,7 +155,8 @@ class MovePhase:
 
     def may_move(self, unit: Unit) -> bool:
         """Whether a counter moves in this phase at all (see the module docstring)."""
-        if not unit.on_map or (unit.mode and _mode_forbids(self.ctx, unit, "move")):
+        if not unit.on_map or (self.side is not None and unit.side != self.side) or \
+                (unit.mode and _mode_forbids(self.ctx, unit, "move")):
             return False
         key = (unit.type, unit.side)  # what a type may do: the side matters for a dummy's proxies
         found = self.types_moving.get(key)
@@ -171,14 +177,17 @@ class MovePhase:
                 unit = self.ctx.state.unit(uid)
                 if uid in self.done or not self.may_move(unit):
                     continue
+                before = standing(self.ctx, unit.side)
                 if self.ctx.rules.unit_type(unit.type).carries:
                     yield from self.fly(unit)
-                    continue
-                waits = yield from self.move_unit(unit, may_wait=later and uid in floating)
-                if waits:
-                    waiting.append(uid)
-                elif uid in waiting:
-                    waiting.remove(uid)
+                else:
+                    waits = yield from self.move_unit(unit, may_wait=later and uid in floating)
+                    if waits:
+                        waiting.append(uid)
+                    elif uid in waiting:
+                        waiting.remove(uid)
+                if before is not None:
+                    yield from infiltrate_moved(self.ctx, before)
             waiting = [uid for uid in waiting if uid not in self.done]
 
     def _finish(self, unit_id: str) -> None:

@@ -27,9 +27,9 @@ game-specific comes from declarations:
   ends its move in a cell with enemy counters starts a battle there (``ctx.operation.cell``).
 - **Raids.**  A cell only this turn's ``may enter … on turn N`` opens to the carried units is
   offered one step past where the force may end; the carriers set them down from there.
-- **Infiltration.**  A unit that ends its move in the cells of an ``award … on infiltrated`` is
-  turned face up, scores the award and goes to its ``then to`` box (the owner picks one
-  award when several apply).
+- **Infiltration.**  A force whose move starts no battle ends its units' moves: those in the
+  cells of an ``award … on infiltrated`` score it (``interpreter.infiltration``, shared with
+  ``do move``).
 - **Strikes.**  An action with ``strike with MARKER…`` offers ``strike CELL`` beside ``operate
   CELL``: support markers alone attack that cell (``interpreter.procedures.battle.strike``).
 - **Reaction moves.**  During a battle (a step such as the air sub-phase runs ``designate
@@ -52,6 +52,7 @@ from .. import movement
 from ..actions import Action
 from ..context import Context, Flow
 from ..flow import procedure
+from ..infiltration import infiltrate
 from ..movement import cite
 from . import battle
 from ..rules import Rules, UnitType
@@ -660,50 +661,7 @@ def move_force(ctx: Context, prop: Property) -> Flow:
         operation.cell = final
         ctx.say(f"battle in {final}", kind="operation", cell=final, side=side)
     else:
-        yield from _infiltrate(ctx, [ctx.state.unit(u.id) for u in units])
-
-
-# --- infiltration ----------------------------------------------------------------------------
-
-
-def _infiltrate(ctx: Context, units: list[Unit]) -> Flow:
-    """Units that end a move in the cells of an ``award … on infiltrated`` score it, are turned face
-    up and go to its ``then to`` box (infiltrators reaching the bases that score them).  When
-    several such awards apply (victory points or, with an option, command points), the owner
-    chooses one."""
-    from ..options import in_force
-    from ..victory import score_for
-
-    awards = [a for a in ctx.rulebook.of_kind("award") if a.first("on") is not None
-              and a.first("on").has("infiltrated") and in_force(ctx, a)]
-    for unit in units:
-        unit_type = ctx.rules.unit_type(unit.type)
-        cell = unit.location
-        selectors = ctx.rules.cell_selectors(ctx.board.terrain(cell), ctx.board.tags(cell))
-        fitting = []
-        for award in awards:
-            of, cells = award.first("of"), award.first("cells")
-            if of is not None and not Rules.unit_matches(unit_type, of.get("who") or ()):
-                continue
-            if cells is not None and not (selectors & set(_names(cells.get("where")))
-                                          and not selectors & set(_names(cells.get("except")))):
-                continue
-            fitting.append(award)
-        if not fitting:
-            continue
-        award = fitting[0]
-        if len(fitting) > 1:
-            choice = yield from ctx.choose(unit.side, "infiltration", f"{unit.id} infiltrates {cell}: score",
-                                           [Action("score", (a.name,)) for a in fitting])
-            award = next(a for a in fitting if a.name == choice.args[0])
-        then = award.first("then")
-        box = str(then.get("box")) if then is not None else None
-        shown = evolve(unit, hidden=False)
-        ctx.update_unit(evolve(shown, location=box or unit.location))
-        then_text = f" and goes to the {box}" if box else ""
-        ctx.say(f"{ctx.label(shown)} infiltrates {cell}{then_text} ({cite(award)})", kind="infiltration",
-                unit=unit.id, cell=cell, unit_type=unit.type)
-        score_for(ctx, award, shown)
+        yield from infiltrate(ctx, [ctx.state.unit(u.id) for u in units])
 
 
 def _walk(ctx: Context, force: Force, path: tuple[str, ...]) -> Flow:

@@ -46,7 +46,6 @@ from __future__ import annotations
 
 from attrs import evolve
 
-from .. import game  # noqa: F401  (registers E805, unsupported-procedure, raised here)
 from ...dsl.diagnostics import RulesError, diagnostic
 from ...dsl.model import Declaration, Property
 from ..context import Context, Flow

@@ -184,3 +184,22 @@ def test_a_whole_game_warden_game_runs_every_phase_of_the_sequence_every_turn(ca
         assert heads == phases, turn
     assert not any(line.startswith("Turn 7 ") for line in lines)
     assert "Victory" in lines[-1] or "Draw" in lines[-1]
+
+
+def test_a_rulebook_the_linter_rejects_is_never_played(capsys, tmp_path, monkeypatch):
+    """One contract between lint and play: what ``warbook lint`` reports as an error stops
+    ``warbook play`` before the first decision, with the same positioned diagnostic."""
+    mini = Path(MINI).parent
+    for name in ("mini.toml", "map.toml"):
+        (tmp_path / name).write_text((mini / name).read_text())
+    rules = (mini / "mini.rules").read_text().replace("        for each side in player order\n",
+                                                      "        for each side in player order\n        side first\n")
+    (tmp_path / "mini.rules").write_text(rules)
+    line = rules.splitlines().index("        side first") + 1
+    monkeypatch.chdir(tmp_path)  # paths print relative to the working folder
+    message = f"mini.rules:{line}:9: E307 phase 'orders' says both 'for each side in player order' " \
+              "and 'side first'"
+    code, out, err = run(capsys, "lint", "mini.rules", "--select", "E")
+    assert code == 1 and out.splitlines() == [message]
+    code, out, err = run(capsys, "play", "mini.toml")
+    assert code == 1 and out == "" and err.splitlines() == [message]

@@ -1,0 +1,122 @@
+"""Resource tracks between turns (``carry over``) and how the victory resource decides the game
+(``victory by RESOURCE margin|total``), by play on a tiny generic game
+(fixtures/resources/track.rules: a row of four hexes with a town at 0301).
+
+Blue has a scout on the town (0301) and one at 0101, Red a raider at 0401.  Each turn: income
+(Blue 2 orders and 2 supply, Red 1 order), then operations (1 order a unit), then scoring (Blue
+2 VP for holding the town).  Orders are ``carry over no``, supply ``carry over yes``; Red starts
+with 3 VP.  The game lasts 3 turns.  In every game here Blue moves its scout 0101 → 0201 on turn
+1 and then both sides pass.
+"""
+
+import shutil
+from pathlib import Path
+
+from warbook.interpreter.game import Game
+from warbook.interpreter.narrate import narrate
+
+FIXTURES = Path(__file__).parent / "fixtures" / "resources"
+MARGIN = FIXTURES / "margin.toml"
+TOTAL = FIXTURES / "total.toml"
+
+ANSWERS = ["operate 0101", "add B2", "go", "move 0201",  # turn 1: Blue spends 1 of its 2 orders
+           "pass", "pass",                                # turn 1: Red, then Blue, pass
+           "pass", "pass",                                # turn 2
+           "pass", "pass"]                                # turn 3
+
+
+def play(scenario: Path, answers=ANSWERS) -> Game:
+    game = Game.new(scenario, seed=1)
+    for answer in answers:
+        game.apply(answer)
+    assert game.is_over()
+    return game
+
+
+def resource_lines(game: Game, resource: str) -> list[tuple[int, str]]:
+    return [(e["turn"], e["text"]) for e in game.log
+            if e.get("type") == "event" and e.get("kind") == "resource" and e.get("resource") == resource]
+
+
+def test_unspent_points_are_lost_at_the_end_of_each_turn_with_carry_over_no():
+    """`carry over (yes | no)` — "Whether unspent points carry to the next turn."
+
+    Turn 1: Blue 2 orders, 1 spent, 1 lost; Red 1, 1 lost.  Turn 2: Blue 2 (not 3), 2 lost; Red 1
+    (not 2), 1 lost.  Turn 3 is the last: nothing follows it, so Blue keeps 2 and Red 1 (not 5 and 3).
+    """
+    game = play(MARGIN)
+    lines = resource_lines(game, "orders")
+    assert [(turn, text.split(" (")[0]) for turn, text in lines] == [
+        (1, "Blue: +2 orders, now 2"), (1, "Red: +1 orders, now 1"),  # income
+        (1, "Blue: -1 orders, now 1"),                                 # the operation
+        (1, "Blue: -1 orders, now 0"), (1, "Red: -1 orders, now 0"),  # the end of turn 1
+        (2, "Blue: +2 orders, now 2"), (2, "Red: +1 orders, now 1"),
+        (2, "Blue: -2 orders, now 0"), (2, "Red: -1 orders, now 0"),  # the end of turn 2
+        (3, "Blue: +2 orders, now 2"), (3, "Red: +1 orders, now 1"),
+    ]
+    lapse = "(unspent at the end of the turn: orders do not carry over)"
+    assert [i for i, (_, text) in enumerate(lines) if text.endswith(lapse)] == [3, 4, 7, 8]
+    assert game.state.resource("blue", "orders") == 2
+    assert game.state.resource("red", "orders") == 1
+
+
+def test_unspent_points_are_kept_with_carry_over_yes():
+    """`carry over (yes | no)` — "Whether unspent points carry to the next turn."
+
+    Supply is carried over: Blue gains 2 a turn and spends none, 2 + 2 + 2 = 6.
+    """
+    game = play(MARGIN)
+    assert [text.split(" (")[0] for _, text in resource_lines(game, "supply")] == [
+        "Blue: +2 supply, now 2", "Blue: +2 supply, now 4", "Blue: +2 supply, now 6"]
+    assert game.state.resource("blue", "supply") == 6
+
+
+def test_lost_points_are_in_the_narrative_and_replayed(tmp_path):
+    """`carry over (yes | no)` — "Whether unspent points carry to the next turn."
+
+    The loss is a resource change like any other: the narrative says it, and a saved game
+    replays to the same log and the same track.
+    """
+    game = play(MARGIN)
+    lines = narrate(game.log)
+    assert "  Blue: -2 orders, now 0 (unspent at the end of the turn: orders do not carry over)" in lines
+    path = tmp_path / "game.jsonl"
+    game.save(path)
+    loaded = Game.load(path)
+    assert loaded.log == game.log
+    assert loaded.state.resources == game.state.resources
+
+
+def test_victory_by_margin_compares_the_levels_with_the_difference():
+    """`by <resource> (margin | total)` — "What decides the winner." With `margin`, the side with
+    more points wins at the level whose range holds the difference between the totals.
+
+    Blue 6 VP (2 a turn for 3 turns), Red 3: a margin of 3 is in `draw 0..4`.
+    """
+    game = play(MARGIN)
+    assert game.result() == {"winner": None, "level": "Draw", "margin": 3, "totals": {"blue": "6", "red": "3"}}
+
+
+def test_victory_by_total_compares_the_levels_with_the_leaders_own_total():
+    """`by <resource> (margin | total)` — "What decides the winner." With `total`, the side with
+    more points wins at the level whose range holds its own total, not the difference.
+
+    The same game as the margin one: Blue 6 VP, Red 3.  Blue's total of 6 is in `win 5+`.
+    """
+    game = play(TOTAL)
+    assert game.result() == {"winner": "blue", "level": "Victory", "margin": 3,
+                             "totals": {"blue": "6", "red": "3"}}
+
+
+def test_victory_by_total_with_equal_totals_is_a_draw(tmp_path):
+    """`by <resource> (margin | total)` — "What decides the winner." With `total`, equal totals
+    leave no side ahead: the game is drawn whatever level the totals reach.
+
+    Red starts with 6 VP: Blue 6, Red 6, both in `win 5+`, and nobody wins.
+    """
+    folder = tmp_path / "resources"
+    shutil.copytree(FIXTURES, folder)
+    scenario = folder / "tie.toml"
+    scenario.write_text(TOTAL.read_text().replace("vp = 3", "vp = 6"))
+    game = play(scenario)
+    assert game.result() == {"winner": None, "level": "Draw", "margin": 0, "totals": {"blue": "6", "red": "6"}}
