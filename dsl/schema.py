@@ -327,6 +327,9 @@ _add(_kind(
     ("never placed with enemy", "Units entering play from this box may not be placed in a cell holding enemy units."),
     ("unplaced to <box:REF(box)>",
      "Where a unit from this box goes when no cell will take it (otherwise it stays in this box)."),
+    ("holds eliminated",
+     "Eliminated units, and counters removed from play with no box named, go to this box (at most one "
+     "box says so); without one they leave play for good (the built-in `eliminated` location)."),
 ))
 _add(_kind(
     "placement", "Where units of some types may be placed when they enter play (reinforcements, refits).",

@@ -99,7 +99,7 @@ from . import combat_effects, movement
 from .actions import Action
 from .context import Context, Flow
 from .rules import Rules
-from .state import ELIMINATED, Unit
+from .state import Unit
 from .victory import award_for_loss
 
 ATTACKER_ROLES = ("attackers", "firers")
@@ -454,7 +454,7 @@ class Engagement:
             ids = ()
         units = (self.ctx.state.unit(i) for i in ids)
         cell = self.battle.cell if self.battle is not None else None
-        return sorted((u for u in units if u.location != ELIMINATED and (u.on_map or u.id not in self._on_map)
+        return sorted((u for u in units if u.location != self.ctx.rules.eliminated_box and (u.on_map or u.id not in self._on_map)
                        and (cell is None or u.location == cell)), key=lambda u: u.id)
 
 
@@ -489,7 +489,7 @@ def _reveal(ctx: Context, units: Iterable[Unit]) -> None:
 def eliminate(ctx: Context, unit: Unit, why: str) -> None:
     """Remove a unit from play, narrate it and score any award for its loss."""
     unit = ctx.state.unit(unit.id)
-    ctx.update_unit(evolve(unit, location=ELIMINATED, mode=None))
+    ctx.update_unit(evolve(unit, location=ctx.rules.eliminated_box, mode=None))
     if unit.dummy:
         ctx.say(f"{unit.id} was a dummy and is removed ({why})", kind="combat", unit=unit.id, dummy=True)
         return

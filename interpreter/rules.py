@@ -20,6 +20,10 @@ from attrs import frozen
 
 from ..dsl.model import Declaration, Property, Rulebook
 
+ELIMINATED = "eliminated"
+"""Where eliminated units go when no box ``holds eliminated``: out of play, a location no procedure
+takes units from."""
+
 
 @frozen
 class UnitType:
@@ -66,6 +70,8 @@ class Rules:
         self.sides: tuple[str, ...] = tuple(d.name for d in rulebook.of_kind("side"))
         self._terrain_tags = {t.name: self.tag_closure(str(r) for p in t.all("tags") for r in p.get("tags") or ())
                               for t in rulebook.of_kind("terrain")}
+        self.eliminated_box: str = next((d.name for d in rulebook.of_kind("box") if d.has("holds")), ELIMINATED)
+        """Where eliminated units go: the box that ``holds eliminated``, else out of play."""
         self.derived: dict[Any, Any] = {}
         """Answers the interpreter derives from this rulebook and keeps (``movement._rules_cache``):
         they live and die with this object, and nothing invalidates them, as a rulebook never changes."""

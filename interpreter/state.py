@@ -26,7 +26,6 @@ from attrs import evolve, frozen
 
 T = TypeVar("T")
 
-ELIMINATED = "eliminated"
 OFFMAP = "offmap"
 
 

@@ -337,3 +337,30 @@ def unit_side_conflict(rb: Rulebook) -> Iterator[Diagnostic]:
                              f"unit {unit.name!r} is on side {side!r} but its nationality {nationality!r} "
                              f"fights for {other!r}", "remove the 'side' line; the nationality gives the side")
 
+
+
+@check("E128", "two-eliminated-boxes")
+def two_eliminated_boxes(rb: Rulebook) -> Iterator[Diagnostic]:
+    """## What it does
+    Reports a second `box` that says `holds eliminated`.
+
+    ## Why is this bad?
+    Eliminated units go to the one box that holds them; with two, the rulebook does not say
+    which (a unit eliminated once cannot be in both).
+
+    ## Example
+    ```
+    box dead "Dead pile" {
+        holds eliminated
+    }
+    box cemetery "Cemetery" {
+        holds eliminated
+    }
+    ```
+    Use instead: one box with `holds eliminated`; move units on from it with a procedure.
+    """
+    holding = [d for d in index(rb).of_kind("box") if d.has("holds")]
+    for decl in holding[1:]:
+        yield diagnostic("E128", decl.first("holds").span, f"box {decl.name!r} holds eliminated units, and so "
+                         f"does box {holding[0].name!r}", f"keep 'holds eliminated' on one box (first at "
+                         f"{holding[0].first('holds').span})")

@@ -53,7 +53,7 @@ from ...dsl.model import Property
 from ..combat import Engagement, apply_result, roll_on_table
 from ..context import Context, Flow
 from ..flow import procedure
-from ..state import ELIMINATED, Unit
+from ..state import Unit
 
 FIRED_ON = frozenset({"bombarded", "boarded", "unboarded"})
 """Turn flags that expose a unit to fire against aircraft (``NAME`` or ``NAME:CELL``)."""
@@ -84,7 +84,7 @@ def fire_at_aircraft(ctx: Context, prop: Property) -> Flow:
 
 def exposed_at(ctx: Context, unit: Unit) -> set[str]:
     """The cells where ``unit`` may be fired on this turn (none for dummies and eliminated units)."""
-    if unit.dummy or unit.location == ELIMINATED:
+    if unit.dummy or unit.location == ctx.rules.eliminated_box:
         return set()
     cells, plain = set(), set()
     for flag in unit.turn_flags:

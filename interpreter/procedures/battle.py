@@ -86,7 +86,7 @@ from ..flow import procedure
 from ..movement import _rules_cache, cite, within
 from . import events
 from ..rules import Rules
-from ..state import ELIMINATED, Unit
+from ..state import Unit
 from ..victory import gain
 
 COMMITTED = "committed"
@@ -269,7 +269,7 @@ def _carry_out(ctx: Context, counter: Unit, effect: Property) -> None:
     why = f"{decl.display}: {effect.text} ({cite(decl, effect)})"
     if verb == "remove":
         box = effect.get("box")
-        place = str(box) if box is not None else ELIMINATED
+        place = str(box) if box is not None else ctx.rules.eliminated_box
         ctx.update_unit(evolve(counter, location=place))
         ctx.say(f"{ctx.label(counter)} is removed from {counter.location}"
                 f"{f' to the {place}' if box is not None else ''} ({why})", kind="combat", unit=counter.id,

@@ -75,7 +75,7 @@ from ..combat import resolve, roll_on_table, table_view
 from ..conditions import Happening, Scope, condition_of, holds
 from ..context import Context, Flow
 from ..flow import procedure
-from ..state import ELIMINATED, Unit
+from ..state import Unit
 from ..victory import gain, score_award
 
 _DONE: dict[int, tuple[weakref.ref, dict[str, set]]] = {}
@@ -332,7 +332,7 @@ def _remove_self(ctx: Context, prop: Property, scope: Scope, decl: Declaration) 
     if not unit.on_map:
         return True
     box = prop.get("box")
-    where = str(box) if box is not None else ELIMINATED
+    where = str(box) if box is not None else ctx.rules.eliminated_box
     ctx.update_unit(evolve(unit, location=where))
     to = f"to the {_box(ctx, where)}" if box is not None else "from play"
     ctx.say(f"{ctx.label(unit)} in {unit.location} is removed {to}", kind="effect", effect="remove", unit=unit.id,

@@ -51,7 +51,7 @@ from ...dsl.model import Declaration, Property
 from ..context import Context, Flow
 from ..flow import procedure
 from ..rules import Rules
-from ..state import ELIMINATED, Unit
+from ..state import Unit
 
 
 @procedure("spot")
@@ -140,7 +140,7 @@ def _reveal(ctx: Context, counter: Unit, text: str, **data) -> None:
     """Turn a counter face up; a dummy is shown and removed from the map."""
     label = ctx.rules.unit_type(counter.type).label
     if counter.dummy:
-        ctx.update_unit(evolve(counter, hidden=False, location=ELIMINATED))
+        ctx.update_unit(evolve(counter, hidden=False, location=ctx.rules.eliminated_box))
         ctx.say(f"{text}; it is a {label}, removed from the map", kind="spot", unit=counter.id,
                 cell=counter.location, spotted=True, dummy=True, **data)
     else:

@@ -86,7 +86,7 @@ from ..grid import parse_cell_id
 from ..movement import StackRule, _rules_cache, cell_selectors, cost_table
 from .battle import COMMITTED
 from ..rules import Rules, UnitType
-from ..state import ELIMINATED, Unit
+from ..state import Unit
 from ..victory import gain
 
 # --- small readings of the rulebook ---------------------------------------------------------
@@ -615,7 +615,7 @@ def check_supply(ctx: Context, prop: Property) -> Flow:
                     choice = yield from ctx.choose(side, "supply source", f"supply the units in {cell} with",
                                                    [Action("use", (s.id,)) for s in usable])
                     source = ctx.state.unit(choice.args[0])
-                used = evolve(source, location=ELIMINATED, hidden=False)
+                used = evolve(source, location=ctx.rules.eliminated_box, hidden=False)
                 ctx.update_unit(used)
                 ctx.say(f"{ctx.label(used)} supplies the units in {cell} and is removed ({_cite(prop)})",
                         kind="supply", unit=used.id, unit_type=used.type, cell=cell, side=side)

@@ -20,7 +20,8 @@ from warbook.dsl.values import read_odds
 from warbook.interpreter import combat, rng
 from warbook.interpreter.context import Context
 from warbook.interpreter.scenario import load_scenario
-from warbook.interpreter.state import ELIMINATED, GameState, Unit
+from warbook.interpreter.rules import ELIMINATED
+from warbook.interpreter.state import GameState, Unit
 
 FIXTURE = Path(__file__).parent / "fixtures" / "combat" / "combat.toml"
 

@@ -27,7 +27,8 @@ from warbook.dsl.vocabulary import EFFECTS
 from warbook.interpreter import combat
 from warbook.interpreter.context import Context
 from warbook.interpreter.scenario import load_scenario
-from warbook.interpreter.state import ELIMINATED, GameState, Unit
+from warbook.interpreter.rules import ELIMINATED
+from warbook.interpreter.state import GameState, Unit
 
 FIXTURES = Path(__file__).parent / "fixtures" / "combat_effects"
 

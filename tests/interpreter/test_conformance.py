@@ -26,7 +26,8 @@ from warbook.interpreter.game import Game
 from warbook.interpreter.movement import StackRule, cost_table, enemy_cells_forbidden, stack_rules
 from warbook.interpreter.rng import choice_rng
 from warbook.interpreter.scenario import load_scenario
-from warbook.interpreter.state import ELIMINATED, OFFMAP
+from warbook.interpreter.rules import ELIMINATED
+from warbook.interpreter.state import OFFMAP
 
 ROOT = Path(__file__).resolve().parents[2]
 SCENARIOS = sorted((ROOT / "scenarios").glob("*.toml"))

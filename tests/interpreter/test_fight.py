@@ -18,7 +18,8 @@ from warbook.interpreter.context import Context
 from warbook.interpreter.flow import PROCEDURES, _load_procedures
 from warbook.interpreter.game import Game
 from warbook.interpreter.scenario import load_scenario
-from warbook.interpreter.state import ELIMINATED, GameState, Unit
+from warbook.interpreter.rules import ELIMINATED
+from warbook.interpreter.state import GameState, Unit
 
 FIXTURES = Path(__file__).parent / "fixtures" / "combat"
 

@@ -28,7 +28,7 @@ from hypothesis import strategies as st
 
 from warbook.dsl.diagnostics import RulesError
 from warbook.interpreter.game import Game
-from warbook.interpreter.state import ELIMINATED
+from warbook.interpreter.rules import ELIMINATED
 
 HIDDEN = Path(__file__).parent / "fixtures" / "spotting" / "hidden.toml"
 SHIPPED = sorted((Path(__file__).parents[2] / "scenarios").glob("*.toml"))

@@ -20,7 +20,8 @@ from warbook.interpreter.actions import Action
 from warbook.interpreter.board import board_from_text
 from warbook.interpreter.context import Context
 from warbook.interpreter.procedures.move import move
-from warbook.interpreter.state import ELIMINATED, GameState, Unit
+from warbook.interpreter.rules import ELIMINATED
+from warbook.interpreter.state import GameState, Unit
 
 ROOT = Path(__file__).resolve().parents[2]
 KLICKS = ROOT / "rulebooks" / "several_klicks.rules"

@@ -32,7 +32,8 @@ from warbook.interpreter.operation import Operation
 from warbook.interpreter.options import with_options
 from warbook.interpreter.procedures import battle
 from warbook.interpreter.scenario import load_scenario
-from warbook.interpreter.state import ELIMINATED, GameState, Unit
+from warbook.interpreter.rules import ELIMINATED
+from warbook.interpreter.state import GameState, Unit
 
 FIXTURE = Path(__file__).parent / "fixtures" / "sea_lords_battle" / "battle.toml"
 FW, COM = "free_world", "communist"

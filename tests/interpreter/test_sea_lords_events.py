@@ -34,7 +34,8 @@ from warbook.interpreter.flow import PROCEDURES, _end_of_turn, _load_procedures
 from warbook.interpreter.operation import Operation
 from warbook.interpreter.procedures import events
 from warbook.interpreter.scenario import load_scenario
-from warbook.interpreter.state import ELIMINATED, GameState, Unit
+from warbook.interpreter.rules import ELIMINATED
+from warbook.interpreter.state import GameState, Unit
 from warbook.interpreter.victory import gain
 
 FIXTURE = Path(__file__).parent / "fixtures" / "sea_lords_events" / "events.toml"

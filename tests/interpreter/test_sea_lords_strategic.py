@@ -21,7 +21,8 @@ from warbook.interpreter.context import Context
 from warbook.interpreter.flow import PROCEDURES, _load_procedures
 from warbook.interpreter.procedures.strategic import COMMITTED, draw_reinforcement
 from warbook.interpreter.scenario import load_scenario
-from warbook.interpreter.state import ELIMINATED, GameState, Unit
+from warbook.interpreter.rules import ELIMINATED
+from warbook.interpreter.state import GameState, Unit
 
 SCENARIO = load_scenario(Path(__file__).parent / "fixtures" / "sea_lords_strategic" / "strategic.toml")
 _load_procedures()
