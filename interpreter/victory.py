@@ -117,6 +117,9 @@ def _points(ctx: Context, award, unit_type) -> int:
 def score_held(ctx: Context, award) -> None:
     """An ``award … on held; cells …`` scores each matching cell only its side occupies.
 
+    Its side is the award's ``to``: an award without ``to`` is received by no side and scores
+    nothing.  Which awards a phase scores (its acting side's own) is ``do score``'s choice.
+
     A cell scores the award's first ``points N for WHERE`` line that names it (by terrain, tag or
     place), else its general ``points``; twice that with a unit of the holder that ``doubled with``
     names in the cell (a leader or political unit in the cell).

@@ -80,9 +80,19 @@ def declare(ctx: Context, prop: Property) -> Flow:
 
 @procedure("score")
 def score(ctx: Context, prop: Property) -> Flow:
+    """Score each listed ``on held`` award (``victory.score_held``).
+
+    In a phase bound to one side (``ctx.acting``) only the awards that side receives are scored:
+    those whose ``to`` names it.  An award without ``to`` is received by no side, so a bound phase
+    skips it (``score_held`` scores nothing for it anywhere).  A ``mutual`` phase scores them all.
+    """
     for ref in prop.get("awards") or ():
         award = ctx.rulebook.get("award", str(ref))
-        if award is not None and award.first("on") is not None and award.first("on").has("held"):
-            score_held(ctx, award)
+        if award is None or award.first("on") is None or not award.first("on").has("held"):
+            continue
+        to = award.first("to")
+        if ctx.acting is not None and (to is None or str(to.get("side")) != ctx.acting):
+            continue  # another side's award: it scores in that side's own phase
+        score_held(ctx, award)
     return
     yield  # a generator that needs no decision
