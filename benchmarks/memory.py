@@ -54,6 +54,7 @@ def run(name: str = "memory", profile: bool = False) -> list[Figure]:
     from warbook.interpreter.board import board_from_text
     from warbook.interpreter.rules import Rules
     from warbook.interpreter.state import GameState, Unit
+    from warbook.interpreter.world import Parts
 
     text = map_text([row[:SMALL] for row in large_rows()[:SMALL]])
     rules = Rules(rulebook())
@@ -65,7 +66,7 @@ def run(name: str = "memory", profile: bool = False) -> list[Figure]:
         board = board_from_text(text, "generated.toml", LEGEND.values())
         units = tuple(Unit(f"B{n:02d}", "scout", "blue", cell) for n, cell in enumerate(starts, start=1))
         state = GameState(units=units)
-        world = movement.Parts(rules, board, state)
+        world = Parts(rules, board, state)
         movement.reachable(world, units[0])
         return board, state
 

@@ -77,7 +77,7 @@ def board(size: int):
 def queries(the_board, rules, cells: list[tuple[int, int]]):
     """One ``(world, unit)`` per start cell: the scout alone on the map."""
     from warbook.interpreter.grid import cell_id
-    from warbook.interpreter.movement import Parts
+    from warbook.interpreter.world import Parts
     from warbook.interpreter.state import GameState, Unit
 
     digits = the_board.graph.graph["id_width"]

@@ -44,8 +44,8 @@ Readings of the rules language (each a choice where the language leaves one):
   by opponent|random``.
 - **Retreat.**  Each retreating unit's owner picks, per hex of retreat, an adjacent
   hex one step further from where it started that movement would let it end in
-  (``interpreter.movement``: terrain, its class's ``enters only``/``never enters``,
-  its side's ``never enters``, stacking), that holds no enemy counter, and that is
+  (``interpreter.costs``: terrain, its class's ``enters only``/``never enters``,
+  its side's ``never enters``; ``interpreter.stacking``), that holds no enemy counter, and that is
   not in an enemy zone which ``blocks retreat`` (a face-down dummy exerts one, as it
   does for movement: the side cannot tell).  A unit with no such hex, or that
   never moves, is eliminated instead.
@@ -95,12 +95,17 @@ from attrs import define, evolve, field, frozen
 from ..dsl.model import Declaration, Property
 from ..dsl.tables import TableView, result_parts
 from ..dsl.values import Dice, Odds, read_dice
-from . import combat_effects, movement
+from . import combat_effects
 from .actions import Action
+from .caches import rules_cache
+from .citations import cite
 from .context import Context, Flow
+from .costs import cost_table, movement_class, never_moves
 from .rules import Rules
+from .stacking import stacking_problem
 from .state import Unit
 from .victory import award_for_loss
+from .zones import enemy_zones, is_counter
 
 ATTACKER_ROLES = ("attackers", "firers")
 DEFENDER_ROLES = ("defenders", "targets")
@@ -112,7 +117,7 @@ DEFENDER_ROLES = ("defenders", "targets")
 def table_view(ctx: Context, name: str) -> TableView:
     """The typed view of a declared table (``KeyError`` when there is none)."""
     # Built once per compiled Rules and table name: a TableView is frozen and the rulebook is fixed.
-    cache = movement._rules_cache(ctx.rules).setdefault("table_views", {})
+    cache = rules_cache(ctx.rules).setdefault("table_views", {})
     view = cache.get(name)
     if view is None:
         decl = ctx.rulebook.get("table", name)
@@ -293,9 +298,9 @@ def _defending_holds(ctx: Context, line: Property, firing: str | None, targets: 
     """
     from ..dsl.conditions import ConditionError, Defending, Names, parse_condition
 
-    names = movement._rules_cache(ctx.rules).get("condition_names")
+    names = rules_cache(ctx.rules).get("condition_names")
     if names is None:
-        names = movement._rules_cache(ctx.rules)["condition_names"] = Names(ctx.rulebook)
+        names = rules_cache(ctx.rules)["condition_names"] = Names(ctx.rulebook)
     try:
         condition = parse_condition([str(w) for w in line.get("condition")], names)
     except ConditionError:
@@ -689,7 +694,7 @@ def loss_candidates(ctx: Context, group: Sequence[Unit], code: str | None) -> li
 
 
 def _losses_line(ctx: Context, unit: Unit) -> Property | None:
-    cache = movement._rules_cache(ctx.rules).setdefault("losses_lines", {})
+    cache = rules_cache(ctx.rules).setdefault("losses_lines", {})
     if unit.type not in cache:
         unit_type = ctx.rules.unit_type(unit.type)
         decl = ctx.rulebook.get(unit_type.kind, unit.type)
@@ -737,7 +742,7 @@ def _refit_some(ctx: Context, prop: Property, engagement: Engagement, role: str 
 
 def _cite_prop(decl: Declaration | None, name: str) -> str:
     prop = decl.first(name) if decl is not None else None
-    return movement.cite(decl, prop) or (decl.name if decl is not None else "")
+    return cite(decl, prop) or (decl.name if decl is not None else "")
 
 
 def refit(ctx: Context, unit: Unit, box: str, why: str, *, award: bool = True) -> None:
@@ -777,8 +782,8 @@ def _pick_losses(ctx: Context, group: list[Unit], count: int, chooser: str, enga
 
 
 # --- retreat -----------------------------------------------------------------------------------
-# Where a unit may go is movement's question; ``interpreter.movement`` answers it for retreats too,
-# so moving and retreating read the terrain, class, stacking and zone rules the same way.
+# Where a unit may go is movement's question; ``interpreter.costs``, ``.stacking`` and ``.zones`` answer
+# it for retreats too, so moving and retreating read the terrain, class, stacking and zone rules the same way.
 
 
 def in_enemy_zone(ctx: Context, cell: str, side: str) -> bool:
@@ -786,18 +791,18 @@ def in_enemy_zone(ctx: Context, cell: str, side: str) -> bool:
 
     As for movement, a face-down dummy exerts a zone (the side cannot tell it from a unit).
     """
-    return cell in movement.enemy_zones(ctx, side, blocking_retreat=True)
+    return cell in enemy_zones(ctx, side, blocking_retreat=True)
 
 
 def _enemy_occupied(ctx: Context, cell: str, side: str) -> bool:
     """Enemy units or dummies (which look like units) in the cell; markers such as traps do not occupy."""
-    return any(u.side != side and movement.is_counter(ctx.rules.unit_type(u.type)) for u in ctx.state.units_at(cell))
+    return any(u.side != side and is_counter(ctx.rules.unit_type(u.type)) for u in ctx.state.units_at(cell))
 
 
 def retreat_problem(ctx: Context, unit: Unit, cell: str, origin: str | None = None, step: int = 1) -> str | None:
     """Why ``unit`` may not retreat into ``cell`` as its ``step``-th hex away from ``origin``, or ``None``."""
     origin = origin or unit.location
-    if movement.never_moves(ctx.rules, ctx.rules.unit_type(unit.type)):
+    if never_moves(ctx.rules, ctx.rules.unit_type(unit.type)):
         return f"{unit.id} never moves"
     if cell not in ctx.board.graph:
         return f"{cell!r} is not on the map"
@@ -807,10 +812,10 @@ def retreat_problem(ctx: Context, unit: Unit, cell: str, origin: str | None = No
         return f"{cell} is not {step} hex(es) from {origin}, where the retreat began"
     if _enemy_occupied(ctx, cell, unit.side):
         return f"{cell} holds enemy counters"
-    costs = movement.cost_table(ctx.rules, ctx.board, unit.type)
+    costs = cost_table(ctx.rules, ctx.board, unit.type)
     if cell not in costs.cost:
         return costs.barred.get(cell, f"{unit.id} may not enter {cell}")
-    stacking = movement.stacking_problem(ctx, unit.side, cell, [unit])
+    stacking = stacking_problem(ctx, unit.side, cell, [unit])
     if stacking is not None:
         return stacking
     if in_enemy_zone(ctx, cell, unit.side):
@@ -875,7 +880,7 @@ def _enemy_counter_in(ctx: Context, cell: str, side: str) -> bool:
 
 def _carried_line(ctx: Context, unit: Unit) -> tuple[Property, tuple[str, ...]] | None:
     """(``carried with`` line, classes it is ``transported by``) of a carried unit's class, else ``None``."""
-    mclass = movement.movement_class(ctx.rules, ctx.rules.unit_type(unit.type))
+    mclass = movement_class(ctx.rules, ctx.rules.unit_type(unit.type))
     if mclass is None or not mclass.has("needs") or not mclass.has("carried"):
         return None
     by = tuple(str(c) for p in mclass.all("transported") for c in p.get("classes") or ())
@@ -891,8 +896,8 @@ def break_off_cells(ctx: Context, combat: Declaration, unit: Unit) -> list[str]:
     """
     if never_breaks_off(ctx, combat, unit) or not unit.on_map:
         return []
-    table = movement.cost_table(ctx.rules, ctx.board, unit.type)
-    if movement.never_moves(ctx.rules, ctx.rules.unit_type(unit.type)):
+    table = cost_table(ctx.rules, ctx.board, unit.type)
+    if never_moves(ctx.rules, ctx.rules.unit_type(unit.type)):
         return []
     cells: set[str] = set()
     for line in _break_lines(combat):
@@ -973,7 +978,7 @@ def _cargo_cells(ctx: Context, unit: Unit, room: dict[tuple[str, str], Fraction]
         return []
     line, by = carried
     cost = unit_factor(ctx, unit, str(line.get("cost"))) or Fraction(0)
-    table = movement.cost_table(ctx.rules, ctx.board, unit.type)
+    table = cost_table(ctx.rules, ctx.board, unit.type)
     return sorted({cell for (cell, mclass), free in room.items()
                    if mclass in by and free >= cost and cell in table.cost}, key=lambda c: (len(c), c))
 

@@ -56,8 +56,8 @@ from ..dsl.conditions import (
 )
 from ..dsl.diagnostics import RulesError, diagnostic
 from ..dsl.model import Property
+from .caches import rules_cache
 from .context import Context
-from .movement import _rules_cache
 from .rules import Rules
 from .state import Unit
 
@@ -107,7 +107,7 @@ def condition_of(ctx: Context, prop: Property) -> Condition | None:
     words = prop.get("condition")
     if not words:
         return None
-    derived = _rules_cache(ctx.rules)
+    derived = rules_cache(ctx.rules)
     cache = derived.setdefault("conditions", {})
     key = tuple(str(w) for w in words)
     found = cache.get(key)
@@ -224,7 +224,7 @@ def _matches(ctx: Context, unit: Unit, group: Group, scope: Scope) -> bool:
 def _place_cells(ctx: Context, place: Place, scope: Scope) -> frozenset[str]:
     if place.kind == "cell":
         return frozenset({scope.cell}) if scope.cell is not None else frozenset()
-    cache = _rules_cache(ctx.rules, ctx.board).setdefault("condition cells", {})
+    cache = rules_cache(ctx.rules, ctx.board).setdefault("condition cells", {})
     key = (place.kind, place.selectors)
     if key not in cache:
         wanted = frozenset(place.selectors)

@@ -17,8 +17,8 @@ from typing import Callable
 from ..dsl.diagnostics import RulesError, diagnostic
 from ..dsl.model import Declaration, Property
 from .actions import Action
+from .citations import cite
 from .context import Context, Flow
-from .movement import cite
 from .state import _unit_with_spent, replace
 
 Procedure = Callable[[Context, Property], Flow]
@@ -246,7 +246,7 @@ def _asking(flow: Flow, side: str) -> Flow:
 def _phase_end_stacking(ctx: Context) -> tuple:
     """(declaration, its ``checked`` line, the rule read, the ``excess to`` box) of every stacking
     checked at the end of phases, read once per rules."""
-    from .movement import StackRule
+    from .stacking import StackRule
 
     found = []
     for decl in ctx.rulebook.of_kind("stacking"):

@@ -19,8 +19,8 @@ from attrs import evolve
 
 from ..dsl.model import Declaration
 from .actions import Action
+from .citations import cite
 from .context import Context, Flow
-from .movement import cite
 from .options import in_force
 from .rules import Rules
 from .state import Unit

@@ -17,8 +17,8 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from .citations import cite
 from .context import Context
-from .movement import cite
 from .victory import gain
 
 

@@ -25,6 +25,15 @@ ELIMINATED = "eliminated"
 takes units from."""
 
 
+def as_names(value: Iterable[Any] | None) -> tuple[str, ...]:
+    """A rule line's list of names (``who``, ``where`` …) as strings; empty when the line leaves it out.
+
+    >>> as_names(None), as_names(["road", "clear"])
+    ((), ('road', 'clear'))
+    """
+    return tuple(str(v) for v in value or ())
+
+
 @frozen
 class UnitType:
     """A unit or marker type with everything play needs, resolved."""
@@ -73,7 +82,7 @@ class Rules:
         self.eliminated_box: str = next((d.name for d in rulebook.of_kind("box") if d.has("holds")), ELIMINATED)
         """Where eliminated units go: the box that ``holds eliminated``, else out of play."""
         self.derived: dict[Any, Any] = {}
-        """Answers the interpreter derives from this rulebook and keeps (``movement._rules_cache``):
+        """Answers the interpreter derives from this rulebook and keeps (``caches.rules_cache``):
         they live and die with this object, and nothing invalidates them, as a rulebook never changes."""
 
     # --- tags and selectors ---------------------------------------------------------

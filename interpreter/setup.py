@@ -262,7 +262,7 @@ def zone_cells(ctx: Context, zone, unit_type) -> tuple[str, ...]:
 
 def _enterable(ctx: Context, unit_type) -> frozenset[str] | None:
     """The cells a unit type may stand in (``None``: a marker, which may stand anywhere)."""
-    from .movement import cost_table
+    from .costs import cost_table
 
     if unit_type.kind == "marker":
         return None
@@ -295,7 +295,7 @@ def _may_stand(ctx: Context, unit: Unit, cell: str, per_cell: int | None) -> boo
 def _setup_stacking(rules: Rules) -> tuple:
     """Every ``stacking`` rule, whenever the rulebook checks it: counters set up within the limits
     (set-up is within the limits), even where play checks them only at the end of phases."""
-    from .movement import StackRule, stacking_rules
+    from .stacking import StackRule, stacking_rules
 
     key = ("setup", "stacking")
     if key not in rules.derived:

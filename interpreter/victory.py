@@ -147,9 +147,9 @@ def score_held(ctx: Context, award) -> None:
 def _award_cells(ctx: Context, award) -> tuple[tuple[str, int], ...]:
     """The cells an award's ``cells`` names (by terrain, tag or place, less its ``except``), each with
     its points; found once per rules and map."""
-    from .movement import _rules_cache
+    from .caches import rules_cache
 
-    cache = _rules_cache(ctx.rules, ctx.board).setdefault("award_cells", {})
+    cache = rules_cache(ctx.rules, ctx.board).setdefault("award_cells", {})
     if award.name not in cache:
         line = award.first("cells")
         wanted = {str(w) for w in line.get("where") or ()}

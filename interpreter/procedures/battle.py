@@ -81,9 +81,11 @@ from ...dsl.diagnostics import RulesError, diagnostic
 from ...dsl.model import Declaration, Property
 from .. import combat as fire
 from ..actions import Action
+from ..caches import rules_cache
+from ..cells import within
+from ..citations import cite
 from ..context import Context, Flow
 from ..flow import procedure
-from ..movement import _rules_cache, cite, within
 from . import events
 from ..rules import Rules
 from ..state import Unit
@@ -182,7 +184,7 @@ def battle_over(ctx: Context) -> None:
 
 
 def _names(ctx: Context) -> Names:
-    cache = _rules_cache(ctx.rules)
+    cache = rules_cache(ctx.rules)
     if "condition_names" not in cache:
         cache["condition_names"] = Names(ctx.rulebook)
     return cache["condition_names"]
@@ -474,7 +476,7 @@ def support_problem(ctx: Context, marker: Unit, cell: str, units_fight=None) -> 
 
 def _support_cells(ctx: Context, wanted: tuple[str, ...], distance: int) -> frozenset[str]:
     """Cells ``support only into WANTED within DISTANCE`` allows, found once per rules and map."""
-    cache = _rules_cache(ctx.rules, ctx.board).setdefault("support_cells", {})
+    cache = rules_cache(ctx.rules, ctx.board).setdefault("support_cells", {})
     key = (wanted, distance)
     if key not in cache:
         spots = [c for c in ctx.board.cells

@@ -61,11 +61,11 @@ from attrs import evolve
 
 from ...dsl.model import Declaration, Property
 from ..actions import Action
+from ..caches import rules_cache
+from ..cells import adjacency
 from ..combat import mode_roll_modifier, resolve, unit_factor
 from ..context import Context, Flow
 from ..flow import procedure
-from ..movement import _rules_cache as mv_rules_cache
-from ..movement import adjacency
 from ..state import Unit, replace
 
 ATTACKED = "attacked"
@@ -90,7 +90,7 @@ def _facts(ctx: Context) -> dict:
     """Answers read from the rulebook once per compiled ``Rules`` (keyed by mode, combat and unit
     type names, which name the same declarations for as long as that ``Rules`` lives), so the
     procedures below ask no string-keyed rulebook questions at decision time."""
-    return mv_rules_cache(ctx.rules).setdefault("combat_procedures", {})
+    return rules_cache(ctx.rules).setdefault("combat_procedures", {})
 
 
 def forbidding_mode(ctx: Context, unit: Unit, what: str) -> Declaration | None:

@@ -68,10 +68,17 @@ from fractions import Fraction
 from ...dsl.model import Declaration, Property
 from .. import movement as mv
 from ..actions import Action
+from ..caches import board_cache, rules_cache
+from ..cells import adjacency
+from ..citations import because, cite
 from ..context import Context, Flow, arg_key
+from ..costs import allowance, movement_class
 from ..flow import procedure
 from ..infiltration import infiltrate_moved, standing
+from ..situation import stop_markers
+from ..stacking import stacking_problem
 from ..state import Unit, replace
+from ..zones import is_counter
 
 FULL = "full"
 """Points left of a unit that has not spent any this phase (``movement.search`` reads it)."""
@@ -109,7 +116,7 @@ class MovePhase:
         self.carried: set[str] = set()
         self.options = _move_options(ctx.board)
         self.rank = _cell_rank(ctx.board)
-        self.types_moving: dict[tuple[str, str], bool] = mv._rules_cache(ctx.rules).setdefault("may_move", {})
+        self.types_moving: dict[tuple[str, str], bool] = rules_cache(ctx.rules).setdefault("may_move", {})
         self.walk_can_stop = _walk_can_stop(ctx.rules)
 
     # --- order ----------------------------------------------------------------------------------
@@ -162,8 +169,8 @@ class MovePhase:
         found = self.types_moving.get(key)
         if found is None:
             rules = self.ctx.rules
-            found = self.types_moving[key] = mv.is_counter(rules.unit_type(unit.type)) and any(
-                mv.allowance(rules, rules.unit_type(t)) != 0 for t in mv.proxies(rules, unit))
+            found = self.types_moving[key] = is_counter(rules.unit_type(unit.type)) and any(
+                allowance(rules, rules.unit_type(t)) != 0 for t in mv.proxies(rules, unit))
         return found
 
     # --- the phase --------------------------------------------------------------------------------
@@ -204,7 +211,7 @@ class MovePhase:
 
     def _not_your_turn(self, action: Action, unit_id: str) -> str | None:
         if action.args[:1] != (unit_id,):
-            where = mv.cite(None, self.prop)
+            where = cite(None, self.prop)
             return f"{unit_id} moves now ({self._order_text()}{', ' + where if where else ''})"
         return None
 
@@ -295,7 +302,7 @@ class MovePhase:
             current = ctx.state.unit(uid)
             current = replace(current, location=cell)
             ctx.update_unit(current)
-            markers = mv.stop_markers(ctx, current, cell)
+            markers = stop_markers(ctx, current, cell)
             if markers:
                 ctx.update_unit(replace(current, spent=current.spent | {"trap"}))
                 ctx.say(f"{ctx.label(current)} must stop at {cell}: {ctx.label(markers[0])}", kind="trap",
@@ -327,7 +334,7 @@ class MovePhase:
     def watchers(self, mover: Unit, cell: str) -> list[Unit]:
         """Enemy units that may fire at ``mover`` for entering ``cell``, in player order then id."""
         ctx = self.ctx
-        around = mv.adjacency(ctx.board)[cell]
+        around = adjacency(ctx.board)[cell]
         out = []
         for unit in ctx.state.units:
             if unit.side == mover.side or not unit.on_map or unit.dummy or unit.id in self.fired:
@@ -378,8 +385,8 @@ class MovePhase:
                 if action.args[:1] != (watcher_id,):
                     return f"{watcher_id} is the unit that may fire now"
                 if action.kind == "watch-fire" and action.args[1:] != (mover_id,):
-                    return mv.because(f"{watcher_id} may fire only at {mover_id}, which has just entered {cell}",
-                                      mode_decl)
+                    return because(f"{watcher_id} may fire only at {mover_id}, which has just entered {cell}",
+                                   mode_decl)
                 return None
 
             action = yield from ctx.choose(
@@ -401,7 +408,7 @@ class MovePhase:
         return capacity - sum(1 for flag in carrier.turn_flags if flag.startswith("carried:"))
 
     def _board_cost(self, unit: Unit) -> Fraction:
-        mclass = mv.movement_class(self.ctx.rules, self.ctx.rules.unit_type(unit.type))
+        mclass = movement_class(self.ctx.rules, self.ctx.rules.unit_type(unit.type))
         line = mclass.first("board") if mclass is not None else None
         return Fraction(line.get("points")) if line is not None else Fraction(0)
 
@@ -415,37 +422,37 @@ class MovePhase:
         carrier_type = rules.unit_type(carrier.type)
         if self._capacity_left(carrier) <= 0:
             decl = ctx.rulebook.get("unit", carrier.type)
-            return mv.because(f"{carrier.id} carries {carrier_type.carries} units a turn and has no room left", decl,
-                              decl.first("carries") if decl else None)
+            return because(f"{carrier.id} carries {carrier_type.carries} units a turn and has no room left", decl,
+                           decl.first("carries") if decl else None)
         if unit.side != carrier.side or not unit.on_map or unit.id == carrier.id or unit.id in cargo:
             return f"{unit_id} is not a friendly unit on the map that {carrier.id} could pick up"
         if unit.id in self.carried:
             return f"{unit_id} has already been carried this phase"
         unit_type = rules.unit_type(unit.type)
-        mclass = mv.movement_class(rules, unit_type)
+        mclass = movement_class(rules, unit_type)
         by = {str(c) for p in (mclass.all("transported") if mclass else ()) for c in p.get("classes") or ()}
         if carrier_type.movement not in by:
-            return mv.because(f"movement '{unit_type.movement}' is not transported by '{carrier_type.movement}'",
-                              mclass)
+            return because(f"movement '{unit_type.movement}' is not transported by '{carrier_type.movement}'",
+                           mclass)
         for what in ("move", "transport"):
             if _mode_forbids(ctx, unit, what):
                 mode = ctx.rulebook.get("mode", unit.mode)
-                return mv.because(f"{unit_id} is on {mode.display} orders, which forbid {what}", mode)
+                return because(f"{unit_id} is on {mode.display} orders, which forbid {what}", mode)
         left = self.left.get(unit.id, FULL)
-        have = mv.allowance(rules, unit_type) if left == FULL else left
+        have = allowance(rules, unit_type) if left == FULL else left
         cost = self._board_cost(unit)
         board_line = mclass.first("board") if mclass else None
         if have is not None and have < cost:
-            return mv.because(f"boarding costs {mv.show_points(cost)} and {unit_id} has "
-                              f"{mv.show_points(have)} left", mclass, board_line)
+            return because(f"boarding costs {mv.show_points(cost)} and {unit_id} has "
+                           f"{mv.show_points(have)} left", mclass, board_line)
         if unit.location != carrier.location:
             found = mv.search(ctx, unit, None if have is None else have - cost)
             if carrier.location not in found.dist:
-                return mv.because(f"{unit_id} cannot reach {carrier.location} and still pay "
-                                  f"{mv.show_points(cost)} to board", mclass, board_line)
+                return because(f"{unit_id} cannot reach {carrier.location} and still pay "
+                               f"{mv.show_points(cost)} to board", mclass, board_line)
             # The walk to the rendezvous ends in the carrier's hex, so stacking applies there
             # (the carrier may yet stay and set the unit down where it boarded).
-            crowded = mv.stacking_problem(ctx, unit.side, carrier.location, [unit])
+            crowded = stacking_problem(ctx, unit.side, carrier.location, [unit])
             if crowded is not None:
                 return crowded
         return None
@@ -455,7 +462,7 @@ class MovePhase:
         ctx = self.ctx
         unit = ctx.state.unit(unit_id)
         left = self.left.get(unit_id, FULL)
-        have = mv.allowance(ctx.rules, ctx.rules.unit_type(unit.type)) if left == FULL else left
+        have = allowance(ctx.rules, ctx.rules.unit_type(unit.type)) if left == FULL else left
         cost = self._board_cost(unit)
         rest = None if have is None else have - cost
         self.carried.add(unit_id)
@@ -509,7 +516,7 @@ class MovePhase:
             if self._capacity_left(carrier) > 0:
                 options += [Action("carry", (cid, u.id)) for u in ctx.state.units
                             if u.side == carrier.side and u.on_map and u.id != cid
-                            and mv.is_counter(ctx.rules.unit_type(u.type)) and not u.dummy
+                            and is_counter(ctx.rules.unit_type(u.type)) and not u.dummy
                             and self.why_not_carry(carrier, u.id, cargo) is None]
             options.append(Action("stay", (cid,)))
             if len(options) == 1:
@@ -555,7 +562,7 @@ def _mode_forbids(ctx: Context, unit: Unit, what: str) -> bool:
     """Whether the unit's mode ``forbids`` ``what``; read once per ``Rules``, mode and ``what``."""
     if not unit.mode:
         return False
-    cache = mv._rules_cache(ctx.rules).setdefault("mode_forbids", {})
+    cache = rules_cache(ctx.rules).setdefault("mode_forbids", {})
     key = (unit.mode, what)
     found = cache.get(key)
     if found is None:
@@ -568,7 +575,7 @@ def _walk_can_stop(rules) -> bool:
     """Whether anything may act while a unit walks its path: a mode that ``fires`` (WATCH) or a
     marker type (one may stop the mover).  Read once per compiled ``Rules`` (a rulebook never
     changes while its ``Rules`` lives); without either, ``walk`` moves a unit in one step."""
-    cache = mv._rules_cache(rules)
+    cache = rules_cache(rules)
     found = cache.get("walk_can_stop")
     if found is None:
         found = cache["walk_can_stop"] = (
@@ -582,7 +589,7 @@ def _cell_rank(board) -> dict[str, int] | None:
     built once per map, so a unit's move options are produced in order without a sort key each;
     ``None`` when that is the order of the ids as strings (ids of equally many digits), which
     sorting compares fastest."""
-    cache = mv._board_cache(board)
+    cache = board_cache(board)
     if "cell_rank" not in cache:
         ordered = sorted(board.graph.nodes, key=arg_key)
         cache["cell_rank"] = None if ordered == sorted(ordered) else {cell: i for i, cell in enumerate(ordered)}
@@ -599,4 +606,4 @@ def _move_options(board) -> dict[str, dict[str | None, Action]]:
     """Each unit's move options made so far on this map, by unit id then cell (``None``: stay).
 
     Actions are values, so the same objects serve every phase and every game on the map."""
-    return mv._board_cache(board).setdefault("move_options", {})
+    return board_cache(board).setdefault("move_options", {})

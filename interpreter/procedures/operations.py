@@ -50,19 +50,23 @@ from attrs import evolve
 from ...dsl.model import Declaration, Property
 from .. import movement
 from ..actions import Action
+from ..cells import cells_named
+from ..citations import cite
 from ..context import Context, Flow
+from ..costs import cost_table, movement_class, never_moves
 from ..flow import procedure
 from ..infiltration import infiltrate
-from ..movement import cite
 from . import battle
 from ..rules import Rules, UnitType
+from ..situation import situation, stop_markers
 from ..state import Unit
+from ..zones import is_counter, zone_of, zone_rules
 
 # --- reading the rules -----------------------------------------------------------------------
 
 
 def _class(ctx: Context, unit: Unit) -> Declaration | None:
-    return movement.movement_class(ctx.rules, ctx.rules.unit_type(unit.type))
+    return movement_class(ctx.rules, ctx.rules.unit_type(unit.type))
 
 
 def _carried(mclass: Declaration | None) -> bool:
@@ -83,8 +87,8 @@ def _type_facts(ctx: Context, type_name: str) -> tuple[bool, bool]:
     found = ctx.rules.derived.get(key)
     if found is None:
         unit_type = ctx.rules.unit_type(type_name)
-        mclass = movement.movement_class(ctx.rules, unit_type)
-        static = movement.never_moves(ctx.rules, unit_type) and not _carried(mclass)
+        mclass = movement_class(ctx.rules, unit_type)
+        static = never_moves(ctx.rules, unit_type) and not _carried(mclass)
         found = ctx.rules.derived[key] = (static, unit_type.kind == "unit" and not static)
     return found
 
@@ -189,7 +193,7 @@ class Force:
                     return None
                 where = _names(line.get("where"))
                 if where:
-                    allowed &= movement._cells_named(ctx.rules, ctx.board, where)
+                    allowed &= cells_named(ctx.rules, ctx.board, where)
         return allowed
 
     def path(self, cell: str) -> tuple[str, ...]:
@@ -215,8 +219,8 @@ class Force:
         there.  Returns each reached cell's predecessor (lowest cell id first, so it is canonical)."""
         ctx = self.ctx
         turn = ctx.state.turn
-        tables = [movement.cost_table(ctx.rules, ctx.board, t, turn) for t in sorted({u.type for u in self.units})]
-        steppers = [movement.cost_table(ctx.rules, ctx.board, t, turn)
+        tables = [cost_table(ctx.rules, ctx.board, t, turn) for t in sorted({u.type for u in self.units})]
+        steppers = [cost_table(ctx.rules, ctx.board, t, turn)
                     for t in sorted({u.type for u in (self.movers or self.joiners)})]
         allowed = set(tables[0].cost)
         for table in tables[1:]:
@@ -248,7 +252,7 @@ class Force:
         movers = self.movers or self.joiners
         if not movers:
             return []
-        sit = movement.situation(ctx, movers[0].side)
+        sit = situation(ctx, movers[0].side)
         common: set[str] | None = None
         first = None
         by_type: dict[str, set[str]] = {}
@@ -261,7 +265,7 @@ class Force:
             common = ends if common is None else common & ends
         # Carried units are set down where the force ends (into a battle too): only where they could be.
         for unit in self.cargo:
-            common &= set(movement.cost_table(ctx.rules, ctx.board, unit.type, ctx.state.turn).cost)
+            common &= set(cost_table(ctx.rules, ctx.board, unit.type, ctx.state.turn).cost)
         # Joiners go where the movers go, within their own rules (e.g. where they must end).
         for unit in self.joiners if self.movers else ():
             common &= set(movement.search(ctx, unit, sit=sit).ends)
@@ -285,12 +289,12 @@ class Force:
             return {}
         opened: set[str] | None = None
         for unit in self.cargo:
-            now = set(movement.cost_table(ctx.rules, ctx.board, unit.type, ctx.state.turn).cost)
-            extra = now - set(movement.cost_table(ctx.rules, ctx.board, unit.type).cost)
+            now = set(cost_table(ctx.rules, ctx.board, unit.type, ctx.state.turn).cost)
+            extra = now - set(cost_table(ctx.rules, ctx.board, unit.type).cost)
             opened = extra if opened is None else opened & extra
         if not opened:
             return {}
-        steps = movement.cost_table(ctx.rules, ctx.board, (self.movers or self.joiners)[0].type).adjacency
+        steps = cost_table(ctx.rules, ctx.board, (self.movers or self.joiners)[0].type).adjacency
         raids = {}
         for cell in sorted(opened):
             via = next((n for n in sorted(steps.get(cell, ())) if n in reached and cell in steps.get(n, ())), None)
@@ -545,7 +549,7 @@ def _redeploy_cells(ctx: Context, action: Declaration, unit: Unit) -> list[str]:
     if not unit.on_map or not qualifies(unit.location):
         return []
     cells = {u.location for u in ctx.state.units_of(unit.side) if u.location != unit.location}
-    costs = movement.cost_table(ctx.rules, ctx.board, unit.type, ctx.state.turn).cost
+    costs = cost_table(ctx.rules, ctx.board, unit.type, ctx.state.turn).cost
     return sorted(c for c in cells if qualifies(c) and c in costs)
 
 
@@ -670,7 +674,7 @@ def _walk(ctx: Context, force: Force, path: tuple[str, ...]) -> Flow:
     entering), or where the enemy intercepts it (``_interception``)."""
     lead = (force.movers or force.joiners)[0]
     for previous, cell in zip(path, path[1:]):
-        if movement.stop_markers(ctx, lead, cell):
+        if stop_markers(ctx, lead, cell):
             return cell, []
         interceptors = yield from _interception(ctx, force, previous, cell)
         if interceptors:
@@ -692,17 +696,17 @@ def _interception(ctx: Context, force: Force, previous: str, cell: str) -> Flow:
     would be left sharing the cell with the interceptors when it ends.
     """
     mover = ctx.operation.side
-    if any(u.side == mover and u not in force.units and movement.is_counter(ctx.rules.unit_type(u.type))
+    if any(u.side == mover and u not in force.units and is_counter(ctx.rules.unit_type(u.type))
            for u in ctx.state.units_at(cell)):
         return []  # not where other units of its side stand: they would share the cell outside the battle
-    for zone in movement.zone_rules(ctx.rules):
+    for zone in zone_rules(ctx.rules):
         line = zone.decl.first("intercepts")
         if line is None or not any(Rules.unit_matches(ctx.rules.unit_type(u.type), line.get("who"))
                                    for u in force.units):
             continue
         exerting = [u for u in ctx.state.units if u.side != mover and u.on_map and not u.dummy
-                    and _type_facts(ctx, u.type)[1] and cell in movement.zone_of(ctx, u, zone)]
-        if not any(previous not in movement.zone_of(ctx, u, zone) for u in exerting):
+                    and _type_facts(ctx, u.type)[1] and cell in zone_of(ctx, u, zone)]
+        if not any(previous not in zone_of(ctx, u, zone) for u in exerting):
             continue
         action = ctx.rulebook.get("action", str(line.get("action")))
         for owner in dict.fromkeys(u.side for u in exerting):

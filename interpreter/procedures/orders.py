@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from ...dsl.model import Property
 from ..actions import Action
+from ..caches import rules_cache
 from ..context import Context, Flow
 from ..flow import procedure
-from ..movement import _rules_cache
 from ..rules import Rules
 from ..state import replace
 from ..victory import score_held
@@ -22,7 +22,7 @@ def may_take(ctx: Context, mode, unit) -> bool:
     if unit.dummy or not unit.on_map or unit.mode:
         return False
     # What the mode says of a type and side, read once per compiled Rules (its rulebook is fixed).
-    cache = _rules_cache(ctx.rules).setdefault("may_take", {})
+    cache = rules_cache(ctx.rules).setdefault("may_take", {})
     key = (mode.name, unit.type, unit.side)
     found = cache.get(key)
     if found is None:
@@ -48,7 +48,7 @@ DONE = Action("done")
 def declare(ctx: Context, prop: Property) -> Flow:
     mode = ctx.rulebook.get("mode", str(prop.get("mode")))
     sides = [ctx.acting] if ctx.acting else list(ctx.player_order)
-    cache = _rules_cache(ctx.rules)
+    cache = rules_cache(ctx.rules)
     takes = cache.setdefault("may_take", {})  # may_take's memo, read directly in the loop
     # The options are values: made once per unit and mode, they serve every decision and game.
     made = cache.setdefault("declare options", {})

@@ -80,12 +80,15 @@ from attrs import evolve
 from ...dsl.model import Declaration, Property
 from ...dsl.values import Dice, read_dice
 from ..actions import Action
+from ..caches import rules_cache
+from ..cells import cell_selectors
 from ..context import Context, Flow
+from ..costs import cost_table
 from ..flow import procedure
 from ..grid import parse_cell_id
-from ..movement import StackRule, _rules_cache, cell_selectors, cost_table
 from .battle import COMMITTED
 from ..rules import Rules, UnitType
+from ..stacking import StackRule
 from ..state import Unit
 from ..victory import gain
 
@@ -177,7 +180,7 @@ def _one_per_type(units: Iterable[Unit]) -> list[Unit]:
 
 def placements_for(ctx: Context, unit: Unit) -> tuple[Declaration, ...]:
     """The ``placement`` declarations that place a unit of this type and side."""
-    cache = _rules_cache(ctx.rules).setdefault("placements", {})
+    cache = rules_cache(ctx.rules).setdefault("placements", {})
     key = (unit.type, unit.side)
     if key not in cache:
         unit_type = ctx.rules.unit_type(unit.type)
@@ -198,7 +201,7 @@ def placements_for(ctx: Context, unit: Unit) -> tuple[Declaration, ...]:
 
 def _static_cells(ctx: Context, decl: Declaration) -> frozenset[str] | None:
     """The cells a placement's ``on``/``at``/``anywhere`` lines allow (``None``: it places in a box)."""
-    cache = _rules_cache(ctx.rules, ctx.board).setdefault("placement_cells", {})
+    cache = rules_cache(ctx.rules, ctx.board).setdefault("placement_cells", {})
     if decl.name not in cache:
         if decl.has("to") and not (decl.has("on") or decl.has("with") or decl.has("at") or decl.has("anywhere")):
             cache[decl.name] = None

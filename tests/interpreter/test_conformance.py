@@ -23,7 +23,8 @@ import pytest
 
 from warbook.interpreter.agents import GreedyAgent, RandomAgent
 from warbook.interpreter.game import Game
-from warbook.interpreter.movement import StackRule, cost_table, enemy_cells_forbidden, stack_rules
+from warbook.interpreter.costs import cost_table
+from warbook.interpreter.stacking import StackRule, enemy_cells_forbidden, stack_rules
 from warbook.interpreter.rng import choice_rng
 from warbook.interpreter.scenario import load_scenario
 from warbook.interpreter.rules import ELIMINATED

@@ -16,6 +16,7 @@ from attrs import evolve
 
 from warbook.dsl import load_rulebook
 from warbook.interpreter import movement as mv
+from warbook.interpreter import zones
 from warbook.interpreter.actions import Action
 from warbook.interpreter.board import board_from_text
 from warbook.interpreter.context import Context
@@ -370,7 +371,7 @@ def test_random_games_never_share_a_hex_between_sides(scenario):
             game.apply(pick.choice(game.legal_actions()))
             sides: dict[str, set[str]] = {}
             for u in game.state.units:
-                if u.on_map and mv.is_counter(rules.unit_type(u.type)):
+                if u.on_map and zones.is_counter(rules.unit_type(u.type)):
                     sides.setdefault(u.location, set()).add(u.side)
             assert all(len(s) == 1 for s in sides.values()), game.state.phase
         assert any(e.get("kind") == "move" for e in game.log)

@@ -14,6 +14,7 @@ from types import SimpleNamespace
 import pytest
 
 from warbook.dsl import load_rulebook
+from warbook.interpreter import costs, stacking, zones
 from warbook.interpreter import movement as mv
 from warbook.interpreter.board import board_from_text
 from warbook.interpreter.context import Context
@@ -180,10 +181,10 @@ def test_enemy_zones_for_retreat_and_omniscience(klicks):
                                        unit("D1", "vc_nva", "dummy", "0301", hidden=True),
                                        unit("V1", "vc_nva", "vc_local", "0501", hidden=True)])
     # ZONE OF CONTROL "blocks retreat"; adjacent clear hexes of 0301 and 0501.
-    seen = mv.enemy_zones(ctx, "allies", blocking_retreat=True)
+    seen = zones.enemy_zones(ctx, "allies", blocking_retreat=True)
     assert sorted(seen) == ["0201", "0401"]
     # Knowing the dummy for what it is leaves only the real unit's zone.
-    assert sorted(mv.enemy_zones(ctx, "allies", omniscient=True)) == ["0401"]
+    assert sorted(zones.enemy_zones(ctx, "allies", omniscient=True)) == ["0401"]
 
 
 def test_stacking_problem_counts_ground_and_choppers_apart(klicks):
@@ -194,10 +195,10 @@ def test_stacking_problem_counts_ground_and_choppers_apart(klicks):
     ctx = make_ctx(klicks, ["...."], units)
     state = ctx.state
     # MOVEMENT: "Maximum of 4 choppers in a hex – but there may be 4 choppers and 4 ground units".
-    assert mv.stacking_problem(ctx, "allies", "0201", [state.unit("H1")]) is None
-    assert "limit 4 for helicopter" in mv.stacking_problem(ctx, "allies", "0201",
-                                                           [state.unit("H1"), state.unit("H2")])
-    assert "stacking limit 4" in mv.stacking_problem(ctx, "allies", "0201", [state.unit("A9")])
+    assert stacking.stacking_problem(ctx, "allies", "0201", [state.unit("H1")]) is None
+    assert "limit 4 for helicopter" in stacking.stacking_problem(ctx, "allies", "0201",
+                                                                 [state.unit("H1"), state.unit("H2")])
+    assert "stacking limit 4" in stacking.stacking_problem(ctx, "allies", "0201", [state.unit("A9")])
 
 
 # --- compiled once -------------------------------------------------------------------------------------
@@ -207,9 +208,9 @@ def test_costs_are_compiled_once_per_rules_board_and_type(klicks, monkeypatch):
     ctx = make_ctx(klicks, ["=.jm.", "....."], [unit("A1", "allies", "us_infantry", "0101"),
                                                  unit("V1", "vc_nva", "vc_local", "0502")])
     first = mv.reachable(ctx, ctx.state.unit("A1"))
-    table = mv.cost_table(ctx.rules, ctx.board, "us_infantry")
-    assert table is mv.cost_table(ctx.rules, ctx.board, "us_infantry")
-    assert table.scale == 1 and mv.cost_table(ctx.rules, ctx.board, "vc_local").scale == 2  # road ½
+    table = costs.cost_table(ctx.rules, ctx.board, "us_infantry")
+    assert table is costs.cost_table(ctx.rules, ctx.board, "us_infantry")
+    assert table.scale == 1 and costs.cost_table(ctx.rules, ctx.board, "vc_local").scale == 2  # road ½
 
     def no_rules(*args, **kw):
         raise AssertionError("a rule was evaluated during the search")
@@ -221,9 +222,9 @@ def test_costs_are_compiled_once_per_rules_board_and_type(klicks, monkeypatch):
 
 def test_allowance_reads_points_lines(klicks):
     rules = Rules(klicks)
-    assert mv.allowance(rules, rules.unit_type("us_mech")) == 8  # UNITS: US Mech Move 8
-    assert mv.allowance(rules, rules.unit_type("huey")) is mv.UNLIMITED  # Move "All"
-    assert mv.allowance(rules, rules.unit_type("artillery")) == 0  # Move 0, never moves
+    assert costs.allowance(rules, rules.unit_type("us_mech")) == 8  # UNITS: US Mech Move 8
+    assert costs.allowance(rules, rules.unit_type("huey")) is costs.UNLIMITED  # Move "All"
+    assert costs.allowance(rules, rules.unit_type("artillery")) == 0  # Move 0, never moves
     assert mv.show_points(Fraction(5, 2)) == "2½ movement points"
     assert mv.show_points(Fraction(1)) == "1 movement point"
 

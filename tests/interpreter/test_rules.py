@@ -28,7 +28,7 @@ def test_side_wide_prohibitions_reach_units_through_their_nationality(sea_lords)
     # cambodia' on side free_world; a PBR names only its nationality (US), so it must still be
     # barred from the Cambodian Mekong, which a Communist junk may sail (§21.2).
     from warbook.interpreter.board import read_board
-    from warbook.interpreter.movement import cost_table
+    from warbook.interpreter.costs import cost_table
 
     board = read_board(ROOT / "scenarios" / "maps" / "sea_lords_delta.toml",
                        [d.name for d in sea_lords.rulebook.of_kind("terrain")])

@@ -16,7 +16,7 @@ import pytest
 from driving import drive, options
 from warbook.interpreter.context import Context
 from warbook.interpreter.flow import PROCEDURES, _load_procedures, setup
-from warbook.interpreter.movement import cost_table
+from warbook.interpreter.costs import cost_table
 from warbook.interpreter.operation import Operation
 from warbook.interpreter.procedures.operations import Force, operation_cost
 from warbook.interpreter.scenario import load_scenario

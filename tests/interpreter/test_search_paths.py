@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from warbook.interpreter import costs
 from warbook.interpreter import movement as mv
 from warbook.interpreter.game import Game
 
@@ -35,7 +36,7 @@ def test_buckets_and_heap_give_the_same_search(scenario, monkeypatch):
                 continue
             buckets = answers(ctx, unit)
             with monkeypatch.context() as patch:
-                patch.setattr(mv, "BUCKETS", -1)  # every search takes the heap
+                patch.setattr(costs, "BUCKETS", -1)  # every search takes the heap
                 heap = answers(ctx, unit)
             assert buckets == heap, f"{unit.id} at {unit.location}"
             checked += 1

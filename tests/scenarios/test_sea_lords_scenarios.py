@@ -21,7 +21,7 @@ from warbook.dsl import RulesError
 from warbook.interpreter.actions import Action
 from warbook.interpreter.context import Context
 from warbook.interpreter.flow import setup
-from warbook.interpreter.movement import cost_table
+from warbook.interpreter.costs import cost_table
 from warbook.interpreter.options import option_on
 from warbook.interpreter.scenario import Scenario, load_scenario
 from warbook.interpreter.setup import apply_turn_modifiers

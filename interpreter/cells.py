@@ -1,0 +1,65 @@
+"""Cells of a map as the rules see them: neighbours, distances, and the names that select each.
+
+- ``adjacency(board)``: every cell's neighbours in id order (once per map);
+- ``within(board, sources, n)``: the cells at most ``n`` steps from any source, with the distance;
+- ``cell_selectors(rules, board)`` / ``cells_named(rules, board, names)``: which selector names
+  (terrain, its tags, the cell's own tags) pick out each cell (once per rules and map).
+
+Distances are graph hops on the map's graph (``interpreter.board``): every edge counts one, a
+diagonal or a crossing as much as any other.  Limits: what a unit may actually step across
+(``diagonals no``, ``crosses only``) is a cost table's business (``interpreter.costs``), not these.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from .board import Board
+from .caches import board_cache, rules_cache
+from .rules import Rules
+
+
+def adjacency(board: Board) -> dict[str, tuple[str, ...]]:
+    """Every cell's neighbours in id order, built once per map."""
+    cache = board_cache(board)
+    if "adjacency" not in cache:
+        graph = board.graph
+        cache["adjacency"] = {cell: tuple(sorted(graph.adj[cell])) for cell in graph.nodes}
+    return cache["adjacency"]
+
+
+def within(board: Board, sources: Iterable[str], distance: int) -> dict[str, int]:
+    """Cells at most ``distance`` steps from any of ``sources`` (graph hops), with that distance."""
+    adj = adjacency(board)
+    seen = {cell: 0 for cell in sources}
+    frontier = list(seen)
+    for step in range(1, distance + 1):
+        nxt = []
+        for cell in frontier:
+            for n in adj[cell]:
+                if n not in seen:
+                    seen[n] = step
+                    nxt.append(n)
+        frontier = nxt
+    return seen
+
+
+def cell_selectors(rules: Rules, board: Board) -> dict[str, frozenset[str]]:
+    """Every name a selector may use for each cell (terrain, its tags, the cell's tags)."""
+    cache = rules_cache(rules, board)
+    if "selectors" not in cache:
+        memo: dict[tuple[str, frozenset[str]], frozenset[str]] = {}
+        out = {}
+        for cell, data in board.graph.nodes(data=True):
+            key = (data["terrain"], data["tags"])
+            if key not in memo:
+                memo[key] = rules.cell_selectors(*key)
+            out[cell] = memo[key]
+        cache["selectors"] = out
+    return cache["selectors"]
+
+
+def cells_named(rules: Rules, board: Board, names: Iterable[str]) -> frozenset[str]:
+    """The cells any of ``names`` selects (by terrain, terrain tag or cell tag; see ``cell_selectors``)."""
+    wanted = set(names)
+    return frozenset(c for c, sel in cell_selectors(rules, board).items() if sel & wanted)

@@ -1,0 +1,210 @@
+"""Zones of control: which cells each counter holds, and the cells in zones exerted by a side's enemies.
+
+Readings of the rules language (each a choice where the language leaves one):
+
+- **Zones of control.**  A zone reaches ``range`` cells (default 1) into cells its
+  ``into`` names (every cell without ``into``); a mode's ``zone range +N`` adds N,
+  and the added reach also covers the other cells up to N cells away: ZONE OF
+  CONTROL's "2 in road and clear hexes, 1 in non-clear" for range 1 and +1.
+  Distances are graph hops.  A zone with ``stops movement`` (or any zone, for a
+  class that ``stops on entering enemy zone``) ends the move of a unit entering
+  it.  ``zone to zone uses all points``: a unit that starts its move in an enemy
+  zone may step to an adjacent cell in an enemy zone by spending all its points
+  (the step must still be affordable), which ends its move; or it may leave
+  through cells outside enemy zones as usual, stopping again on entering one.
+  Mid-move a zone-to-zone step cannot happen, since entering a zone stops.
+  (What stops a move, and the zone-to-zone step, are the search's: ``interpreter.movement``.)
+- **Dummies and hidden information.**  Legal moves are computed from what the
+  moving side knows.  A face-down enemy dummy could be a unit, so it exerts a zone
+  like one; a revealed dummy exerts none (a dummy "only hides real units").
+  Otherwise a unit's legal moves would tell its owner which counters are dummies.
+
+Guarantees: a unit's zone is read once per (type, cell, mode, zone) and rules and map; the enemy
+zones of a side are read again only when the other sides' units on the map change.  Limits: a zone
+with ``requires option`` is in force when that option is (``interpreter.options``); a zone never
+depends on the state beyond the exerting unit's type, cell and mode (not on terrain it stands in,
+nor on the units around it).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from attrs import frozen
+
+from ..dsl.model import Declaration
+from .caches import rules_cache
+from .cells import cell_selectors, within
+from .options import in_force
+from .rules import Rules, UnitType, as_names
+from .state import GameState, Unit
+from .world import World
+
+
+@frozen
+class ZoneRule:
+    """A ``zone`` declaration, read."""
+
+    decl: Declaration
+    into: frozenset[str] | None
+    range: int
+    stops: bool
+    zone_to_zone: bool
+    blocks_retreat: bool
+    exerted_by: tuple[str, ...] | None
+    ignored_by: tuple[str, ...] | None = None
+
+    def is_ignored_by(self, unit_type: UnitType) -> bool:
+        """Whether the zone's ``ignored by`` names the moving unit's type."""
+        return self.ignored_by is not None and Rules.unit_matches(unit_type, self.ignored_by)
+
+
+def zone_rules(rules: Rules) -> tuple[ZoneRule, ...]:
+    """The ``zone`` declarations in force (``requires option``), read, in rulebook order; once per ``Rules``."""
+    cache = rules_cache(rules)
+    if "zones" not in cache:
+        out = []
+        for decl in rules.rulebook.of_kind("zone"):
+            if not in_force(rules.rulebook, decl):
+                continue
+            into = decl.first("into")
+            rng = decl.first("range")
+            exerted = decl.first("exerted")
+            ignored = decl.first("ignored")
+            out.append(ZoneRule(decl, frozenset(as_names(into.get("where"))) if into else None,
+                                rng.get("range") if rng else 1, decl.has("stops"), decl.has("zone"),
+                                any(p.has("retreat") for p in decl.all("blocks")),
+                                as_names(exerted.get("who")) if exerted else None,
+                                as_names(ignored.get("who")) if ignored else None))
+        cache["zones"] = tuple(out)
+    return cache["zones"]
+
+
+def is_counter(unit_type: UnitType) -> bool:
+    """A unit, or a dummy standing in for one: what occupies a cell and may exert a zone."""
+    return unit_type.kind == "unit" or unit_type.dummy
+
+
+def zone_extra(rules: Rules, unit: Unit, unit_type: UnitType) -> int:
+    """The ``zone range +N`` of the unit's mode (the first line naming it, else the general one)."""
+    mode = rules.rulebook.get("mode", unit.mode) if unit.mode else None
+    if mode is None:
+        return 0
+    line = Rules.line_for(mode.all("zone"), unit_type)
+    return int(line.get("modifier")) if line is not None else 0
+
+
+def zone_of(world: World, unit: Unit, zone: ZoneRule) -> frozenset[str]:
+    """The cells ``unit`` holds in ``zone`` (not its own cell), or nothing when it does not exert it."""
+    cache = rules_cache(world.rules, world.board).setdefault("zone_of", {})
+    key = (unit.type, unit.location, unit.mode, zone.decl.name)
+    found = cache.get(key)
+    if found is None:
+        found = cache[key] = _zone_of(world, unit, zone)
+    return found
+
+
+def _zone_of(world: World, unit: Unit, zone: ZoneRule) -> frozenset[str]:
+    unit_type = world.rules.unit_type(unit.type)
+    if zone.exerted_by is not None and not Rules.unit_matches(unit_type, zone.exerted_by):
+        return frozenset()
+    extra = zone_extra(world.rules, unit, unit_type)
+    selectors = cell_selectors(world.rules, world.board)
+    out = set()
+    for cell, distance in within(world.board, [unit.location], zone.range + extra).items():
+        if distance == 0:
+            continue
+        if zone.into is None or selectors[cell] & zone.into:
+            if distance <= zone.range + extra:
+                out.add(cell)
+        elif distance <= extra:
+            out.add(cell)
+    return frozenset(out)
+
+
+def counter_types(rules: Rules) -> dict[str, bool]:
+    """``is_counter`` of every unit type, read once per ``Rules``."""
+    cache = rules_cache(rules)
+    found = cache.get("counter_types")
+    if found is None:
+        found = cache["counter_types"] = {name: is_counter(t) for name, t in rules.unit_types.items()}
+    return found
+
+
+def enemy_zones(world: World, side: str, *, stopping: bool | None = None, blocking_retreat: bool | None = None,
+                omniscient: bool = False, others: tuple[Unit, ...] | None = None) -> Mapping[str, ZoneRule]:
+    """Cells in zones exerted by enemies of ``side``, with the zone each is in (the first, in rulebook order).
+
+    ``stopping``/``blocking_retreat`` keep only zones that (do or do not) stop movement or block retreat.
+    ``omniscient`` drops face-down dummies, which the moving side cannot tell from units.
+    ``others``: the other sides' units on the map, when the caller has read them (``others_on_map``).
+    """
+    if others is None:
+        others = others_on_map(world.state, side)
+    return _enemy_zones_of(world, side, others, stopping, blocking_retreat, omniscient)
+
+
+def others_on_map(state: GameState, side: str) -> tuple[Unit, ...]:
+    """The units of every side but ``side`` on the map: all that can occupy a cell or exert a zone
+    (from the state's index, so while they do not change it is the same tuple, or an equal one)."""
+    groups = [units for owner, units in state.units_on_map().items() if owner != side]
+    if len(groups) == 1:
+        return groups[0]
+    return tuple([u for u in state.units if u.side != side and u.on_map])  # in ``units`` order
+
+
+def _enemy_zones_of(world: World, side: str, others: tuple[Unit, ...], stopping: bool | None,
+                    blocking_retreat: bool | None, omniscient: bool) -> Mapping[str, ZoneRule]:
+    """``enemy_zones`` given the other sides' units."""
+    zones = [z for z in zone_rules(world.rules)
+             if (stopping is None or z.stops == stopping)
+             and (blocking_retreat is None or z.blocks_retreat == blocking_retreat)]
+    if not zones:
+        return {}
+    # The answer depends only on the other sides' units, which stay the same objects while one
+    # side acts (``GameState.with_unit`` keeps unchanged units), so the last answer per question
+    # is kept on the rules/board cache and reused while the tuple of those units is equal
+    # (identity first) to the one it was read from; any change to one of them reads afresh.
+    # Callers only read the returned mapping.
+    memo = rules_cache(world.rules, world.board).setdefault("enemy_zones", {})
+    key = (side, stopping, blocking_retreat, omniscient)
+    last = memo.get(key)
+    if last is not None and last[0] == others:
+        return last[1]
+    out = memo[key] = (others, _enemy_zones(world, others, side, zones, omniscient))
+    return out[1]
+
+
+def _enemy_zones(world: World, others: tuple[Unit, ...], side: str, zones: list[ZoneRule],
+                 omniscient: bool) -> dict[str, ZoneRule]:
+    """The zones of ``others``, the other sides' units on the map (``others_on_map``)."""
+    out: dict[str, ZoneRule] = {}
+    known = rules_cache(world.rules, world.board).setdefault("zone_of", {})  # zone_of's memo
+    counters = counter_types(world.rules)
+    one = zones[0] if len(zones) == 1 else None
+    held = []  # with one zone: each unit's cells, joined at the end
+    for unit in others:
+        # Units and dummies exert zones; a dummy only while the mover cannot tell it from a unit.
+        if not counters[unit.type] or (unit.dummy and not (unit.hidden and not omniscient)):
+            continue
+        for zone in zones:
+            cells = known.get((unit.type, unit.location, unit.mode, zone.decl.name))
+            if cells is None:
+                cells = zone_of(world, unit, zone)
+            if one is not None:
+                held.append(cells)
+            elif cells:
+                # The first unit and zone to reach a cell names its zone (set operations, in C).
+                out.update(dict.fromkeys(cells.difference(out), zone))
+    if one is not None:
+        return dict.fromkeys(frozenset().union(*held), one)
+    return out
+
+
+def has_zone_to_zone(rules: Rules) -> bool:
+    """Whether any zone in force says ``zone to zone``; read once per ``Rules``."""
+    cache = rules_cache(rules)
+    found = cache.get("zone_to_zone")
+    if found is None:
+        found = cache["zone_to_zone"] = any(z.zone_to_zone for z in zone_rules(rules))
+    return found
