@@ -79,7 +79,9 @@ def _values(match: Match) -> tuple[tuple[str, Any], ...]:
     return tuple(sorted(match.bindings.items()))
 
 
-def _mismatch(code: str, words: tuple[Word, ...], match: Match, pattern: Pattern, what: str) -> Diagnostic:
+def mismatch(code: str, words: tuple[Word, ...], match: Match, pattern: Pattern, what: str) -> Diagnostic:
+    """The diagnostic for words that do not match a pattern: positioned at the first word that
+    fails, with what the pattern expected there (the loader's directives use it too)."""
     index = match.failed_at or 0
     if index < len(words):
         word = words[index]
@@ -112,7 +114,7 @@ class Builder:
             return None
         match = spec.header.match(statement.words)
         if not match.ok:
-            self.diagnostics.append(_mismatch("E105", statement.words, match, spec.header, f"{spec.kind} declaration"))
+            self.diagnostics.append(mismatch("E105", statement.words, match, spec.header, f"{spec.kind} declaration"))
             return None
         name = match.bindings.get("name") or spec.kind
         label = match.bindings.get("label")
@@ -171,7 +173,7 @@ class Builder:
             return None
         match = pspec.pattern.match(statement.words)
         if not match.ok:
-            self.diagnostics.append(_mismatch("E105", statement.words, match, pspec.pattern, f"{head.text!r}"))
+            self.diagnostics.append(mismatch("E105", statement.words, match, pspec.pattern, f"{head.text!r}"))
             return None
         values = _values(match)
         if pspec.name == "effect":
@@ -187,7 +189,7 @@ class Builder:
         """``attack 2`` on a unit: checked against declared factors by ``dsl.resolve``."""
         match = self._FACTOR.match(statement.words)
         if not match.ok:
-            self.diagnostics.append(_mismatch("E105", statement.words, match, self._FACTOR,
+            self.diagnostics.append(mismatch("E105", statement.words, match, self._FACTOR,
                                               f"factor {statement.head.text!r}"))
             return None
         value = match.bindings.get("value")
@@ -220,6 +222,6 @@ class Builder:
                 return None
         match = pattern.match(words)
         if not match.ok:
-            self.diagnostics.append(_mismatch(bad_code, words, match, pattern, f"{what} {name!r}"))
+            self.diagnostics.append(mismatch(bad_code, words, match, pattern, f"{what} {name!r}"))
             return None
         return ((what, name), *_values(match))

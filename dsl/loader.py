@@ -41,7 +41,7 @@ from typing import Iterator
 from attrs import evolve
 
 from .ast import Span, Statement
-from .build import Builder, _mismatch
+from .build import Builder, mismatch
 from .diagnostics import Diagnostic, RulesError, Severity, diagnostic, did_you_mean, register
 from .model import Declaration, Property, Provenance, Rulebook
 from .parser import parse_text
@@ -227,7 +227,7 @@ class _Loader:
             if head in DIRECTIVES and not st.is_row:
                 match = DIRECTIVES[head].match(st.words)
                 if not match.ok:
-                    self.diagnostics.append(_mismatch("E105", st.words, match, DIRECTIVES[head], head))
+                    self.diagnostics.append(mismatch("E105", st.words, match, DIRECTIVES[head], head))
                     continue
                 if head == "extends":
                     if index != 0 or decls:

@@ -19,7 +19,7 @@ from ..dsl.model import Declaration, Property
 from .actions import Action
 from .citations import cite
 from .context import Context, Flow
-from .state import _unit_with_spent, replace
+from .state import unit_with_spent, replace
 
 Procedure = Callable[[Context, Property], Flow]
 PROCEDURES: dict[str, Procedure] = {}
@@ -313,7 +313,7 @@ def _check_stacking(ctx: Context) -> Flow:
 
 def _clear_spent(ctx: Context) -> None:
     """Phase flags (``moved``, ``attacked`` …) last one phase."""
-    spent = [_unit_with_spent(u, _NONE) for u in ctx.state.units if u.spent]
+    spent = [unit_with_spent(u, _NONE) for u in ctx.state.units if u.spent]
     if spent:
         ctx.state = ctx.state.with_units(spent)  # the state's indexes are updated, not rebuilt
 

@@ -360,7 +360,7 @@ def _field_setter(cls: type[T], name: str) -> Callable[[T, Any], T]:
 
 
 _with_units_tuple = _field_setter(GameState, "units")
-_unit_with_spent = _field_setter(Unit, "spent")
+unit_with_spent = _field_setter(Unit, "spent")
 """``replace(unit, spent=…)``, for the flags cleared at the end of every phase."""
 
 

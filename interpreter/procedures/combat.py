@@ -395,7 +395,9 @@ def bombard(ctx: Context, prop: Property) -> Flow:
 # --- trigger ---------------------------------------------------------------------------------------
 
 
-def _combat_for(ctx: Context, effect: Property) -> Declaration:
+def combat_for(ctx: Context, effect: Property) -> Declaration:
+    """The ``combat`` an attack effect is resolved by: the one comparing odds for an effect with
+    ``odds``, else the one comparing totals; the first combat when none compares that way."""
     wanted = "odds" if effect.get("odds") is not None else "total"
     combats = ctx.rulebook.of_kind("combat")
     for combat in combats:
@@ -427,7 +429,7 @@ def trigger(ctx: Context, prop: Property) -> Flow:
                 ctx.update_unit(evolve(marker, hidden=False))
             ctx.say(f"{decl.display} at {cell} attacks {', '.join(ctx.label(u) for u in victims)}", kind="attack",
                     cell=cell, units=[u.id for u in victims], marker=marker.id)
-            combat = _combat_for(ctx, effect)
+            combat = combat_for(ctx, effect)
             yield from resolve(ctx, combat.name, (), victims, reason=f"{decl.display} at {cell}",
                                attacker_side=marker.side, fixed_odds=effect.get("odds"),
                                ignore_terrain=effect.has("ignoring"), strength=effect.get("strength"))

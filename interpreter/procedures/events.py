@@ -341,7 +341,7 @@ def _remove_self(ctx: Context, prop: Property, scope: Scope, decl: Declaration) 
 
 
 def _attack(ctx: Context, prop: Property, scope: Scope, decl: Declaration) -> Flow:
-    from .combat import _combat_for
+    from .combat import combat_for
     from ..rules import Rules
 
     if scope.unit is None or scope.cell is None:
@@ -360,7 +360,7 @@ def _attack(ctx: Context, prop: Property, scope: Scope, decl: Declaration) -> Fl
     marker = ctx.state.unit(scope.unit.id)
     ctx.say(f"{decl.display} in {scope.cell} attacks {', '.join(ctx.label(u) for u in targets)}", kind="attack",
             cell=scope.cell, units=[u.id for u in targets], marker=marker.id)
-    combat = _combat_for(ctx, prop)
+    combat = combat_for(ctx, prop)
     yield from resolve(ctx, combat.name, (), targets, reason=f"{decl.display} at {scope.cell}",
                        attacker_side=marker.side, fixed_odds=prop.get("odds"), ignore_terrain=prop.has("ignoring"),
                        strength=prop.get("strength"))
