@@ -61,6 +61,10 @@ def text_hash(text: str) -> str:
 def header(game: Game) -> dict[str, Any]:
     """What a save records before the entries, wherever it is written (no paths).  ``options``
     (the players' agreed options) and ``files`` only when there are some."""
+    return _header(game, _embedded(game.scenario))
+
+
+def _header(game: Game, embedded: dict[Path, str]) -> dict[str, Any]:
     scenario = game.scenario
     head: dict[str, Any] = {"type": "header", "warbook_log": LOG_VERSION, "warbook": __version__,
                             "seed": game.seed, "scenario_hash": text_hash(scenario.text),
@@ -68,7 +72,6 @@ def header(game: Game) -> dict[str, Any]:
                             "declarations": scenario.rulebook.digests()}
     if scenario.agreed:
         head["options"] = dict(scenario.agreed)
-    embedded = _embedded(scenario)
     keys = _keys(embedded)
     head["scenario"] = _reference(scenario.path, "scenarios", keys)
     if _played_under_other_rules(scenario):
@@ -81,8 +84,8 @@ def header(game: Game) -> dict[str, Any]:
 def save(game: Game, path: str | os.PathLike) -> None:
     """Write the log as JSON lines, atomically (a temporary file renamed into place)."""
     path = Path(path)
-    head = header(game)
     embedded = _embedded(game.scenario)
+    head = _header(game, embedded)
     if embedded:
         common = _common_folder(embedded)
         head["files_at"] = Path(os.path.relpath(common, path.resolve().parent)).as_posix()
