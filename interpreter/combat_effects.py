@@ -29,7 +29,6 @@ events.  The dice are rolled once per side, as an event rolls them.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from fractions import Fraction
 from typing import Any
 
 from ..dsl.conditions import Names
@@ -39,7 +38,7 @@ from ..dsl.model import Declaration, Property
 from ..dsl.vocabulary import ROLES
 from .conditions import Scope, condition_of, holds
 from .context import Context
-from .victory import gain
+from .victory import change_within
 
 _ROLLER = (None, "attackers", "firers", "owner", "self")
 _FIRED_AT = ("defenders", "targets")
@@ -89,7 +88,7 @@ def carry_out(ctx: Context, part: Declaration, prop: Property, engagement: Any) 
     for side in sides(ctx, engagement, role(prop)):
         dice = prop.get("roll")
         amount = ctx.roll(dice, f"{why}: {verb} {resource}") if dice is not None else int(prop.get("amount"))
-        _change(ctx, side, resource, amount if verb == "gain" else -amount, prop.get("floor"), why)
+        change_within(ctx, side, resource, amount if verb == "gain" else -amount, prop.get("floor"), why)
 
 
 def sides(ctx: Context, engagement: Any, role: str | None) -> list[str]:
@@ -152,15 +151,3 @@ def _effect_text(prop: Property) -> str:
     return " ".join(w.text for w in prop.words[1:end])
 
 
-def _change(ctx: Context, side: str, resource: str, amount: int, floor: int | None, why: str) -> None:
-    before = ctx.state.resource(side, resource)
-    if floor is not None and amount < 0:
-        amount = -min(-amount, max(before - floor, 0))
-    shown = ctx.rulebook.get("side", side)
-    shown = shown.display if shown is not None else side
-    if amount == 0:
-        ctx.say(f"{shown}: no change to {resource} ({why})", kind="resource", side=side, resource=resource)
-        return
-    gain(ctx, side, resource, Fraction(amount), why)
-    if ctx.state.resource(side, resource) == before:
-        ctx.say(f"{shown}: {resource} stays {before} ({why})", kind="resource", side=side, resource=resource)

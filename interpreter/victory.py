@@ -72,6 +72,22 @@ def gain(ctx: Context, side: str, resource: str, amount: Fraction, reason: str) 
                 kind="resource", side=side, resource=resource, value=str(after))
 
 
+def change_within(ctx: Context, side: str, resource: str, amount: int, floor: int | None, why: str) -> None:
+    """An effect's ``gain``/``lose``: ``gain`` with a loss stopped at ``floor`` (an effect's
+    ``minimum N``), and a line narrated even when nothing changes (so the log says why)."""
+    before = ctx.state.resource(side, resource)
+    if floor is not None and amount < 0:
+        amount = -min(-amount, max(before - floor, 0))
+    side_decl = ctx.rulebook.get("side", side)
+    shown = side_decl.display if side_decl else side
+    if amount == 0:
+        ctx.say(f"{shown}: no change to {resource} ({why})", kind="resource", side=side, resource=resource)
+        return
+    gain(ctx, side, resource, Fraction(amount), why)
+    if ctx.state.resource(side, resource) == before:
+        ctx.say(f"{shown}: {resource} stays {before} ({why})", kind="resource", side=side, resource=resource)
+
+
 def award_for_loss(ctx: Context, unit: Unit, how: str) -> None:
     """Score every ``award … on eliminated|refitted [by combat] of …`` that matches a unit leaving play."""
     unit_type = ctx.rules.unit_type(unit.type)

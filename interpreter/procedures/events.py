@@ -76,7 +76,7 @@ from ..conditions import Happening, Scope, condition_of, holds
 from ..context import Context, Flow
 from ..flow import procedure
 from ..state import Unit
-from ..victory import gain, score_award
+from ..victory import change_within, score_award
 
 _DONE: dict[int, tuple[weakref.ref, dict[str, set]]] = {}
 """Per operation (``ctx.operation``, by identity: operations compare by value): the marker
@@ -148,7 +148,7 @@ def apply_effect(ctx: Context, prop: Property, scope: Scope, decl: Declaration) 
     if verb in ("gain", "lose"):
         for side in _sides(ctx, prop, scope):
             amount = _amount(ctx, prop, f"{decl.display}: {verb} {prop.get('resource')}")
-            _gain(ctx, side, str(prop.get("resource")), amount if verb == "gain" else -amount, prop.get("floor"),
+            change_within(ctx, side, str(prop.get("resource")), amount if verb == "gain" else -amount, prop.get("floor"),
                   decl.display)
     elif verb == "reduce":
         amount = _amount(ctx, prop, f"{decl.display}: reduce income")
@@ -226,20 +226,6 @@ def _sides(ctx: Context, prop: Property, scope: Scope) -> list[str]:
 def _amount(ctx: Context, prop: Property, reason: str) -> int:
     dice = prop.get("roll")
     return ctx.roll(dice, reason) if dice is not None else int(prop.get("amount"))
-
-
-def _gain(ctx: Context, side: str, resource: str, amount: int, floor: int | None, why: str) -> None:
-    before = ctx.state.resource(side, resource)
-    if floor is not None and amount < 0:
-        amount = -min(-amount, max(before - floor, 0))
-    if amount == 0:
-        ctx.say(f"{_side(ctx, side)}: no change to {resource} ({why})", kind="resource", side=side,
-                resource=resource)
-        return
-    gain(ctx, side, resource, Fraction(amount), why)
-    if ctx.state.resource(side, resource) == before:
-        ctx.say(f"{_side(ctx, side)}: {resource} stays {before} ({why})", kind="resource", side=side,
-                resource=resource)
 
 
 def _modify(ctx: Context, side: str, what: str, amount: int) -> None:
