@@ -23,6 +23,7 @@ from attrs import frozen
 from ..dsl.ast import Span
 from ..dsl.diagnostics import RulesError, diagnostic, did_you_mean
 from ..dsl.loader import find_rulebook, load_with_diagnostics, rulebook_aliases, shipped_folder
+from .scenario import scenario_rules
 
 
 @frozen
@@ -115,7 +116,7 @@ def iter_scenarios() -> Iterator[ScenarioEntry]:
     for path in sorted(shipped_folder("scenarios").glob("*.toml")):
         head = tomllib.loads(path.read_text(encoding="utf-8")).get("scenario", {})
         rules = head.get("rules") or head.get("rulebook") or ""
-        rules_path = path.parent / rules if (path.parent / rules).is_file() else find_rulebook(rules)
+        rules_path = scenario_rules(path, rules) if rules else None
         rulebook = load_with_diagnostics(rules_path)[0] if rules_path else None
         labels = {d.name: d.display for d in rulebook.of_kind("side")} if rulebook else {}
         order = head.get("player_order", [])

@@ -30,10 +30,11 @@ class Game:
     """One game in progress."""
 
     def __init__(self, scenario: Scenario, seed: int):
-        errors = lint_errors(scenario.rulebook)
-        if errors:
-            raise RulesError(list(errors))
         shared = scenario.rules.derived  # the rulebook's answer, kept with its compiled rules
+        if "lint errors" not in shared:
+            shared["lint errors"] = lint_errors(scenario.rulebook)
+        if shared["lint errors"]:
+            raise RulesError(list(shared["lint errors"]))
         if "missing procedures" not in shared:
             shared["missing procedures"] = missing_procedures(scenario.rulebook)
         missing = shared["missing procedures"]

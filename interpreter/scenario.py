@@ -681,6 +681,13 @@ def _read_entries(text: str, data: dict, key: str, read) -> list:
     return out
 
 
+def scenario_rules(path: str | Path, name: str) -> Path | None:
+    """The rules a scenario's ``rules``/``rulebook`` names: a file beside the scenario, else a
+    shipped rulebook by name or alias; ``None`` when there is neither."""
+    beside = Path(path).parent / name
+    return beside if beside.is_file() else find_rulebook(name)
+
+
 def load_scenario(path: str | Path) -> Scenario:
     """Load a scenario with its rulebook and map.
 
@@ -715,13 +722,10 @@ def load_scenario(path: str | Path) -> Scenario:
         raise RulesError([diagnostic("E704", Span.point(shown, _line(text, "[scenario]")),
                                      "the scenario names no rules", 'add rules = "my_overlay.rules" or '
                                      'rulebook = "NAME" (a shipped rulebook)')])
-    rules_path = path.parent / rules_name
-    if not rules_path.is_file():
-        found = find_rulebook(rules_name)
-        if found is None:
-            raise RulesError([diagnostic("E704", Span.point(shown, _line(text, rules_name)),
-                                         f"no rules file or shipped rulebook {rules_name!r}")])
-        rules_path = found
+    rules_path = scenario_rules(path, rules_name)
+    if rules_path is None:
+        raise RulesError([diagnostic("E704", Span.point(shown, _line(text, rules_name)),
+                                     f"no rules file or shipped rulebook {rules_name!r}")])
     rulebook, loading = load_with_diagnostics(rules_path)
     errors = [d for d in loading if d.severity.name == "ERROR"]
     if rulebook is None or errors:
