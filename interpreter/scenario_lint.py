@@ -24,31 +24,11 @@ from pathlib import Path
 from attrs import frozen
 
 from ..dsl.ast import Span
-from ..dsl.diagnostics import Diagnostic, RulesError, diagnostic, register
+from ..dsl.diagnostics import Diagnostic, RulesError, diagnostic
 from .board import board_from_text
 from .context import Context
 from .scenario import Placement, Scenario, load_scenario
 from .setup import zone_cells
-
-register("W705", "unplaceable-counters", """
-    ## What it does
-    Finds a scenario's `[[setup]]` entry whose counters can never all be placed: its zone has no
-    cell they may stand in, or fewer cells than `count` divided by its `per_cell` limit.
-    ## Why is this bad?
-    Set-up sends the counters that find no cell to the scenario's `unplaced` area (default
-    `offmap`), so they silently miss the game.  Usually a zone names the wrong terrain or tag,
-    or the unit's movement class may not enter the zone's terrain.
-    ## Example / Use instead
-    ```toml
-    [[setup]]              # infantry may not enter water: no cell of this zone holds them
-    side = "blue"
-    unit = "infantry"
-    count = 3
-    zone = { terrain = ["water"] }
-    ```
-    Name terrain the unit may stand in, or widen the zone.
-""")
-
 
 @frozen
 class DataReport:
