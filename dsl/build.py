@@ -12,67 +12,11 @@ from __future__ import annotations
 from typing import Any
 
 from .ast import Statement, Word
-from .diagnostics import Diagnostic, diagnostic, did_you_mean, register
+from .diagnostics import Diagnostic, diagnostic, did_you_mean
 from .model import Declaration, Property, Provenance, Row
 from .patterns import Match, Pattern, compile_pattern
 from .schema import DIRECTIVES, KINDS, KindSpec
 from .vocabulary import EFFECTS, find_procedure, PROCEDURES
-
-register("E103", "unknown-kind", """
-    ## What it does
-    Reports a top-level statement whose first word is not a kind of declaration
-    (`terrain`, `unit`, `table` …) or a directive (`include`, `extends`, `override`, `remove`).
-    ## Example / Use instead
-    `terain clear` → `terrain clear`.
-""")
-register("E104", "unknown-property", """
-    ## What it does
-    Reports a line in a declaration's block that the kind does not understand. For units and
-    markers, a property may also be any declared `factor`.
-    ## Example / Use instead
-    `terrain clear { cots 1 }` → `terrain clear { cost 1 }`.
-""")
-register("E105", "bad-arguments", """
-    ## What it does
-    Reports a line whose words do not fit the property's pattern: a missing value, a word where
-    a number belongs, a stray extra word. The hint shows the pattern.
-    ## Example / Use instead
-    `cost fast` → `cost 2` or `cost no entry`.
-""")
-register("E109", "duplicate-property", """
-    ## What it does
-    Reports a property given twice where only one is allowed.
-    ## Why is this bad?
-    Only one of the two values could apply; which one was meant is unclear.
-""")
-register("E111", "misplaced-row", """
-    ## What it does
-    Reports a table row (`key: cells`) outside a `table` block, or a row-like line elsewhere.
-    ## Example / Use instead
-    Put rows inside `table name { … }`.
-""")
-register("E112", "unexpected-block", """
-    ## What it does
-    Reports a `{ … }` block after a property or declaration that does not take one.
-""")
-register("E301", "unknown-procedure", """
-    ## What it does
-    Reports a `do …` line in the sequence of play that names no procedure the interpreter knows.
-    ## Why is this bad?
-    The phase would do nothing. See docs/reference.md, "Procedures", for the list.
-""")
-register("E302", "bad-procedure-arguments", """
-    ## What it does
-    Reports a `do …` line naming a known procedure with missing or wrong parameters,
-    e.g. `do fight` without the combat to use.
-""")
-register("E303", "unknown-effect", """
-    ## What it does
-    Reports an `effect …` line whose verb the interpreter does not know, or whose words do not
-    fit that verb's pattern.
-    ## Example / Use instead
-    `effect kill all defenders` → `effect eliminate all defenders`.
-""")
 
 
 def _values(match: Match) -> tuple[tuple[str, Any], ...]:

@@ -2,65 +2,63 @@
 
 A ``Diagnostic`` is a small frozen record (flake8's ``Violation``, ruff's JSON
 fields).  Codes have a letter, a family digit and a number plus a stable
-kebab-case name, all registered in one table (``CODES``) so that
-``warbook lint --explain`` can document every one of them.  Families follow
-DESIGN.md: ``E0`` syntax, ``E1`` names, ``E2`` tables, ``E3`` sequence, ``E4``
-files and includes, ``W4`` unused or unreachable, ``W5`` table sanity, ``I6``
-gaps, errata and coverage.
+kebab-case name, all in one static table (``dsl.codes``, indexed here as
+``CODES``) so that ``warbook lint --explain`` can document every one of them
+whichever modules were imported.  Families follow DESIGN.md: ``E0`` syntax and
+files, ``E1`` names, ``E2`` tables, ``E3`` sequence, ``W4`` unused or
+unreachable, ``W5`` table sanity, ``I6`` gaps, errata and coverage; ``E7``/``W7``
+maps and scenarios, ``E8`` play.
 """
 
 from __future__ import annotations
 
-import enum
-import inspect
 from typing import Iterable
 
 from attrs import frozen
 
 from .ast import Span
+from .codes import CODES_BY_CODE, CodeInfo, Severity
 
 
-class Severity(enum.IntEnum):
-    """How bad a finding is; ordered so that ``>=`` compares with a fail level."""
+CODES: dict[str, CodeInfo] = {c: info for c, info in CODES_BY_CODE.items() if not info.retired}
+"""Every code that may be reported, complete on import (the table is ``dsl.codes``)."""
 
-    INFO = 1
-    WARNING = 2
-    ERROR = 3
-
-    @property
-    def label(self) -> str:
-        return self.name.lower()
+RETIRED: dict[str, CodeInfo] = {c: info for c, info in CODES_BY_CODE.items() if info.retired}
+"""Codes no longer reported; kept so that they are never reused."""
 
 
-@frozen
-class CodeInfo:
-    """One registered diagnostic code and its documentation."""
+def verify_code(code: str, name: str) -> CodeInfo:
+    """The table's row for ``code``, checking that the table calls it ``name``.
 
-    code: str
-    name: str
-    severity: Severity
-    doc: str
+    Codes are defined once, in ``dsl.codes``; a module that reports a code verifies it
+    here, so that a code or name the table does not know fails on import.
 
-
-CODES: dict[str, CodeInfo] = {}
-
-_LETTER = {"E": Severity.ERROR, "W": Severity.WARNING, "I": Severity.INFO}
-
-
-def register(code: str, name: str, doc: str) -> CodeInfo:
-    """Add a code to the registry; the letter gives its severity.
+    >>> verify_code("E101", "unknown-name").severity.label
+    'error'
 
     Raises:
-        ValueError: if the code is malformed or registered twice under another name.
+        ValueError: if the code is not in the table, is retired, or has another name there.
     """
-    if len(code) != 4 or code[0] not in _LETTER or not code[1:].isdigit():
-        raise ValueError(f"malformed diagnostic code {code!r}")
-    info = CodeInfo(code, name, _LETTER[code[0]], inspect.cleandoc(doc))
-    existing = CODES.get(code)
-    if existing is not None and existing.name != name:
-        raise ValueError(f"code {code} registered twice: {existing.name!r} and {name!r}")
-    CODES[code] = info
+    info = CODES_BY_CODE.get(code)
+    if info is None:
+        raise ValueError(f"diagnostic code {code!r} is not in the table (dsl/codes.py)")
+    if info.retired:
+        raise ValueError(f"diagnostic code {code} ({info.name}) is retired and must not be reused")
+    if info.name != name:
+        raise ValueError(f"diagnostic code {code} is called {info.name!r} in the table, not {name!r}")
     return info
+
+
+def register(code: str, name: str, doc: str = "") -> CodeInfo:
+    """``verify_code`` for modules that still pass their documentation; ``doc`` is ignored.
+
+    The documentation ``--explain`` prints is the table's, which must not depend on
+    which modules were imported.
+
+    Raises:
+        ValueError: as ``verify_code``.
+    """
+    return verify_code(code, name)
 
 
 @frozen(order=False)
@@ -88,10 +86,11 @@ class Diagnostic:
 
 
 def diagnostic(code: str, span: Span, message: str, hint: str | None = None) -> Diagnostic:
-    """Build a diagnostic for a registered code, taking its severity from the registry."""
+    """Build a diagnostic for a code of the table, taking its severity from the code's letter."""
     info = CODES.get(code)
     if info is None:
-        raise KeyError(f"unregistered diagnostic code {code!r}")
+        state = "retired" if code in RETIRED else "unregistered"
+        raise KeyError(f"{state} diagnostic code {code!r}")
     return Diagnostic(code, info.severity, span, message, hint)
 
 

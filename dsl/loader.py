@@ -42,7 +42,7 @@ from attrs import evolve
 
 from .ast import Span, Statement
 from .build import Builder, mismatch
-from .diagnostics import Diagnostic, RulesError, Severity, diagnostic, did_you_mean, register
+from .diagnostics import Diagnostic, RulesError, Severity, diagnostic, did_you_mean
 from .model import Declaration, Property, Provenance, Rulebook
 from .parser import parse_text
 from .resolve import resolve
@@ -52,69 +52,6 @@ MAX_DEPTH = 16
 """How deep includes and extends may nest."""
 _TOP_PACKAGE = __package__.rpartition(".")[0]
 """The package the shipped games are data of (``warbook``): the parent of this one."""
-
-register("E004", "unreadable-file", """
-    ## What it does
-    Reports a rules file that does not exist, is not a file, or is not UTF-8 text.
-""")
-register("E005", "include-cycle", """
-    ## What it does
-    Reports an `include` or `extends` that leads back to a file already being loaded.
-""")
-register("E006", "include-too-deep", f"""
-    ## What it does
-    Reports includes or extends nested more than {MAX_DEPTH} deep (usually a cycle through
-    differently written paths).
-""")
-register("E007", "path-outside-root", """
-    ## What it does
-    Reports an `include` or `extends` path that leaves the folder of the rulebook being loaded.
-    ## Why is this bad?
-    A rulebook must be self-contained so it can be shared as a folder. To build on a shipped
-    game, use its name: `extends "NAME"`, where NAME is the rulebook's file name without `.rules`.
-""")
-register("E008", "misplaced-extends", """
-    ## What it does
-    Reports `extends` that is not the first statement of a file, or appears twice.
-""")
-register("E102", "duplicate-declaration", """
-    ## What it does
-    Reports two declarations of the same kind with the same name.
-    ## Example / Use instead
-    In a house rule, change a declaration of the base with `override KIND NAME { … }`.
-""")
-register("E107", "override-without-target", """
-    ## What it does
-    Reports an `override` whose kind and name match nothing declared before it.
-    ## Why is this bad?
-    The house rule would silently change nothing, usually because of a typo.
-""")
-register("E108", "remove-without-target", """
-    ## What it does
-    Reports a `remove` whose kind and name match nothing declared before it.
-""")
-register("E313", "override-out-of-order", """
-    ## What it does
-    Reports an `override` of a phase or step after which the engine would not run its `do`
-    lines and steps in the order the override means: a nested step replaced in its place, the
-    kept ones, then the override's new `do` lines and steps.
-    ## Why is this bad?
-    A phase's `do` lines and steps run in the order of their lines. An override in another file
-    (a house rule) mixes its lines with the base's, and line numbers of two files say nothing
-    about which comes first: the phase would run in an order nobody wrote.
-    ## Example
-    ```
-    extends "base"
-    override phase operations {
-        step fire {
-            do resolve fire with assault
-        }
-    }
-    ```
-    Use instead: write the whole phase in one place, `override sequence turn { phase operations
-    { … } }` (a phase replaced in a sequence keeps its place), or override only the step,
-    `override step fire { … }`, when it holds `do` lines alone.
-""")
 
 
 def shipped_folder(name: str) -> Path:

@@ -19,30 +19,10 @@ from lark import Lark, Token, Transformer, Tree, UnexpectedCharacters, Unexpecte
 from lark.tree import Meta
 
 from .ast import Annotation, RulesFile, Span, Statement, Word
-from .diagnostics import Diagnostic, RulesError, diagnostic, register
+from .diagnostics import Diagnostic, RulesError, diagnostic
 
 MAX_ERRORS = 10
 
-register("E001", "syntax-error", """
-    ## What it does
-    Reports a line the parser cannot read: a stray ``}``, a ``:`` in the wrong place,
-    annotations (``§``, ``gap``, ``errata``) before the words of a statement.
-    ## Example
-    ``table crt { }}`` — use one closing brace per block.
-""")
-register("E002", "unexpected-character", """
-    ## What it does
-    Reports a character that cannot start any word, usually an unterminated ``"`` string
-    or a ``§`` with no section after it.
-    ## Example / Use instead
-    ``text "Roll a die`` → ``text "Roll a die"``.
-""")
-register("E003", "unclosed-block", """
-    ## What it does
-    Reports a file that ends inside a ``{ … }`` block.
-    ## Why is this bad?
-    Everything after the missing ``}`` would belong to the wrong declaration.
-""")
 
 # Terminal display names for "expected one of …" (Lark's own examples do the same).
 _DISPLAY = {

@@ -9,18 +9,10 @@ from __future__ import annotations
 
 from typing import Any, Iterator
 
-from .diagnostics import Diagnostic, diagnostic, did_you_mean, register
+from .diagnostics import Diagnostic, diagnostic, did_you_mean
 from .model import Rulebook
 from .patterns import Ref
 from .schema import KINDS
-
-register("E101", "unknown-name", """
-    ## What it does
-    Reports a name that no declaration of the expected kind defines: a terrain's `cost … for mech`
-    when no tag, unit or class is called `mech`, a `combat`'s table that is not declared.
-    ## Example / Use instead
-    `defence x1 for mehc` → `defence x1 for mech`.
-""")
 
 
 def _iter_refs(value: Any) -> Iterator[Ref]:

@@ -1,5 +1,5 @@
-"""Actions, decisions and the errors of choosing (and the codes of play, E801-E805, registered here,
-low in the layers, so a module raising one need not import the game).
+"""Actions, decisions and the errors of choosing (the codes of play, E801-E805, are in the table of
+``dsl.codes``, so a module raising one need not import the game).
 
 An ``Action`` is what a player does, written as words (``move A3 0512``) so logs,
 tests and human players read the same text: ``Action.parse(str(a)) == a``.  A
@@ -14,32 +14,7 @@ from typing import Callable
 from attrs import field, frozen
 
 from ..dsl.ast import Span
-from ..dsl.diagnostics import Diagnostic, WarbookError, diagnostic, register
-
-register("E801", "illegal-action", """
-    ## What it does
-    Reports an action that is not among the legal choices of the current decision, naming the
-    rule that forbids it where one does (`river: no entry`).
-""")
-register("E802", "ambiguous-action", """
-    ## What it does
-    Reports an abbreviated action (a number or a prefix) that matches more than one legal choice.
-""")
-register("E803", "bad-save-file", """
-    ## What it does
-    Reports a save or log file that cannot be read, was written for another rulebook or scenario,
-    or does not replay to the same rolls.
-""")
-register("E804", "unknown-option", """
-    ## What it does
-    Reports an optional rule the players switched before play (`warbook play --option NAME`,
-    `Game.new(..., options=...)`) that the rulebook does not declare, and lists those it does.
-""")
-register("E805", "unsupported-procedure", """
-    ## What it does
-    Reports, before a game starts, a `do …` line of the rulebook's sequence of play that this
-    version of the interpreter cannot carry out yet.
-""")
+from ..dsl.diagnostics import Diagnostic, WarbookError, diagnostic
 
 
 @frozen(order=True)

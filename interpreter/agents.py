@@ -40,20 +40,9 @@ from pathlib import Path
 from typing import IO, Iterable, Iterator, Mapping, Protocol, Sequence
 
 from ..dsl.ast import Span
-from ..dsl.diagnostics import WarbookError, diagnostic, register
+from ..dsl.diagnostics import WarbookError, diagnostic
 from .actions import Action, AmbiguousActionError, Decision, IllegalActionError, parse_choice
 
-register("E811", "bad-script", """
-    ## What it does
-    Reports a scripted agent's file (`--agents script:FILE`) that cannot be read, or that runs
-    out of choices before the game ends.
-
-    ## Example
-    A script of one action per line, or a warbook log whose choices are replayed:
-
-        place R1 0302
-        done
-""")
 
 ATTACK_VERBS = frozenset({"attack", "assault", "fire", "watch-fire", "bombard", "shoot"})
 """Action kinds the greedy agent scores as combat: the verbs the engine's combat and fire procedures

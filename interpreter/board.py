@@ -36,24 +36,8 @@ import networkx as nx
 from attrs import field, frozen
 
 from ..dsl.ast import Span
-from ..dsl.diagnostics import Diagnostic, RulesError, diagnostic, did_you_mean, register
+from ..dsl.diagnostics import Diagnostic, RulesError, diagnostic, did_you_mean
 from . import grid
-
-register("E701", "bad-map-file", """
-    ## What it does
-    Reports a map file that is not valid TOML or lacks the `[map]` table and its required keys
-    (`grid`, `width`, `height`, `rows`, `legend`), or gives them values of the wrong type.
-""")
-register("E702", "bad-map-rows", """
-    ## What it does
-    Reports terrain rows that do not match the declared `width` and `height`, or characters
-    missing from the legend.
-""")
-register("E703", "bad-map-cell", """
-    ## What it does
-    Reports a place or feature naming a cell id that is not on the map (`0312` is column 3, row 12),
-    or a feature path whose consecutive cells are not adjacent.
-""")
 
 
 @frozen

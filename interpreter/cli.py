@@ -99,12 +99,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def run_lint(args: argparse.Namespace) -> int:
-    from ..dsl.lint import iter_selected, lint_report, load_checks
+    from ..dsl.lint import explain, iter_selected, lint_report, load_checks
     from .scenario_lint import lint_data_file
 
     load_checks()
-    if args.list or args.explain:
-        _register_play_codes()
     if args.list:
         for code in sorted(CODES):
             info = CODES[code]
@@ -115,7 +113,7 @@ def run_lint(args: argparse.Namespace) -> int:
         if info is None:
             print(f"warbook: error: unknown code {args.explain!r}; see 'warbook lint --list'", file=sys.stderr)
             return EXIT_ERROR
-        print(f"{info.code} {info.name} ({info.severity.label})\n\n{info.doc}")
+        print(f"{info.code} {info.name} ({info.severity.label})\n\n{explain(info.code)}")
         return EXIT_CLEAN
     if not args.paths:
         print("warbook: error: lint needs at least one PATH (or --explain CODE)", file=sys.stderr)
@@ -154,15 +152,6 @@ def run_lint(args: argparse.Namespace) -> int:
     if any(d.severity >= fail for d in shown) and not args.exit_zero:
         return EXIT_FINDINGS
     return EXIT_CLEAN
-
-
-def _register_play_codes() -> None:
-    """Import the modules whose codes ``play`` and ``replay`` print (maps, scenarios, saves, scripts),
-    so ``--list`` and ``--explain`` know them too."""
-    import importlib
-
-    for module in (f"{__package__}.agents", f"{__package__}.game"):  # E811; E7xx maps and scenarios, E8xx saves
-        importlib.import_module(module)
 
 
 def _expand(raw: str) -> list[str]:

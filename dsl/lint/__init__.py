@@ -1,12 +1,16 @@
 """The linter: loading diagnostics plus one small check function per code.
 
-Each check is registered with ``@check(code, name)``; its docstring is the
+Each check is registered with ``@check(code, name)``, which verifies the code
+and name against the table of codes (``dsl.codes``); its docstring is the
 user documentation printed by ``warbook lint --explain CODE`` (ruff's
 template: what it does, why it is bad, example).  Checks are questions about
 the resolved model, kept out of the model classes, one family per module:
 
 - ``names``     E1xx  names and references beyond what loading checks
-- ``tables``    E2xx  die faces, column ranges, cell counts, result codes
+- ``tables``    E2xx  table structure: column headings, cell counts, empty tables
+- ``rows``      E2xx  die-roll rows: every roll finds one row, the dice are known
+- ``cells``     E2xx  cell contents: results, events, numbers, provisional cells
+- ``contexts``  E2xx  what a combat result's effects and conditions may do
 - ``sequence``  E3xx  sequence of play
 - ``unused``    W4xx  unused or unreachable declarations
 - ``sanity``    W5xx  table sanity under the rulebook's own ordering of results
@@ -33,7 +37,7 @@ from typing import Callable, Iterable, Iterator
 from attrs import frozen
 
 from ..ast import Span
-from ..diagnostics import CODES, Diagnostic, diagnostic, register, sort_diagnostics
+from ..diagnostics import CODES, Diagnostic, diagnostic, sort_diagnostics, verify_code
 from ..loader import gc_paused, load_with_diagnostics
 from ..model import Declaration, Rulebook
 
@@ -49,18 +53,39 @@ class RegisteredCheck:
 
 CHECKS: dict[str, RegisteredCheck] = {}
 
-FAMILIES = ("names", "tables", "contexts", "sequence", "unused", "sanity", "coverage")
+FAMILIES = ("names", "tables", "rows", "cells", "contexts", "sequence", "unused", "sanity", "coverage")
 
 
 def check(code: str, name: str) -> Callable[[Check], Check]:
-    """Register a lint check; its docstring documents the code."""
+    """Register a lint check for a code of the table; its docstring documents the code.
+
+    Raises:
+        ValueError: if the table does not have the code under that name, or documents it
+            itself (a check's code is documented by the check).
+    """
+    info = verify_code(code, name)
+    if info.text is not None:
+        raise ValueError(f"{code} is documented in the table; a lint check's docstring documents its code")
 
     def decorate(function: Check) -> Check:
-        register(code, name, inspect.getdoc(function) or "")
         CHECKS[code] = RegisteredCheck(code, name, function)
         return function
 
     return decorate
+
+
+def explain(code: str) -> str:
+    """What ``warbook lint --explain CODE`` prints: the table's text, else the docstring of the
+    lint check that reports the code (every check loaded first).
+
+    Raises:
+        KeyError: for a code not in the table.
+    """
+    info = CODES[code]
+    if info.text is not None:
+        return info.text
+    load_checks()
+    return inspect.getdoc(CHECKS[code].function) or ""
 
 
 def load_checks() -> None:
@@ -72,14 +97,6 @@ def load_checks() -> None:
             if exc.name != f"{__name__}.{family}":
                 raise
 
-
-register("W490", "unknown-suppression", """
-    ## What it does
-    Reports a `# lint: ignore[…]` comment naming a code that does not exist.
-    ## Why is this bad?
-    A misspelt code suppresses nothing, so the warning it meant to silence still shows,
-    or worse, a later real code is silenced by accident.
-""")
 
 _SUPPRESSION = re.compile(r"#\s*lint:\s*ignore\[([^\]]*)\]")
 

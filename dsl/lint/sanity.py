@@ -19,7 +19,8 @@ from typing import Iterator
 from ..diagnostics import Diagnostic, diagnostic
 from . import check
 from .names import index, ref_of
-from .tables import high_end, low_end, roll_rows
+from .rows import roll_rows
+from .tables import high_end, low_end
 from ..model import Rulebook
 from ..tables import TableView, cell_worth, result_parts
 
