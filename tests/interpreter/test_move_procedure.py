@@ -171,7 +171,7 @@ def watch_ctx(klicks, *extra: Unit) -> Context:
 
 
 class StubCombat:
-    """A stand-in for ``interpreter.combat.resolve``: records each call; removes the defenders if ``hits``."""
+    """A stand-in for ``interpreter.results.resolve``: records each call; removes the defenders if ``hits``."""
 
     def __init__(self):
         self.calls: list[dict] = []
@@ -190,10 +190,10 @@ class StubCombat:
 
 @pytest.fixture
 def stub_combat(monkeypatch):
-    from warbook.interpreter import combat
+    from warbook.interpreter import results
 
     stub = StubCombat()
-    monkeypatch.setattr(combat, "resolve", stub.resolve)
+    monkeypatch.setattr(results, "resolve", stub.resolve)
     return stub
 
 

@@ -18,7 +18,7 @@ from warbook.interpreter.context import Context
 from warbook.interpreter.flow import PROCEDURES, _load_procedures, setup
 from warbook.interpreter.costs import cost_table
 from warbook.interpreter.operation import Operation
-from warbook.interpreter.procedures.operations import Force, operation_cost
+from warbook.interpreter.forces import Force, operation_cost
 from warbook.interpreter.scenario import load_scenario
 
 FIXTURE = Path(__file__).parent / "fixtures" / "sea_lords_ops" / "ops.toml"

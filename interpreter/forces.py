@@ -1,0 +1,401 @@
+"""Forces: who may be in one, how it is carried, what it costs and where it may go.
+
+A force is the units of one side that an operation (``designate force``, ``move force``:
+``interpreter.procedures.operations``) moves together.  This module reads a candidate force
+against the rules and the state; it asks no decisions.  Everything game-specific comes from
+declarations:
+
+- **Who may be in a force.**  Units of the acting side in the chosen cell that can move: not
+  ``never moves``, and carried units (a class that ``needs transport``) only with carriers.
+  Movers of more than one class must ``combine with`` each other (and then keep to the cells
+  the ``combines with … only in`` line names); a class that ``joins any force`` may join any.
+- **Carrying.**  A class that ``needs transport`` is ``transported by`` some classes and
+  ``carried with CAPACITY against COST``: the carriers of one class in the force must have
+  capacity factors summing to at least the carried units' cost factors.  When the force has no
+  other movers, carriers of a joining class (airmobile) may come from any cell to lift it.
+- **What it costs.**  The ``designate force paying …`` line names the actions; those of the
+  acting side apply.  A force with a unit an action is ``led by`` pays that action's line for
+  its cheapest leader; otherwise it pays a ``per unit`` action's line for every unit.
+  An action with ``between cells with …`` moves a single carried unit straight from one such
+  cell to another at its ``cost … times N transport`` price (strategic redeployment).
+- **Where it may go.**  Every mover's reachable cells (``interpreter.movement.search``),
+  intersected, where every carried unit may also be set down (into a battle too: 8.9).  A force of
+  one kind follows the canonical path of its first mover; a mixed force (several classes,
+  joiners, carried units) the shortest path over cells every member may enter and steps every
+  mover class may take (7.5).
+- **Raids.**  A cell only this turn's ``may enter … on turn N`` opens to the carried units is
+  offered one step past where the force may end (``Force.raids``).
+
+Limits (readings, noted in docs/scenarios.md and the README): a force moves as a whole (no
+dropping units off on the way); a unit of a moving class is never itself carried.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Iterable
+
+from ..dsl.model import Declaration, Property
+from . import movement
+from .cells import cells_named
+from .context import Context
+from .costs import cost_table, movement_class, never_moves
+from .rules import Rules, UnitType
+from .situation import situation
+from .state import Unit
+
+# --- reading the rules -----------------------------------------------------------------------
+
+
+def class_of(ctx: Context, unit: Unit) -> Declaration | None:
+    """The unit's movement class (``None`` when its type names none)."""
+    return movement_class(ctx.rules, ctx.rules.unit_type(unit.type))
+
+
+def is_carried(mclass: Declaration | None) -> bool:
+    """Whether units of the movement class move only when carried (``needs transport``)."""
+    return mclass is not None and mclass.has("needs")
+
+
+def joins_any_force(mclass: Declaration | None) -> bool:
+    """Whether units of the movement class may join any force (``joins any force``)."""
+    return mclass is not None and mclass.has("joins")
+
+
+def _static(ctx: Context, unit: Unit) -> bool:
+    return _type_facts(ctx, unit.type)[0]
+
+
+def _type_facts(ctx: Context, type_name: str) -> tuple[bool, bool]:
+    """(static, may be in a force) for a unit type, derived once per rules."""
+    key = ("operations", type_name)
+    found = ctx.rules.derived.get(key)
+    if found is None:
+        unit_type = ctx.rules.unit_type(type_name)
+        mclass = movement_class(ctx.rules, unit_type)
+        static = never_moves(ctx.rules, unit_type) and not is_carried(mclass)
+        found = ctx.rules.derived[key] = (static, unit_type.kind == "unit" and not static)
+    return found
+
+
+def is_movable(ctx: Context, unit: Unit) -> bool:
+    """Whether the unit is on the map and of a type that may be in a force."""
+    return unit.on_map and _type_facts(ctx, unit.type)[1]
+
+
+def _factor(unit_type: UnitType, name: str | None) -> Fraction:
+    value = unit_type.factor(name, 0) if name else 0
+    return Fraction(value) if isinstance(value, (int, Fraction)) else Fraction(0)
+
+
+def transported_by(mclass: Declaration) -> set[str]:
+    """The movement classes a carried class is ``transported by``."""
+    return {n for p in mclass.all("transported") for n in names_of(p.get("classes"))}
+
+
+def names_of(values: Iterable | None) -> tuple[str, ...]:
+    """A property's list of names as strings (none when it is absent)."""
+    return tuple(str(v) for v in values or ())
+
+
+def resource_cost(lines: Iterable[Property], unit_type: UnitType) -> tuple[str, Fraction] | None:
+    """(resource, amount) of the ``cost`` line among ``lines`` that applies to ``unit_type``, or ``None``."""
+    line = Rules.line_for([p for p in lines if p.get("amount") is not None], unit_type)
+    if line is None:
+        return None
+    return str(line.get("resource")), Fraction(line.get("amount"))
+
+
+# --- forces ----------------------------------------------------------------------------------
+
+
+class Force:
+    """A candidate force read against the rules: its movers, joiners, carried units and carriers."""
+
+    def __init__(self, ctx: Context, units: list[Unit]):
+        self.ctx = ctx
+        self.units = units
+        self.movers = [u for u in units if not is_carried(class_of(ctx, u)) and not joins_any_force(class_of(ctx, u))]
+        self.joiners = [u for u in units if joins_any_force(class_of(ctx, u))]
+        self.cargo = [u for u in units if is_carried(class_of(ctx, u))]
+        self._first = None
+        self._paths: dict[str, str] | None = None
+        self.raids: dict[str, str] = {}
+        """Cells only the carried units may enter this turn, each with the cell the carriers stop in."""
+
+    def carriers(self) -> list[Unit]:
+        """The units that carry the cargo: the movers, or the joiners when there are no movers."""
+        return self.movers or self.joiners
+
+    def problem(self) -> str | None:
+        """Why this force may not move together, or ``None``."""
+        ctx = self.ctx
+        if not self.units:
+            return "the force is empty"
+        classes = sorted({class_of(ctx, u).name for u in self.movers if class_of(ctx, u) is not None})
+        if len(classes) > 1 and self.combined_cells() is None:
+            return f"movement classes {', '.join(classes)} may not move together"
+        if self.cargo:
+            carriers = self.carriers()
+            if not carriers:
+                return "carried units need a carrier in the force"
+            for unit in self.cargo:
+                mclass = class_of(ctx, unit)
+                by = transported_by(mclass)
+                carrier_classes = {class_of(ctx, c).name for c in carriers}
+                if not carrier_classes & by:
+                    return f"{unit.id} may be carried only by {', '.join(sorted(by))}"
+            capacity, need = self.capacity(), self.need()
+            if need > capacity:
+                return f"the carried units need {need} transport and the carriers have {capacity}"
+        return None
+
+    def _carry_factors(self) -> tuple[str | None, str | None]:
+        for unit in self.cargo:
+            line = class_of(self.ctx, unit).first("carried")
+            if line is not None:
+                return str(line.get("capacity")), str(line.get("cost"))
+        return None, None
+
+    def capacity(self) -> Fraction:
+        capacity, _ = self._carry_factors()
+        return sum((_factor(self.ctx.rules.unit_type(u.type), capacity) for u in self.carriers()), Fraction(0))
+
+    def need(self) -> Fraction:
+        _, cost = self._carry_factors()
+        return sum((_factor(self.ctx.rules.unit_type(u.type), cost) for u in self.cargo), Fraction(0))
+
+    def combined_cells(self) -> frozenset[str] | None:
+        """For movers of several classes: the cells their ``combines with … only in`` allows (all
+        cells when it names none); ``None`` when some pair may not combine."""
+        ctx = self.ctx
+        classes = {class_of(ctx, u).name: class_of(ctx, u) for u in self.movers}
+        allowed: frozenset[str] | None = frozenset(ctx.board.cells)
+        for name, decl in classes.items():
+            for other in classes:
+                if other == name:
+                    continue
+                line = next((p for p in decl.all("combines") if other in names_of(p.get("classes"))), None)
+                if line is None:
+                    return None
+                where = names_of(line.get("where"))
+                if where:
+                    allowed &= cells_named(ctx.rules, ctx.board, where)
+        return allowed
+
+    def path(self, cell: str) -> tuple[str, ...]:
+        """The path the force takes to ``cell`` (after ``destinations``): its first mover's canonical
+        path, or for a mixed force the shortest path every member may take."""
+        if cell in self.raids:
+            return (*self.path(self.raids[cell]), cell)
+        if self._paths is not None:
+            out = [cell]
+            while out[-1] in self._paths:
+                out.append(self._paths[out[-1]])
+            return tuple(reversed(out))
+        return self._first.path(cell)
+
+    def _mixed(self) -> bool:
+        """Members that move differently: several classes, joiners with movers, or cargo."""
+        types = {u.type for u in self.units}
+        return len(types) > 1 and len({class_of(self.ctx, u).name for u in self.units}) > 1
+
+    def _common_paths(self, sit) -> dict[str, str]:
+        """Breadth-first over the cells every member may enter and the steps every mover class may
+        take (a mixed force moves together: 7.5), stopping at enemy cells for classes that stop
+        there.  Returns each reached cell's predecessor (lowest cell id first, so it is canonical)."""
+        ctx = self.ctx
+        turn = ctx.state.turn
+        tables = [cost_table(ctx.rules, ctx.board, t, turn) for t in sorted({u.type for u in self.units})]
+        steppers = [cost_table(ctx.rules, ctx.board, t, turn)
+                    for t in sorted({u.type for u in (self.movers or self.joiners)})]
+        allowed = set(tables[0].cost)
+        for table in tables[1:]:
+            allowed &= set(table.cost)
+        if len({class_of(ctx, u).name for u in self.movers}) > 1:
+            allowed &= self.combined_cells() or set()
+        stops = sit.enemy_cells if any(not class_of(ctx, u).has("ignores")
+                                       for u in self.movers or self.joiners) else frozenset()
+        start = self.units[0].location
+        parent: dict[str, str] = {}
+        frontier, seen = [start], {start}
+        while frontier:
+            following = []
+            for cell in frontier:
+                if cell in stops and cell != start:
+                    continue
+                for n in steppers[0].adjacency.get(cell, ()):
+                    if n in seen or n not in allowed or any(n not in t.adjacency.get(cell, ()) for t in steppers[1:]):
+                        continue
+                    seen.add(n)
+                    parent[n] = cell
+                    following.append(n)
+            frontier = sorted(following)
+        return parent
+
+    def destinations(self) -> list[str]:
+        """Cells the whole force may end its move in, in order."""
+        ctx = self.ctx
+        movers = self.movers or self.joiners
+        if not movers:
+            return []
+        sit = situation(ctx, movers[0].side)
+        common: set[str] | None = None
+        first = None
+        by_type: dict[str, set[str]] = {}
+        for unit in movers:
+            if unit.type not in by_type:
+                found = movement.search(ctx, unit, sit=sit)
+                first = first or found
+                by_type[unit.type] = set(found.ends)
+            ends = by_type[unit.type]
+            common = ends if common is None else common & ends
+        # Carried units are set down where the force ends (into a battle too): only where they could be.
+        for unit in self.cargo:
+            common &= set(cost_table(ctx.rules, ctx.board, unit.type, ctx.state.turn).cost)
+        # Joiners go where the movers go, within their own rules (e.g. where they must end).
+        for unit in self.joiners if self.movers else ():
+            common &= set(movement.search(ctx, unit, sit=sit).ends)
+        if len({class_of(ctx, u).name for u in self.movers}) > 1:
+            common &= self.combined_cells() or set()
+        self._first, self._paths = first, None
+        if common and self._mixed():
+            self._paths = self._common_paths(sit)
+            common &= set(self._paths)
+        self.raids = self._raid_cells(first, common or set())
+        return sorted({*(common or ()), *self.raids})
+
+    def _raid_cells(self, first, reached: set[str]) -> dict[str, str]:
+        """Cells only this turn's ``may enter … on turn N`` opens to the carried units (a raid), each
+        with the cell the carriers bring them from: one step from
+        where the force may end, across a step the carriers' class may take.  READING (marked as a gap
+        where a rulebook uses it): the carriers set such units down there and stop a step short, since
+        those units cannot move by themselves (8.7) and the carriers may not go in (8.3)."""
+        ctx = self.ctx
+        if not self.cargo or first is None:
+            return {}
+        opened: set[str] | None = None
+        for unit in self.cargo:
+            now = set(cost_table(ctx.rules, ctx.board, unit.type, ctx.state.turn).cost)
+            extra = now - set(cost_table(ctx.rules, ctx.board, unit.type).cost)
+            opened = extra if opened is None else opened & extra
+        if not opened:
+            return {}
+        steps = cost_table(ctx.rules, ctx.board, (self.movers or self.joiners)[0].type).adjacency
+        raids = {}
+        for cell in sorted(opened):
+            via = next((n for n in sorted(steps.get(cell, ())) if n in reached and cell in steps.get(n, ())), None)
+            if via is not None:
+                raids[cell] = via
+        return raids
+
+
+# --- cost and payment ------------------------------------------------------------------------
+
+
+def operation_cost(ctx: Context, actions: list[Declaration], units: list[Unit]) -> tuple[str, Fraction, str] | None:
+    """(resource, amount, action name) a force pays; ``None`` when no named action prices it.
+
+    A leader's action (``led by``) when the force has such a unit, at its cheapest leader's line;
+    otherwise the ``per unit`` action, summed over the units.
+    """
+    best = None
+    for action in actions:
+        led = action.first("led")
+        if led is None:
+            continue
+        for unit in units:
+            unit_type = ctx.rules.unit_type(unit.type)
+            if Rules.unit_matches(unit_type, led.get("who") or ()):
+                cost = resource_cost(action.all("cost"), unit_type)
+                if cost is not None and (best is None or cost[1] < best[1]):
+                    best = (cost[0], cost[1], action.name)
+    if best is not None:
+        return best
+    for action in actions:
+        lines = [p for p in action.all("cost") if p.has("per")]
+        if not lines or action.has("led") or action.has("between"):
+            continue
+        total, resource = Fraction(0), None
+        for unit in units:
+            cost = resource_cost(lines, ctx.rules.unit_type(unit.type))
+            if cost is None:
+                break
+            resource = cost[0]
+            total += cost[1]
+        else:
+            if resource is not None:
+                return resource, total, action.name
+    return None
+
+
+def redeploy_cost(ctx: Context, action: Declaration, unit: Unit) -> tuple[str, Fraction] | None:
+    """The ``cost … times N transport`` price of moving ``unit`` by a ``between cells`` action."""
+    mclass = class_of(ctx, unit)
+    carried = mclass.first("carried") if mclass is not None else None
+    if carried is None:
+        return None
+    unit_type = ctx.rules.unit_type(unit.type)
+    need = _factor(unit_type, str(carried.get("cost")))
+    if need <= 0:
+        return None
+    line = Rules.line_for([p for p in action.all("cost") if p.get("multiple") is not None], unit_type)
+    if line is None:
+        return None
+    return str(line.get("resource")), need * line.get("multiple")
+
+
+def can_afford(ctx: Context, side: str, resource: str, amount: Fraction) -> bool:
+    """Whether ``side`` holds at least ``amount`` of ``resource``."""
+    return ctx.state.resource(side, resource) >= amount
+
+
+def pay(ctx: Context, side: str, resource: str, amount: Fraction, why: str) -> None:
+    """``side`` spends ``amount`` of ``resource`` (logged with ``why``); nothing when it is 0."""
+    from .victory import gain
+
+    if amount:
+        gain(ctx, side, resource, -amount, why)
+
+
+def has_enemy(ctx: Context, side: str, cell: str) -> bool:
+    """Whether ``cell`` holds a unit of a side other than ``side``."""
+    return any(u.side != side for u in ctx.state.units_at(cell))
+
+
+# --- adding a unit, redeploying one ----------------------------------------------------------
+
+
+def may_carry(ctx: Context, force: Force, unit: Unit, available: list[Unit]) -> bool:
+    """Whether adding ``unit`` leaves the force able to move: a carried unit only when the units
+    at hand could carry it with the rest of the force's cargo."""
+    if not is_carried(class_of(ctx, unit)):
+        return True
+    whole = Force(ctx, [*force.units, *available])
+    by_class: dict[str, list[Unit]] = {}
+    for carrier in whole.movers + whole.joiners:
+        by_class.setdefault(class_of(ctx, carrier).name, []).append(carrier)
+    need = Force(ctx, [*force.cargo, unit]).need()
+    mclass = class_of(ctx, unit)
+    carried_by = transported_by(mclass)
+    for name, carriers in by_class.items():
+        if name in carried_by and Force(ctx, [*carriers, *force.cargo, unit]).capacity() >= need:
+            return True
+    return False
+
+
+def redeploy_cells(ctx: Context, action: Declaration, unit: Unit) -> list[str]:
+    """Cells a ``between cells with …`` move may go to from where ``unit`` is (none when it may not start)."""
+    who = action.first("between").get("who") or ()
+
+    def qualifies(cell: str) -> bool:
+        return (not has_enemy(ctx, unit.side, cell)
+                and any(u.side == unit.side and Rules.unit_matches(ctx.rules.unit_type(u.type), who)
+                        for u in ctx.state.units_at(cell)))
+
+    if not unit.on_map or not qualifies(unit.location):
+        return []
+    cells = {u.location for u in ctx.state.units_of(unit.side) if u.location != unit.location}
+    costs = cost_table(ctx.rules, ctx.board, unit.type, ctx.state.turn).cost
+    return sorted(c for c in cells if qualifies(c) and c in costs)
+
