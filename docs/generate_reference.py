@@ -22,6 +22,7 @@ from pathlib import Path
 
 from warbook.dsl.patterns import TYPES, Pattern, compile_pattern
 from warbook.dsl.schema import COMMON, DIRECTIVES, KINDS, SEL, KindSpec, PropertySpec
+from warbook.dsl.effects import effect_class, meaning
 from warbook.dsl.vocabulary import EFFECTS, PROCEDURES, ROLES
 
 ROLE = "(" + " | ".join(ROLES) + ")"
@@ -66,6 +67,12 @@ def _kind(spec: KindSpec) -> list[str]:
     return lines + [""]
 
 
+def _effect(verb: str, pattern: Pattern) -> str:
+    cls = effect_class(verb)
+    places = ", ".join(sorted(place.value for place in cls.VALID))
+    return f"- {form(pattern)} — in {places}: {meaning(cls).replace('``', '`')}"
+
+
 def generate() -> str:
     """The generated section's content, without the markers."""
     lines = [
@@ -101,9 +108,11 @@ def generate() -> str:
     lines += [
         "### Effects",
         "",
-        "Written `effect …` in a `result`, `event`, `marker` or `unit`; applied in order.",
+        "Written `effect …` in a `result`, `event`, `marker`, `unit` or `option`; applied in order.",
+        "Each form says where it may be carried out (a line anywhere else is refused before play,",
+        "E220-E222) and what the interpreter does with it.",
         "",
-        *(f"- {form(p)}" for p in EFFECTS.values()),
+        *(_effect(verb, p) for verb, p in EFFECTS.items()),
         "",
         "### Procedures",
         "",

@@ -26,3 +26,10 @@ def because(text: str, decl: Declaration | None, prop: Property | None = None, i
     """``text (inside, §SECTION)``: a reason followed by the rule that gives it."""
     parts = [p for p in (inside, cite(decl, prop)) if p]
     return f"{text} ({', '.join(parts)})" if parts else text
+
+
+def cite_first(decl: Declaration | None, name: str) -> str:
+    """The citation of a declaration's first ``name`` line (its own sections, else the
+    declaration's), else the declaration's name: what a message about that line ends with."""
+    prop = decl.first(name) if decl is not None else None
+    return cite(decl, prop) or (decl.name if decl is not None else "")

@@ -46,7 +46,6 @@ from ..dsl.conditions import (
     Defending,
     Group,
     Moment,
-    Names,
     OneSide,
     Place,
     Presence,
@@ -55,6 +54,7 @@ from ..dsl.conditions import (
     parse_condition,
 )
 from ..dsl.diagnostics import RulesError, diagnostic
+from ..dsl.effects import Effect
 from ..dsl.model import Property
 from .caches import rules_cache
 from .context import Context
@@ -107,20 +107,30 @@ def condition_of(ctx: Context, prop: Property) -> Condition | None:
     words = prop.get("condition")
     if not words:
         return None
-    derived = rules_cache(ctx.rules)
-    cache = derived.setdefault("conditions", {})
+    cache = rules_cache(ctx.rules).setdefault("conditions", {})
     key = tuple(str(w) for w in words)
     found = cache.get(key)
     if found is None:
-        names = derived.get("condition names")
-        if names is None:
-            names = derived["condition names"] = Names(ctx.rulebook)
         try:
-            found = cache[key] = parse_condition(key, names)
+            found = cache[key] = parse_condition(key, ctx.rules.names)
         except ConditionError as exc:
             raise RulesError([diagnostic("E805", prop.span, f"cannot read condition {' '.join(key)!r}: "
                                          f"{exc.message}", exc.hint)]) from None
     return found
+
+
+def effect_condition(effect: Effect) -> Condition | None:
+    """A compiled effect line's condition, or ``None`` without one.
+
+    Raises:
+        RulesError: (E805) when the grammar could not read it (the linter reports it as W508).
+    """
+    error = effect.condition_error
+    if error is not None:
+        words = " ".join(str(w) for w in effect.line.get("condition"))
+        raise RulesError([diagnostic("E805", effect.line.span, f"cannot read condition {words!r}: {error.message}",
+                                     error.hint)])
+    return effect.condition
 
 
 def holds(ctx: Context, condition: Condition | Property | None, scope: Scope) -> bool:

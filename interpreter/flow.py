@@ -19,6 +19,7 @@ from ..dsl.model import Declaration, Property
 from .actions import Action
 from .citations import cite
 from .context import Context, Flow
+from .event_effects import phase_ended
 from .state import unit_with_spent, replace
 
 Procedure = Callable[[Context, Property], Flow]
@@ -120,6 +121,7 @@ def run_phase(ctx: Context, decl: Declaration) -> Flow:
             ctx.say(f"{decl.display}: stopped after {MAX_REPEATS} repeats ({repeat.text} never held)",
                     kind="phase")
         yield from _check_stacking(ctx)
+        yield from phase_ended(ctx, decl.name)
         _clear_spent(ctx)
 
 

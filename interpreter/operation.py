@@ -23,7 +23,7 @@ class Operation:
     side: str
     """The attacker: the side conducting the operation (whose moving force starts a battle)."""
     force: list[str] = field(factory=list)
-    """Ids of the units in the force (the only attacker units that may fire, 11.1-style)."""
+    """Ids of the units in the force (the only attacker units that may fire)."""
     origin: str | None = None
     """The cell the force was designated in."""
     mode: str = "operation"

@@ -18,7 +18,12 @@ from typing import Any, Iterable
 
 from attrs import frozen
 
+from ..dsl.conditions import Names
+from ..dsl.effects import Effect, compile_effects
 from ..dsl.model import Declaration, Property, Rulebook
+
+EFFECT_KINDS = ("result", "event", "unit", "marker", "option")
+"""The kinds of declaration that carry ``effect`` lines."""
 
 ELIMINATED = "eliminated"
 """Where eliminated units go when no box ``holds eliminated``: out of play, a location no procedure
@@ -81,6 +86,11 @@ class Rules:
                               for t in rulebook.of_kind("terrain")}
         self.eliminated_box: str = next((d.name for d in rulebook.of_kind("box") if d.has("holds")), ELIMINATED)
         """Where eliminated units go: the box that ``holds eliminated``, else out of play."""
+        self.names = Names(rulebook)
+        """What each declared name is, for reading conditions (``dsl.conditions``)."""
+        self._effects: dict[tuple[str, str], tuple[Effect, ...]] = {
+            (d.kind, d.name): compile_effects(d, self.names)
+            for kind in EFFECT_KINDS for d in rulebook.of_kind(kind)}
         self.derived: dict[Any, Any] = {}
         """Answers the interpreter derives from this rulebook and keeps (``caches.rules_cache``):
         they live and die with this object, and nothing invalidates them, as a rulebook never changes."""
@@ -126,6 +136,14 @@ class Rules:
             size=ref("size", "size"), factors=tuple(factors), carries=carries.get("count") if carries else 0,
             dummy=decl.has("dummy"),
         )
+
+    def effects(self, decl: Declaration) -> tuple[Effect, ...]:
+        """A declaration's effect lines, compiled (``dsl.effects``), in order."""
+        return self._effects.get((decl.kind, decl.name), ())
+
+    def effects_of(self, unit_type: UnitType) -> tuple[Effect, ...]:
+        """A unit or marker type's effect lines, compiled."""
+        return self._effects.get((unit_type.kind, unit_type.name), ())
 
     def unit_type(self, name: str) -> UnitType:
         return self.unit_types[name]

@@ -33,10 +33,11 @@ from fractions import Fraction
 
 from attrs import define, evolve
 
-from ..dsl.model import Property
+from ..dsl.effects import Where
 from ..dsl.values import Dice
 from .actions import Action
 from .context import Context, Flow
+from .effects import Target, carry_out
 from .options import option_on
 from .rules import Rules
 from .scenario import Zone
@@ -143,28 +144,11 @@ def _choose_options(ctx: Context) -> Flow:
             ctx.say(f"{_display(ctx, side)} {'chooses' if on else 'declines'} {decl.display} (option {name})",
                     kind="option", option=name, on=on, side=side)
         if on:
-            for effect in decl.all("effect"):
-                _carry_out(ctx, effect, side, decl.display)
+            target = Target(Where.OPTION, decl, side, decl.display)
+            for effect in ctx.rules.effects(decl):
+                yield from carry_out(ctx, effect, target)
     if settings:
         ctx.rulebook, ctx.rules = ctx.scenario.rules_for(settings)
-
-
-def _carry_out(ctx: Context, effect: Property, owner: str, why: str) -> None:
-    """An option's ``gain``/``lose`` effect: ``to owner`` (default), ``opponent``/``enemy`` or ``both``."""
-    from .victory import gain
-
-    if effect.has("opponent") or effect.has("enemy"):
-        sides = list(ctx.enemies(owner))
-    elif effect.has("both"):
-        sides = list(ctx.rules.sides)
-    else:
-        sides = [owner]
-    amount = effect.get("amount")
-    if amount is None:
-        amount = ctx.roll(effect.get("roll"), f"{why}: {effect.text}")
-    sign = -1 if effect.get("effect") == "lose" else 1
-    for side in sides:
-        gain(ctx, side, str(effect.get("resource")), Fraction(sign * amount), why)
 
 
 # --- the plan: one slot per counter ---------------------------------------------------------

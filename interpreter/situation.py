@@ -28,8 +28,10 @@ from collections.abc import Mapping
 
 from attrs import frozen
 
+from ..dsl.effects import Stop
 from .caches import rules_cache
 from .costs import movement_class
+from .effects import reads
 from .rules import Rules, as_names
 from .state import Unit
 from .world import World
@@ -59,18 +61,14 @@ def stop_markers(world: World, unit: Unit, cell: str, *, known_only: bool = Fals
     return out
 
 
+@reads(Stop)
 def _marker_stops(rules: Rules, marker: Unit, unit: Unit) -> bool:
-    decl = rules.rulebook.get("marker", marker.type)
-    for line in decl.all("effect") if decl else ():
-        if line.get("effect") != "stop":
-            continue
-        if line.has("opponent") or line.has("enemy"):
-            if unit.side != marker.side:
-                return True
-        elif line.has("owner") or line.has("self"):
-            if unit.side == marker.side:
-                return True
-        elif line.has("both"):
+    """Whether a marker's ``stop ROLE`` effect stops ``unit``: ``opponent``/``enemy`` stop the other
+    sides' units, ``owner``/``self`` its own side's, ``both`` every unit (a ``stop`` line takes no
+    condition: E222)."""
+    for effect in rules.effects_of(rules.unit_type(marker.type)):
+        if isinstance(effect, Stop) and (effect.role == "both" or (effect.role in ("opponent", "enemy"))
+                                         == (unit.side != marker.side)):
             return True
     return False
 

@@ -1,5 +1,9 @@
 """E22x: effects in a context that cannot carry them out ("not valid here").
 
+E220/E221 check combat results; E222 every other place an effect line is carried out
+(``dsl.effects.Where``: an event, a counter's moment, a counter in play, an option), against
+the places each verb's class says it is valid in; E223 an effect that names no box it needs.
+
 An effect line is checked against what the context that carries it out can do:
 a combat result's effects (a ``result``'s, and an ``event``'s that a cell of a
 table rolled in combat names) may only use the verbs combat carries out, and no
@@ -16,6 +20,7 @@ from typing import Iterator
 
 from ..conditions import ConditionError, Names, parse_condition
 from ..diagnostics import Diagnostic, diagnostic
+from ..effects import Effect, ModifyRoll, PickReinforcement, Refit, Stop, Where, compile_effects, places_of
 from ..model import Declaration, Property, Rulebook
 from ..tables import result_parts
 from . import check
@@ -133,6 +138,25 @@ def effect_not_in_combat(rb: Rulebook) -> Iterator[Diagnostic]:
     return _combat_problems(rb, "E220")
 
 
+def _combat_line_moments(rb: Rulebook) -> Iterator[Diagnostic]:
+    """A combat's ``shift … when`` or ``roll modifier … when`` line whose condition waits for a moment."""
+    names = Names(rb)
+    for combat in rb.of_kind("combat"):
+        for line in (*combat.all("shift"), *combat.all("roll")):
+            words = line.get("condition")
+            if not words:
+                continue
+            try:
+                parsed = parse_condition([str(w) for w in words], names)
+            except ConditionError:
+                continue
+            if parsed.moment is not None:
+                span = line.words[len(line.words) - len(words)].span
+                yield diagnostic("E221", span, f"condition {' '.join(map(str, words))!r} of {describe(combat)} "
+                                 "waits for a moment, but a combat's lines are read when it is fought",
+                                 "drop the moment; totals, resources, counters and 'defending' are read then")
+
+
 @check("E221", "condition-not-in-combat")
 def condition_not_in_combat(rb: Rulebook) -> Iterator[Diagnostic]:
     """## What it does
@@ -153,5 +177,106 @@ def condition_not_in_combat(rb: Rulebook) -> Iterator[Diagnostic]:
     }
     ```
     Use instead: `effect retreat defenders 1 when attackers attack exceeds defenders defence`.
+    A combat's own `shift … when` and `roll modifier … when` lines are checked the same way.
     """
-    return _combat_problems(rb, "E221")
+    yield from _combat_problems(rb, "E221")
+    yield from _combat_line_moments(rb)
+
+
+ROLLS_READ = {"recon": "recon", "fire": "resolve fire"}
+"""The rolls a counter's ``modify WHAT roll`` may name, and the procedure that rolls (and reads) each
+(``interpreter.procedures.battle.roll_modifier``)."""
+
+
+def _events_in_combat(rb: Rulebook) -> set[str]:
+    return {decl.name for decl, _ in combat_effect_lines(rb) if decl.kind == "event"}
+
+
+def effect_place_problems(rb: Rulebook) -> Iterator[Diagnostic]:
+    """E222 and E223 for every effect line outside combat results (module docstring)."""
+    names = Names(rb)
+    in_combat = _events_in_combat(rb)
+    draws = any(b.has("draw") for b in rb.of_kind("box"))
+    procedures = {p.get("procedure") for d in rb.walk() if d.kind in ("phase", "step") for p in d.all("do")}
+    rolls = {roll for roll, procedure in ROLLS_READ.items() if procedure in procedures}
+    for kind in ("event", "unit", "marker", "option", "result"):
+        for decl in rb.of_kind(kind):
+            for effect in compile_effects(decl, names):
+                yield from _place_problems(decl, effect, places_of(decl, effect, decl.name in in_combat), draws)
+                if isinstance(effect, ModifyRoll) and effect.what not in rolls:
+                    read = ", ".join(f"'{r}' (by 'do {ROLLS_READ[r]}')" for r in sorted(ROLLS_READ))
+                    yield diagnostic("E222", effect.line.words[2].span, f"effect {effect.text!r} of {describe(decl)} "
+                                     f"modifies {effect.what!r} rolls, which no procedure of this rulebook rolls",
+                                     f"the rolls a counter may modify: {read}")
+
+
+def _place_problems(decl: Declaration, effect: Effect, places: frozenset[Where], draws: bool) -> Iterator[Diagnostic]:
+    span = effect.line.words[1].span
+    shown = f"effect {effect.text!r} of {describe(decl)}"
+    for place in sorted(places - {Where.RESULT}, key=lambda p: p.value):
+        if place not in effect.VALID:
+            valid = ", ".join(sorted(p.value for p in effect.VALID))
+            yield diagnostic("E222", span, f"{shown} cannot be carried out in {place.value}",
+                             f"'{effect.VERB}' is carried out in {valid}")
+    condition = effect.line.get("condition")
+    if condition:
+        cspan = effect.line.words[len(effect.line.words) - len(condition)].span
+        if Where.OPTION in places:
+            yield diagnostic("E222", cspan, f"{shown} has a condition, but an option's effects are carried out "
+                             "once at set-up, when it is chosen", "drop the condition")
+        elif Where.EVENT in places and Where.RESULT not in places and effect.moment is not None:
+            yield diagnostic("E222", cspan, f"{shown} waits for a moment, but an event is carried out when it "
+                             "happens", "drop the moment, or put the effect on a counter")
+        elif isinstance(effect, Stop):
+            yield diagnostic("E222", cspan, f"{shown} has a condition, but movement reads a 'stop' effect "
+                             "without one", "drop the condition")
+    if isinstance(effect, Refit) and effect.box is None:
+        yield diagnostic("E223", span, f"{shown} names no box to refit to", "write 'refit … to BOX'")
+    if isinstance(effect, PickReinforcement) and effect.box is None and not draws:
+        yield diagnostic("E223", span, f"{shown} names no box to draw from, and no box is drawn 'at random'",
+                         "write 'pick reinforcement free from BOX'")
+
+
+@check("E222", "effect-not-valid-here")
+def effect_not_valid_here(rb: Rulebook) -> Iterator[Diagnostic]:
+    """## What it does
+    Reports an effect line that is carried out where its verb has no meaning (outside combat
+    results, which E220 and E221 check).  Where a line is carried out follows from what declares
+    it: an event's lines when the event happens; a counter's lines that wait for a moment
+    (`when revealed`, `when combat round ends` …) at that moment; a counter's other lines are
+    read while it is in play by the mechanic they change (`modify … roll`, `shift`, `supply`,
+    `stop`, a trap's `attack`); an option's lines once at set-up.  Also reported: a condition
+    on an option's line, a moment on an event's line, a condition on a `stop`.
+
+    ## Why is this bad?
+    Nothing would carry the line out: the rule would be accepted and silently ignored.
+
+    ## Example
+    ```
+    marker ambush {
+        effect gain vp 2 to self
+    }
+    ```
+    Use instead: say when it happens, `effect gain vp 2 to self when revealed`.
+    """
+    return (d for d in effect_place_problems(rb) if d.code == "E222")
+
+
+@check("E223", "effect-names-no-box")
+def effect_names_no_box(rb: Rulebook) -> Iterator[Diagnostic]:
+    """## What it does
+    Reports a `refit …` effect without `to BOX`, and a `pick reinforcement free` without
+    `from BOX` in a rulebook where no box is drawn `at random`.
+
+    ## Why is this bad?
+    The effect has nowhere to put the counters, or nowhere to draw them from.
+
+    ## Example
+    ```
+    result R "Refit" {
+        effect refit 1 defenders
+    }
+    ```
+    Use instead: `effect refit 1 defenders to refit_box`.
+    """
+    return (d for d in effect_place_problems(rb) if d.code == "E223")

@@ -27,7 +27,7 @@ that are not numbers (``all``, ``none``, missing) count 0.  When there is no fir
 only "no ground fire", whether no one could fire or the fire was too weak, so it tells nothing
 about face-down counters.
 
-The table and its results are rolled and carried out by ``interpreter.combat`` (``roll_on_table``
+The table and its results are rolled and carried out by ``interpreter.combat`` and ``interpreter.results`` (``roll_on_table``
 and ``apply_result``), with the firers as attackers and the air units as defenders, so results
 mean here what they mean in combat: ``eliminate 1 targets`` lets the air units' owner choose the
 loss (scored as eliminated); ``break off targets`` ("air units abandon mission") gives them the
@@ -50,12 +50,14 @@ from typing import Callable, Iterable
 
 from ...dsl.diagnostics import RulesError, diagnostic
 from ...dsl.model import Property
-from ..combat import Engagement, apply_result, roll_on_table
+from ..combat import Engagement, roll_on_table
+from ..flags import BOARDED, BOMBARDED, UNBOARDED
+from ..results import apply_result
 from ..context import Context, Flow
 from ..flow import procedure
 from ..state import Unit
 
-FIRED_ON = frozenset({"bombarded", "boarded", "unboarded"})
+FIRED_ON = frozenset({BOMBARDED, BOARDED, UNBOARDED})
 """Turn flags that expose a unit to fire against aircraft (``NAME`` or ``NAME:CELL``)."""
 
 COMPARISONS: dict[str, Callable[[Fraction, Fraction], bool]] = {

@@ -17,16 +17,17 @@ has no contested cell, or has ended).  Everything game-specific is read from dec
 
 ``recon with DICE [adding FACTOR] [for COMBAT]`` (recon and the bounce).  Each
 round: ``operation.round`` goes up by one (this procedure counts the rounds).  Face-down
-counters in the cell are turned face up, and a unit with ``effect remove self [to BOX] when
-revealed`` leaves the map for that box (no award: deception units, 10.6).  Then each side, the
+counters in the cell are turned face up, and the units there meet ``revealed``
+(``interpreter.event_effects.revealed``: a unit with ``effect remove self [to BOX] when
+revealed`` leaves the map for that box, with no award).  Then each side, the
 attacker first, picks one of its units in the battle (decision ``recon``: ``recon ID``; a marker
 may be picked when its declaration prints the FACTOR, such as a surveillance aircraft; a lone
 candidate is taken without asking) and rolls DICE, adding the unit's FACTOR, the cell's terrain
 ``recon attacker|defender +N``, its side's markers' ``modify recon roll +N [for self] [once]``
-effects in the cell (Ambush) and the turn modifier ``(side, "roll:recon", N)``.  The higher
+effects in the cell whose condition holds and the turn modifier ``(side, "roll:recon", N)``.  The higher
 total has the bounce; a tie goes to the side the COMBAT's ``first fire by … ties to
 defender|attacker`` names (the defender when it names none).  The side with the bounce chooses
-(decision ``bounce``) ``fire first`` or ``break off``; breaking off (``interpreter.combat.
+(decision ``bounce``) ``fire first`` or ``break off``; breaking off (``interpreter.retreats.
 break_off``) gives the first fire to the other side.  A strike rolls no recon (below).
 
 ``commit support [of MARKER…] [paying ACTION] [by each side]`` (committing support).  The acting
@@ -50,23 +51,22 @@ side; ``recon`` rolls nothing and turns nothing face up, the striker firing firs
 is one round of fire (``resolve fire`` ends it).  Combat turns face up the counters that fire
 and are fired at, as in any battle, so what a strike hits is shown.
 
-``resolve fire with COMBAT`` (7.6 step 5, 11.1-11.9).  The side with first fire fires, its
-losses taken at once; then the other side fires with what it has left (11.3).  A side fires the
+``resolve fire with COMBAT``.  The side with first fire fires, its losses taken at once; then
+the other side fires with what it has left.  A side fires the
 total of its firing units' attack factor (the COMBAT's ``attack factor``) on the COMBAT's table
-(``interpreter.combat.resolve``, with a ``Battle``: terrain shifts only fire at the defender, and
+(``interpreter.results.resolve``, with a ``Battle``: terrain shifts only fire at the defender, and
 the recon unit is the first into a box by a ``refit`` result, ``recon unit refitted first``),
 adding its markers' ``modify fire roll +N [for self] [once]`` effects and the turn modifier
 ``(side, "roll:fire", N)``.  A side whose total is 0 does not fire.  After a side fires, markers
-in the cell meet ``SIDE fires in cell`` (``interpreter.procedures.events.fired``: Civilians); at
-the end of the round those with ``when [first] combat round ends`` act here: of their effects
-``remove self [to BOX]`` and ``gain RESOURCE N [to ROLE]`` are carried out.
+in the cell meet ``SIDE fires in cell`` (``interpreter.event_effects.fired``); at the end of the
+round the counters there meet ``[first] combat round ends`` (``event_effects.round_ended``), whose
+effects are carried out like any moment's.
 
 Raises:
-    RulesError: (E805) when the COMBAT says ``fire is simultaneous``: only sequential fire (11.3)
-    is carried out.
+    RulesError: (E805) when the COMBAT says ``fire is simultaneous``: only sequential fire is
+    carried out.
 
-Limits: the round-end effects are carried out when their condition is the moment alone (no
-``and`` clauses); a marker's ``once`` is remembered with the turn flag ``used:WHAT
+Limits: a marker's ``once`` is remembered with the turn flag ``used:WHAT
 roll``; recon picks are made one after the other, not simultaneously.
 """
 
@@ -76,23 +76,25 @@ from fractions import Fraction
 
 from attrs import evolve
 
-from ...dsl.conditions import ConditionError, Names, parse_condition
 from ...dsl.diagnostics import RulesError, diagnostic
+from ...dsl.effects import ModifyRoll, Where
 from ...dsl.model import Declaration, Property
 from .. import combat as fire
+from .. import event_effects, retreats
 from ..actions import Action
 from ..caches import rules_cache
 from ..cells import within
 from ..citations import cite
+from ..conditions import Scope, effect_condition, holds
 from ..context import Context, Flow
+from ..effects import Target, reads, sides_for
+from ..flags import COMMITTED, USED_ROLL, with_arg
 from ..flow import procedure
-from . import events
+from ..results import resolve
 from ..rules import Rules
 from ..state import Unit
 from ..victory import gain
 
-COMMITTED = "committed"
-"""Turn flag of a support marker committed to a battle this turn (it may be used once a turn)."""
 
 
 # --- who is in the battle ----------------------------------------------------------------------
@@ -153,7 +155,7 @@ def battle_on(ctx: Context) -> bool:
     return side_in_battle(ctx, operation.side) and any(side_in_battle(ctx, s) for s in defenders_of(ctx))
 
 
-def battle_over(ctx: Context) -> None:
+def battle_over(ctx: Context) -> Flow:
     """End the battle: the operation ends and committed support markers go back to their box.
 
     A battle that ends inside a round (a break-off at the bounce) ends that round for the markers
@@ -165,9 +167,8 @@ def battle_over(ctx: Context) -> None:
         return
     for marker_id in operation.support:
         marker = ctx.state.unit(marker_id)
-        leaving = _round_end_removal(ctx, marker) if operation.round else None
-        if marker.location == operation.cell and leaving is not None:
-            _carry_out(ctx, marker, leaving)
+        if operation.round and marker.location == operation.cell and event_effects.leaves_at_round_end(ctx, marker):
+            yield from event_effects.round_ended(ctx, operation.cell, first=operation.round <= 1, counters=[marker])
             continue
         box = _support_box(ctx, marker)
         if marker.location == operation.cell and box is not None:
@@ -183,54 +184,35 @@ def battle_over(ctx: Context) -> None:
 # --- markers' effects ----------------------------------------------------------------------------
 
 
-def _names(ctx: Context) -> Names:
-    cache = rules_cache(ctx.rules)
-    if "condition_names" not in cache:
-        cache["condition_names"] = Names(ctx.rulebook)
-    return cache["condition_names"]
-
-
 def _decl(ctx: Context, unit: Unit) -> Declaration | None:
     return ctx.rulebook.get(ctx.rules.unit_type(unit.type).kind, unit.type)
 
 
-def _moment(ctx: Context, effect: Property):
-    """The moment of an effect's ``when`` condition, when the condition is that moment alone."""
-    words = effect.get("condition")
-    if not words:
-        return None
-    try:
-        condition = parse_condition([str(w) for w in words], _names(ctx))
-    except ConditionError:
-        return None
-    return condition.moment if not condition.clauses else None
-
-
+@reads(ModifyRoll)
 def roll_modifier(ctx: Context, side: str, what: str, cell: str, *, use: bool = True) -> tuple[int, list[str]]:
-    """The modifier to ``side``'s WHAT roll in ``cell``: markers' ``modify WHAT roll`` effects and the
-    turn modifier ``(side, "roll:WHAT", N)``, with the reasons.  ``use``: spend ``once`` effects."""
+    """The modifier to ``side``'s WHAT roll in ``cell``: counters' ``modify WHAT roll`` effects whose
+    condition holds and the turn modifier ``(side, "roll:WHAT", N)``, with the reasons.  ``use``:
+    spend ``once`` effects."""
     total, why = 0, []
     for marker in ctx.state.units_at(cell):
-        decl = _decl(ctx, marker)
-        if decl is None or marker.dummy:
+        if marker.dummy:
             continue
-        for effect in decl.all("effect"):
-            if effect.get("effect") != "modify" or str(effect.get("what")) != what or effect.get("condition"):
+        decl = _decl(ctx, marker)
+        for effect in ctx.rules.effects_of(ctx.rules.unit_type(marker.type)):
+            if not isinstance(effect, ModifyRoll) or effect.what != what:
                 continue
-            role = fire._role(effect)
-            if role in (None, "self", "owner"):
-                if side != marker.side:
-                    continue
-            elif role not in ("enemy", "opponent") or side == marker.side:
+            if side not in sides_for(ctx, effect.role, Target(Where.STANDING, decl, marker.side, decl.display)):
                 continue
-            flag = f"used:{what} roll"
-            if effect.has("once"):
+            if not holds(ctx, effect_condition(effect), Scope(marker.side, cell, marker)):
+                continue
+            flag = with_arg(USED_ROLL, f"{what} roll")
+            if effect.once:
                 if flag in marker.turn_flags:
                     continue
                 if use:
                     ctx.update_unit(evolve(marker, turn_flags=marker.turn_flags | {flag}))
-            total += effect.get("modifier")
-            why.append(f"{effect.get('modifier'):+d} {decl.display}")
+            total += effect.modifier
+            why.append(f"{effect.modifier:+d} {decl.display}")
     for s, name, amount in ctx.state.turn_modifiers:
         if s == side and name == f"roll:{what}":
             total += amount
@@ -238,72 +220,18 @@ def roll_modifier(ctx: Context, side: str, what: str, cell: str, *, use: bool = 
     return total, why
 
 
-def _round_ends(ctx: Context, cell: str) -> None:
-    """Counters in ``cell`` with effects ``when [first] combat round ends`` carry out ``remove self
-    [to BOX]`` and ``gain RESOURCE N [to ROLE]``."""
-    for counter in sorted(ctx.state.units_at(cell), key=lambda u: u.id):
-        decl = _decl(ctx, counter)
-        if decl is None:
-            continue
-        for effect in decl.all("effect"):
-            moment = _moment(ctx, effect)
-            if moment is None or moment.kind != "round ends":
-                continue
-            current = ctx.state.unit(counter.id)
-            if current.location != cell:
-                break
-            _carry_out(ctx, current, effect)
-
-
-def _round_end_removal(ctx: Context, counter: Unit) -> Property | None:
-    """The counter's ``remove self … when combat round ends`` effect, if it has one."""
-    decl = _decl(ctx, counter)
-    for effect in decl.all("effect") if decl is not None else ():
-        moment = _moment(ctx, effect)
-        if effect.get("effect") == "remove" and moment is not None and moment.kind == "round ends":
-            return effect
-    return None
-
-
-def _carry_out(ctx: Context, counter: Unit, effect: Property) -> None:
-    verb = effect.get("effect")
-    decl = _decl(ctx, counter)
-    why = f"{decl.display}: {effect.text} ({cite(decl, effect)})"
-    if verb == "remove":
-        box = effect.get("box")
-        place = str(box) if box is not None else ctx.rules.eliminated_box
-        ctx.update_unit(evolve(counter, location=place))
-        ctx.say(f"{ctx.label(counter)} is removed from {counter.location}"
-                f"{f' to the {place}' if box is not None else ''} ({why})", kind="combat", unit=counter.id,
-                box=place)
-    elif verb == "gain":
-        amount = effect.get("amount")
-        if amount is None:
-            amount = ctx.roll(effect.get("roll"), why)
-        role = fire._role(effect)
-        to = counter.side if role in (None, "self", "owner") else next(
-            (s for s in ctx.rules.sides if s != counter.side), counter.side)
-        gain(ctx, to, str(effect.get("resource")), Fraction(amount), why)
-    else:
-        ctx.say(f"{why}: not carried out by a battle", kind="combat", unit=counter.id)
-
-
-def _reveal_in_cell(ctx: Context, cell: str) -> None:
-    """Turn every counter in the cell face up (10.1), then send away units that go when revealed."""
+def _reveal_in_cell(ctx: Context, cell: str) -> Flow:
+    """Turn every counter in the cell face up, then units there meet ``revealed`` (units that go
+    when revealed leave)."""
     for counter in sorted(ctx.state.units_at(cell), key=lambda u: u.id):
         if counter.hidden:
             ctx.update_unit(evolve(counter, hidden=False))
             ctx.say(f"{counter.id} is revealed: {ctx.label(evolve(counter, hidden=False))}", kind="reveal",
                     unit=counter.id, unit_type=counter.type, cell=cell)
-    for counter in sorted(ctx.state.units_at(cell), key=lambda u: u.id):
-        if not _is_unit(ctx, counter):
-            continue
-        decl = _decl(ctx, counter)
-        for effect in decl.all("effect") if decl is not None else ():
-            moment = _moment(ctx, effect)
-            if effect.get("effect") == "remove" and moment is not None and moment.kind == "revealed":
-                _carry_out(ctx, ctx.state.unit(counter.id), effect)
-                break
+    units = [u for u in sorted(ctx.state.units_at(cell), key=lambda u: u.id) if _is_unit(ctx, u)
+             and any(e.moment == "revealed" for e in ctx.rules.effects_of(ctx.rules.unit_type(u.type)))]
+    if units:
+        yield from event_effects.revealed(ctx, units)
 
 
 # --- recon ---------------------------------------------------------------------------------------
@@ -350,7 +278,7 @@ def recon(ctx: Context, prop: Property) -> Flow:
         return
     cell = operation.cell
     if not battle_on(ctx):
-        battle_over(ctx)
+        yield from battle_over(ctx)
         return
     operation.round += 1
     operation.bounce, operation.first_fire, operation.recon_units = None, None, {}
@@ -361,9 +289,9 @@ def recon(ctx: Context, prop: Property) -> Flow:
         ctx.say(f"a strike by support markers alone: no recon; {_shown(ctx, attacker)} fires first",
                 kind="combat", cell=cell)
         return
-    _reveal_in_cell(ctx, cell)
+    yield from _reveal_in_cell(ctx, cell)
     if not battle_on(ctx):
-        battle_over(ctx)
+        yield from battle_over(ctx)
         return
     defender = defenders_of(ctx)[0]
     factor = str(prop.get("factor")) if prop.get("factor") is not None else None
@@ -414,7 +342,7 @@ def recon(ctx: Context, prop: Property) -> Flow:
             kind="recon", side=bounce)
     mine = [u for u in _here(ctx) if u.side == bounce]
     options = [Action("fire", ("first",))]
-    if combat is not None and any(fire.break_off_cells(ctx, combat, u) or fire.break_off_boxes(ctx, combat, u)
+    if combat is not None and any(retreats.break_off_cells(ctx, combat, u) or retreats.break_off_boxes(ctx, combat, u)
                                   for u in mine):
         options.append(Action("break", ("off",)))
     choice = options[0]
@@ -426,10 +354,10 @@ def recon(ctx: Context, prop: Property) -> Flow:
         ctx.say(f"{_shown(ctx, bounce)} fires first", kind="recon", side=bounce)
         return
     ctx.say(f"{_shown(ctx, bounce)} breaks off", kind="recon", side=bounce)
-    yield from fire.break_off(ctx, combat, bounce, mine, forced=False, reason=f"the bounce in {cell}")
+    yield from retreats.break_off(ctx, combat, bounce, mine, forced=False, reason=f"the bounce in {cell}")
     operation.first_fire = other
     if not battle_on(ctx):
-        battle_over(ctx)
+        yield from battle_over(ctx)
     else:
         ctx.say(f"{_shown(ctx, other)} fires first at the units that stayed", kind="recon", side=other)
 
@@ -507,7 +435,7 @@ def commit_support(ctx: Context, prop: Property) -> Flow:
     for side in sides:
         if side is None or not battle_on(ctx) or not side_in_battle(ctx, side):
             continue
-        # A strike's one price covers every marker committed to it (17.4-style).
+        # A strike's one price covers every marker committed to it.
         paying = None if operation.mode == "strike" and side == operation.side else action
         yield from commit_markers(ctx, side, operation.cell, paying, kinds)
 
@@ -612,7 +540,7 @@ def strike(ctx: Context, actions: list[Declaration], side: str, cell: str) -> Fl
     yield from commit_markers(ctx, side, cell, None, _strikers(action), units_fight=_strike_fights(side), must=True)
     if not battle_on(ctx):  # face-down markers alone: nothing there fights
         ctx.say(f"the strike on {cell} finds no enemy unit", kind="combat", cell=cell)
-        battle_over(ctx)
+        yield from battle_over(ctx)
 
 
 def _why_not_commit(ctx: Context, action: Action, cell: str, units_fight=None) -> str | None:
@@ -643,7 +571,7 @@ def _first_refit(ctx: Context, combat: Declaration) -> dict[str, str]:
 
 def firepower(ctx: Context, combat: Declaration, units: list[Unit]) -> Fraction:
     """The total a side fires with: its firing units' attack factor."""
-    factor = fire._factor_name(combat, "attack")
+    factor = fire.factor_name(combat, "attack")
     return sum((fire.unit_factor(ctx, u, factor) or Fraction(0) for u in units), Fraction(0))
 
 
@@ -654,7 +582,7 @@ def resolve_fire(ctx: Context, prop: Property) -> Flow:
     if operation is None or not operation.fighting():
         return
     if not battle_on(ctx):
-        battle_over(ctx)
+        yield from battle_over(ctx)
         return
     combat = ctx.rulebook.get("combat", str(prop.get("combat")))
     fire_is = combat.first("fire")
@@ -682,9 +610,9 @@ def resolve_fire(ctx: Context, prop: Property) -> Flow:
         ctx.say(f"{_shown(ctx, side)} fires in {cell} with {', '.join(ctx.label(u) for u in firers)}: "
                 f"firepower {total}{note}",
                 kind="attack", side=side, cell=cell, units=[u.id for u in firers])
-        yield from fire.resolve(ctx, combat.name, firers, targets, reason=f"{_shown(ctx, side)} fire in {cell}",
+        yield from resolve(ctx, combat.name, firers, targets, reason=f"{_shown(ctx, side)} fire in {cell}",
                                 attacker_side=side, roll_modifier=modifier, battle=battle)
-        yield from events.fired(ctx, side, cell)
-    _round_ends(ctx, cell)
+        yield from event_effects.fired(ctx, side, cell)
+    yield from event_effects.round_ended(ctx, cell, first=operation.round <= 1)
     if not battle_on(ctx) or operation.mode == "strike":
-        battle_over(ctx)  # a strike is one round of fire
+        yield from battle_over(ctx)  # a strike is one round of fire

@@ -1,6 +1,6 @@
 """The combat procedures: ``do fight COMBAT``, ``do bombard with COMBAT`` and ``do trigger MARKER…``.
 
-Each decides who attacks what and hands the fight to ``interpreter.combat.resolve``.
+Each decides who attacks what and hands the fight to ``interpreter.results.resolve``.
 
 ``fight`` (an assault on adjacent hexes, or on the own cell when the combat is
 not ``adjacent``) runs in rounds.  In each round the unit that may still attack
@@ -40,8 +40,8 @@ its phase flags); an air unit also gets ``bombarded`` and ``bombarded:CELL`` in
 its turn flags, for fire against aircraft.  It is not moved: the flag names its
 bombardment hex.
 
-``trigger``: for each marker of the named types on the map, the enemy units in
-its cell that stopped there this phase (``trap`` in their phase flags, set by
+``trigger``: for each marker of the named types on the map, the enemy counters (of the
+effect's role and selectors) in its cell that stopped there this phase (``trap`` in their phase flags, set by
 movement) are attacked by each of the marker's ``attack`` effects
 (``attack opponent at 2:1 ignoring terrain``), using the first combat that
 compares odds (or totals, for ``attack … with N``).  The marker is revealed and
@@ -49,28 +49,33 @@ stays; it is no attacking unit, so results against attackers fall on nobody.
 Other marker effects (``stop`` …) belong to other procedures.  Effects with a
 ``when`` condition whose moment is ``SIDE force enters`` or ``revealed`` (sensors,
 hidden markers) are carried out during an operation by
-``interpreter.procedures.events.trigger_moments``: markers in the cells the
+``interpreter.event_effects.trigger_moments``: markers in the cells the
 force entered, then markers face up in the contested cell.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from fractions import Fraction
 
 from attrs import evolve
 
+from ...dsl.effects import Attack, Where
 from ...dsl.model import Declaration, Property
+from ...dsl.values import Dice
 from ..actions import Action
 from ..caches import rules_cache
 from ..cells import adjacency
-from ..combat import mode_roll_modifier, resolve, unit_factor
+from ..combat import mode_roll_modifier, unit_factor
+from ..conditions import Scope, effect_condition, holds
 from ..context import Context, Flow
+from ..effects import Target, carries_out, reads, sides_for
+from ..event_effects import trigger_moments
+from ..flags import ATTACKED, BOMBARDED, TRAP
 from ..flow import procedure
+from ..results import resolve
+from ..rules import Rules
 from ..state import Unit, replace
-
-ATTACKED = "attacked"
-BOMBARDED = "bombarded"
-TRAP = "trap"
 
 
 # --- who may fight -------------------------------------------------------------------------
@@ -395,10 +400,10 @@ def bombard(ctx: Context, prop: Property) -> Flow:
 # --- trigger ---------------------------------------------------------------------------------------
 
 
-def combat_for(ctx: Context, effect: Property) -> Declaration:
+def combat_for(ctx: Context, effect: Attack) -> Declaration:
     """The ``combat`` an attack effect is resolved by: the one comparing odds for an effect with
     ``odds``, else the one comparing totals; the first combat when none compares that way."""
-    wanted = "odds" if effect.get("odds") is not None else "total"
+    wanted = "odds" if effect.odds is not None else "total"
     combats = ctx.rulebook.of_kind("combat")
     for combat in combats:
         compare = combat.first("compare")
@@ -407,7 +412,57 @@ def combat_for(ctx: Context, effect: Property) -> Declaration:
     return combats[0]
 
 
+def _attacked_by(ctx: Context, effect: Attack, target: Target, units, *, real_units: bool = True) -> list[Unit]:
+    """The counters among ``units`` of the sides the effect's role names and of its selectors
+    (``real_units``: units alone, no dummies or markers)."""
+    sides = sides_for(ctx, effect.role, target)
+    return [u for u in units if u.side in sides
+            and (not real_units or (not u.dummy and ctx.rules.unit_type(u.type).kind == "unit"))
+            and (not effect.what or Rules.unit_matches(ctx.rules.unit_type(u.type), effect.what))]
+
+
+def _attack(ctx: Context, effect: Attack, marker: Unit, victims: list[Unit], reason: str) -> Flow:
+    combat = combat_for(ctx, effect)
+    yield from resolve(ctx, combat.name, (), victims, reason=reason, attacker_side=marker.side,
+                       fixed_odds=effect.odds, ignore_terrain=effect.ignoring_terrain, strength=effect.strength)
+
+
+@carries_out(Attack, Where.MOMENT)
+def attack_at_moment(ctx: Context, effect: Attack, target: Target) -> Flow:
+    """A counter's ``attack … when MOMENT``: it attacks the role's units of the selectors in its cell
+    (with ``losses to lowest FACTOR``, the unit with the lowest factor alone, ties at random)."""
+    scope, decl = target.scope, target.decl
+    if scope.unit is None or scope.cell is None:
+        return
+    targets = _attacked_by(ctx, effect, target, ctx.state.units_at(scope.cell))
+    if not targets:
+        ctx.say(f"{decl.display} in {scope.cell}: no unit to attack", kind="effect", effect="attack")
+        return
+    if effect.lowest is not None:
+        targets = [_lowest(ctx, targets, effect.lowest, decl)]
+    marker = ctx.state.unit(scope.unit.id)
+    ctx.say(f"{decl.display} in {scope.cell} attacks {', '.join(ctx.label(u) for u in targets)}", kind="attack",
+            cell=scope.cell, units=[u.id for u in targets], marker=marker.id)
+    yield from _attack(ctx, effect, marker, targets, f"{decl.display} at {scope.cell}")
+
+
+def _lowest(ctx: Context, units: list[Unit], factor: str, decl: Declaration) -> Unit:
+    """The unit with the lowest printed factor; ties at random (one roll of a die with as many faces)."""
+    def value(unit: Unit) -> Fraction:
+        v = ctx.rules.unit_type(unit.type).factor(factor)
+        return v if isinstance(v, Fraction) else Fraction(0)
+
+    low = min(value(u) for u in units)
+    tied = sorted((u for u in units if value(u) == low), key=lambda u: u.id)
+    if len(tied) == 1:
+        return tied[0]
+    pick = ctx.roll(Dice(1, len(tied)), f"{decl.display}: which of {', '.join(u.id for u in tied)} (lowest {factor} "
+                                        f"{low}) takes the loss")
+    return tied[pick - 1]
+
+
 @procedure("trigger")
+@reads(Attack)
 def trigger(ctx: Context, prop: Property) -> Flow:
     """Markers attack the enemy units stopped in their cell (module docstring)."""
     names = {str(m) for m in prop.get("markers") or ()}
@@ -415,28 +470,27 @@ def trigger(ctx: Context, prop: Property) -> Flow:
     for marker in markers:
         decl = ctx.rulebook.get("marker", marker.type)
         cell = marker.location
-        victims = [u for u in ctx.state.units_at(cell) if u.side != marker.side and TRAP in u.spent]
-        if not victims:
+        stopped = [u for u in ctx.state.units_at(cell) if u.side != marker.side and TRAP in u.spent]
+        if not stopped:
             continue
-        for effect in decl.all("effect"):
-            if effect.get("effect") != "attack" or effect.get("condition"):
+        target = Target(Where.STANDING, decl, marker.side, decl.display, scope=Scope(marker.side, cell, marker))
+        for effect in ctx.rules.effects(decl):
+            if not isinstance(effect, Attack) or effect.moment is not None:
                 continue
-            victims = [u for u in (ctx.state.unit(v.id) for v in victims) if u.location == cell]
+            if not holds(ctx, effect_condition(effect), target.scope):
+                continue
+            victims = [u for u in (ctx.state.unit(v.id) for v in stopped) if u.location == cell]
+            victims = _attacked_by(ctx, effect, target, victims, real_units=False)
             if not victims:
-                break
+                continue
             marker = ctx.state.unit(marker.id)
             if marker.hidden:
                 ctx.update_unit(evolve(marker, hidden=False))
             ctx.say(f"{decl.display} at {cell} attacks {', '.join(ctx.label(u) for u in victims)}", kind="attack",
                     cell=cell, units=[u.id for u in victims], marker=marker.id)
-            combat = combat_for(ctx, effect)
-            yield from resolve(ctx, combat.name, (), victims, reason=f"{decl.display} at {cell}",
-                               attacker_side=marker.side, fixed_odds=effect.get("odds"),
-                               ignore_terrain=effect.has("ignoring"), strength=effect.get("strength"))
+            yield from _attack(ctx, effect, marker, victims, f"{decl.display} at {cell}")
         for unit in ctx.state.units:
             if TRAP in unit.spent and unit.location == cell and unit.side != marker.side:
                 ctx.update_unit(evolve(unit, spent=unit.spent - {TRAP}))
     if ctx.operation is not None:
-        from .events import trigger_moments
-
         yield from trigger_moments(ctx, names)

@@ -77,16 +77,20 @@ from fractions import Fraction
 
 from attrs import evolve
 
+from ...dsl.diagnostics import RulesError, diagnostic
+from ...dsl.effects import PickReinforcement, Supply, Where
 from ...dsl.model import Declaration, Property
 from ...dsl.values import Dice, read_dice
 from ..actions import Action
 from ..caches import rules_cache
 from ..cells import cell_selectors
+from ..conditions import Scope, effect_condition, holds
 from ..context import Context, Flow
 from ..costs import cost_table
+from ..effects import Target, carries_out, reads, sides_for
+from ..flags import COMMITTED
 from ..flow import procedure
 from ..grid import parse_cell_id
-from .battle import COMMITTED
 from ..rules import Rules, UnitType
 from ..stacking import StackRule
 from ..state import Unit
@@ -251,7 +255,7 @@ def _stack_rules(ctx: Context) -> list[StackRule]:
 
 
 def _enemy_seen(ctx: Context, side: str, cell: str) -> bool:
-    """Whether the side sees an enemy counter in the cell that could be a unit (12.5-style bans)."""
+    """Whether the side sees an enemy counter in the cell that could be a unit (for bans on entering such cells)."""
     for other in ctx.state.units_at(cell):
         if other.side == side:
             continue
@@ -564,19 +568,21 @@ def reclaim_markers(ctx: Context, prop: Property) -> Flow:
 # --- supply ---------------------------------------------------------------------------------
 
 
+@reads(Supply)
 def _supplies(ctx: Context, source: Unit, side: str) -> tuple[bool, bool]:
-    """(whether ``source`` supplies the side's units in its cell, whether it is used up doing so)."""
+    """(whether ``source`` supplies the side's units in its cell, whether it is used up doing so):
+    its first ``supply ROLE [once]`` effect whose role names the side and whose condition holds."""
     if source.dummy or not source.on_map:
         return False, False
     unit_type = ctx.rules.unit_type(source.type)
     decl = ctx.rulebook.get(unit_type.kind, unit_type.name)
-    for line in decl.all("effect") if decl is not None else ():
-        if line.get("effect") != "supply" or line.get("condition"):
+    for effect in ctx.rules.effects_of(unit_type):
+        if not isinstance(effect, Supply):
             continue
-        own = line.has("self") or line.has("owner")
-        other = line.has("opponent") or line.has("enemy")
-        if line.has("both") or (own and source.side == side) or (other and source.side != side):
-            return True, line.has("once")
+        target = Target(Where.STANDING, decl, source.side, decl.display)
+        if side in sides_for(ctx, effect.role, target) and \
+                holds(ctx, effect_condition(effect), Scope(source.side, source.location, source)):
+            return True, effect.once
     return False, False
 
 
@@ -647,3 +653,21 @@ def _out_of_supply(ctx: Context, unit: Unit, action: Declaration, box: str, prop
         ctx.say(f"{ctx.label(unit)} in {unit.location} is out of supply and goes to the "
                 f"{_display(ctx, 'box', box)} ({_cite(prop)})", kind="supply", unit=unit.id, side=unit.side,
                 box=box, paid=False)
+
+
+@carries_out(PickReinforcement, Where.EVENT, Where.MOMENT)
+def pick_free(ctx: Context, effect: PickReinforcement, target: Target) -> Flow:
+    """``pick reinforcement free [for ROLE] [from BOX]``: each side the role names draws a
+    reinforcement at no cost (``draw_reinforcement``), from BOX or else the rulebook's box drawn
+    ``at random``."""
+    box = effect.box
+    if box is None:
+        box = next((b.name for b in ctx.rulebook.of_kind("box") if b.has("draw")), None)
+    for side in sides_for(ctx, effect.role, target):
+        shown = ctx.rulebook.get("side", side)
+        if box is None:
+            raise RulesError([diagnostic("E223", effect.line.span, f"effect {effect.text!r} names no box to draw "
+                                         "from, and no box is drawn 'at random'", "write 'from BOX'")])
+        ctx.say(f"{target.why}: {shown.display if shown else side} picks a reinforcement at no cost",
+                kind="effect", effect="pick", side=side)
+        yield from draw_reinforcement(ctx, side, str(box), free=True)

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from warbook.dsl.values import read_odds
-from warbook.interpreter import combat, rng
+from warbook.interpreter import combat, results, retreats, rng
 from warbook.interpreter.context import Context
 from warbook.interpreter.scenario import load_scenario
 from warbook.interpreter.rules import ELIMINATED
@@ -205,7 +205,7 @@ def test_watch_minus_one_reads_row_one_for_a_roll_of_one(scenario, monkeypatch):
     attackers = units(ctx, "V1", "V2")
     assert combat.mode_roll_modifier(ctx, attackers, "crt") == -1
     script_dice(monkeypatch, 1)
-    outcome, _ = drive(combat.resolve(ctx, "assault", attackers, units(ctx, "A1"), reason="watch fire",
+    outcome, _ = drive(results.resolve(ctx, "assault", attackers, units(ctx, "A1"), reason="watch fire",
                                       attacker_side="vc_nva", roll_modifier=-1))
     assert (outcome.column, outcome.roll, outcome.modified_roll, outcome.result) == ("1:1", 1, 0, "½D")
 
@@ -231,7 +231,7 @@ def battle(scenario, monkeypatch, odds: str, roll: int):
     ctx = make(scenario, *(Unit(i, "nva", "vc_nva", "0304") for i in ATTACKERS),
                *(Unit(i, "us_marines", "allies", "0303") for i in DEFENDERS))
     script_dice(monkeypatch, roll)
-    outcome, decisions = drive(combat.resolve(ctx, "assault", units(ctx, *ATTACKERS), units(ctx, *DEFENDERS),
+    outcome, decisions = drive(results.resolve(ctx, "assault", units(ctx, *ATTACKERS), units(ctx, *DEFENDERS),
                                               reason="test", attacker_side="vc_nva", fixed_odds=read_odds(odds)))
     where = {u.id: u.location for u in ctx.state.units}
     return ctx, outcome, decisions, where
@@ -300,7 +300,7 @@ def test_half_of_one_counter_is_that_counter(scenario, monkeypatch):
     # One NVA (3, mot 3) on one Marine (4, mot 3): 3:4 → 1:2; row 2 is ½D½A: each loses its only counter.
     ctx = make(scenario, Unit("V1", "nva", "vc_nva", "0304"), Unit("A1", "us_marines", "allies", "0303"))
     script_dice(monkeypatch, 2)
-    outcome, decisions = drive(combat.resolve(ctx, "assault", units(ctx, "V1"), units(ctx, "A1"), reason="t",
+    outcome, decisions = drive(results.resolve(ctx, "assault", units(ctx, "V1"), units(ctx, "A1"), reason="t",
                                               attacker_side="vc_nva"))
     assert outcome.column == "1:2" and outcome.result == "½D½A" and decisions == []
     assert set(outcome.eliminated) == {"V1", "A1"}
@@ -315,8 +315,8 @@ def test_retreat_avoids_river_enemies_and_enemy_zones(scenario):
     # only the jungle 0202 remains.
     ctx = make(scenario, Unit("V1", "vc_local", "vc_nva", "0303"), Unit("A1", "us_infantry", "allies", "0304"),
                Unit("A2", "us_infantry", "allies", "0502"))
-    assert combat.retreat_cells(ctx, ctx.state.unit("V1")) == ["0202"]
-    assert combat.in_enemy_zone(ctx, "0402", "vc_nva") and not combat.in_enemy_zone(ctx, "0202", "vc_nva")
+    assert retreats.retreat_cells(ctx, ctx.state.unit("V1")) == ["0202"]
+    assert retreats.in_enemy_zone(ctx, "0402", "vc_nva") and not retreats.in_enemy_zone(ctx, "0202", "vc_nva")
 
 
 def test_a_face_down_dummy_blocks_retreat_like_a_unit(scenario):
@@ -325,16 +325,16 @@ def test_a_face_down_dummy_blocks_retreat_like_a_unit(scenario):
     for hidden, cells in ((True, ["0202"]), (False, ["0202", "0402"])):
         ctx = make(scenario, Unit("A1", "us_infantry", "allies", "0303"), Unit("V1", "nva", "vc_nva", "0304"),
                    Unit("V2", "dummy", "vc_nva", "0502", hidden=hidden, dummy=True))
-        assert combat.retreat_cells(ctx, ctx.state.unit("A1")) == cells
+        assert retreats.retreat_cells(ctx, ctx.state.unit("A1")) == cells
 
 
 def test_patrol_reaches_non_clear_hexes(scenario):
     # PATROL MODE: "2 in road and clear hexes, 1 in non-clear": a patrolling unit at 0102 reaches
     # the jungle 0202 next to it, and clear 0303 two hexes away (0102 → 0202 → 0303).
     ctx = make(scenario, Unit("A1", "us_infantry", "allies", "0102", mode="patrol"))
-    assert combat.in_enemy_zone(ctx, "0202", "vc_nva") and combat.in_enemy_zone(ctx, "0303", "vc_nva")
+    assert retreats.in_enemy_zone(ctx, "0202", "vc_nva") and retreats.in_enemy_zone(ctx, "0303", "vc_nva")
     ctx = make(scenario, Unit("A1", "us_infantry", "allies", "0102"))
-    assert not combat.in_enemy_zone(ctx, "0202", "vc_nva") and not combat.in_enemy_zone(ctx, "0303", "vc_nva")
+    assert not retreats.in_enemy_zone(ctx, "0202", "vc_nva") and not retreats.in_enemy_zone(ctx, "0303", "vc_nva")
 
 
 def test_a_unit_that_cannot_retreat_is_eliminated(scenario, monkeypatch):
@@ -346,7 +346,7 @@ def test_a_unit_that_cannot_retreat_is_eliminated(scenario, monkeypatch):
                Unit("A1", "us_infantry", "allies", "0304"), Unit("A2", "us_infantry", "allies", "0502"),
                Unit("A3", "cidg", "allies", "0202"))
     script_dice(monkeypatch, 1)
-    outcome, decisions = drive(combat.resolve(ctx, "assault", units(ctx, "A1"), units(ctx, "V1", "V2", "V3"),
+    outcome, decisions = drive(results.resolve(ctx, "assault", units(ctx, "A1"), units(ctx, "V1", "V2", "V3"),
                                               reason="t", attacker_side="allies", fixed_odds=read_odds("1:3")))
     assert outcome.column == "1:2" and outcome.result == "½D"
     assert [d.kind for d in decisions] == ["losses", "losses"]  # two chosen, the third cannot retreat
@@ -358,7 +358,7 @@ def test_mech_retreats_only_where_it_may_move(scenario):
     # of the road."  A US Mech at 0303 attacked from 0304 may not retreat into the jungle 0202
     # (no road within 1); 0402 is clear.
     ctx = make(scenario, Unit("A1", "us_mech", "allies", "0303"), Unit("V1", "nva", "vc_nva", "0304"))
-    assert combat.retreat_cells(ctx, ctx.state.unit("A1")) == ["0402"]
+    assert retreats.retreat_cells(ctx, ctx.state.unit("A1")) == ["0402"]
 
 
 def test_retreat_respects_the_stacking_limit(scenario):
@@ -366,15 +366,15 @@ def test_retreat_respects_the_stacking_limit(scenario):
     # a VC Local attacked at 0303 from 0304 may retreat only to 0402 (see the map notes above).
     ctx = make(scenario, Unit("V1", "vc_local", "vc_nva", "0303"), Unit("A1", "us_infantry", "allies", "0304"),
                *(Unit(f"V{n}", "vc_local", "vc_nva", "0202") for n in range(2, 6)))
-    assert combat.retreat_cells(ctx, ctx.state.unit("V1")) == ["0402"]
+    assert retreats.retreat_cells(ctx, ctx.state.unit("V1")) == ["0402"]
     ctx = make(scenario, Unit("V1", "vc_local", "vc_nva", "0303"), Unit("A1", "us_infantry", "allies", "0304"),
                *(Unit(f"V{n}", "vc_local", "vc_nva", "0202") for n in range(2, 5)))
-    assert combat.retreat_cells(ctx, ctx.state.unit("V1")) == ["0202", "0402"]
+    assert retreats.retreat_cells(ctx, ctx.state.unit("V1")) == ["0202", "0402"]
 
 
 def test_artillery_cannot_retreat(scenario):
     ctx = make(scenario, Unit("A1", "artillery", "allies", "0101"))
-    assert combat.retreat_cells(ctx, ctx.state.unit("A1")) == []
+    assert retreats.retreat_cells(ctx, ctx.state.unit("A1")) == []
 
 
 # --- hidden counters and dummies (UNITS, SPOTTING) -------------------------------------------------
@@ -386,7 +386,7 @@ def test_attacking_a_hidden_stack_reveals_it_and_removes_dummies(scenario, monke
                Unit("V2", "dummy", "vc_nva", "0303", hidden=True, dummy=True))
     script_dice(monkeypatch, 6)
     # Marines 3 on VC Local 1 (the dummy counts nothing): 3:1, motivation 3 against 1 → 4:1; row 6: D½A.
-    outcome, _ = drive(combat.resolve(ctx, "assault", units(ctx, "A1"), units(ctx, "V1", "V2"), reason="t",
+    outcome, _ = drive(results.resolve(ctx, "assault", units(ctx, "A1"), units(ctx, "V1", "V2"), reason="t",
                                       attacker_side="allies"))
     assert (outcome.column, outcome.result) == ("4:1", "D½A")
     assert not any(u.hidden for u in ctx.state.units)
@@ -398,7 +398,7 @@ def test_attacking_a_hidden_stack_reveals_it_and_removes_dummies(scenario, monke
 def test_only_dummies_defending_means_no_roll(scenario):
     ctx = make(scenario, Unit("A1", "us_marines", "allies", "0304"),
                Unit("V1", "dummy", "vc_nva", "0303", hidden=True, dummy=True))
-    outcome, _ = drive(combat.resolve(ctx, "assault", units(ctx, "A1"), units(ctx, "V1"), reason="t",
+    outcome, _ = drive(results.resolve(ctx, "assault", units(ctx, "A1"), units(ctx, "V1"), reason="t",
                                       attacker_side="allies"))
     assert outcome.roll is None and ctx.state.rolls == 0
     assert ctx.state.unit("V1").location == ELIMINATED and ctx.state.unit("A1").location == "0304"
@@ -433,6 +433,6 @@ def test_nested_roll_on_a_table_and_count_losses(scenario, monkeypatch):
     roll, text = combat.roll_on_table(ctx, "aa_hit", reason="ground fire")
     assert (roll, text) == (2, "hit")
     engagement = combat.Engagement(ctx, None, units(ctx, "V1"), units(ctx, "A1", "A2"), "vc_nva", "ground fire")
-    _, decisions = drive(combat.apply_result(ctx, text, engagement))
+    _, decisions = drive(results.apply_result(ctx, text, engagement))
     assert [(d.kind, d.side) for d in decisions] == [("losses", "allies")]
     assert engagement.eliminated == ["A1"] and ctx.state.unit("A2").location == "0304"

@@ -24,7 +24,7 @@ from driving import drive, run_cli
 from warbook.dsl.diagnostics import RulesError
 from warbook.dsl.lint import lint_path
 from warbook.dsl.vocabulary import EFFECTS
-from warbook.interpreter import combat
+from warbook.interpreter import results
 from warbook.interpreter.context import Context
 from warbook.interpreter.scenario import load_scenario
 from warbook.interpreter.rules import ELIMINATED
@@ -50,7 +50,7 @@ def make(scenario, *units: Unit, vp: dict[str, int] | None = None) -> Context:
 def fight(ctx, attackers, defenders, answers=(), **kw):
     """Resolve one assault of ``attackers`` on ``defenders`` (ids); returns (outcome, decisions)."""
     side = ctx.state.unit(attackers[0]).side
-    flow = combat.resolve(ctx, "assault", [ctx.state.unit(i) for i in attackers],
+    flow = results.resolve(ctx, "assault", [ctx.state.unit(i) for i in attackers],
                           [ctx.state.unit(i) for i in defenders], reason="test", attacker_side=side, **kw)
     outcome = None
 

@@ -24,7 +24,7 @@ from pathlib import Path
 import pytest
 from attrs import evolve
 
-from warbook.interpreter import combat
+from warbook.interpreter import combat, results
 from driving import drive, options
 from warbook.interpreter.context import Context
 from warbook.interpreter.flow import PROCEDURES, _load_procedures
@@ -213,7 +213,7 @@ def test_a_b_result_breaks_off_every_target_but_markers(scenario):
     here = [ctx.state.unit(i) for i in ("C1", "C2", "C3", "C4")]
     engagement = combat.Engagement(ctx, decl, [ctx.state.unit("F1")], here, FW, "test",
                                    combat.Battle("0302", COM))
-    decisions = run(combat.apply_result(ctx, "B", engagement), "break-off C2 0402", "break-off C1 refit_box",
+    decisions = run(results.apply_result(ctx, "B", engagement), "break-off C2 0402", "break-off C1 refit_box",
                     "break-off C4 refit_box")
     assert options(decisions[0]) == [
         "break-off C1 refit_box", "break-off C2 0202", "break-off C2 0301", "break-off C2 0303", "break-off C2 0402",
@@ -315,7 +315,7 @@ def test_r_refits_one_target_chosen_by_its_owner(scenario):
     """R: one targeted unit to the Refit Box (11.5), the owner's choice (11.7).  FW VP: 2 for a Communist HQ."""
     ctx = make(scenario, FW, "0302", ["F1"], Unit("F1", "pbr", FW, "0302"), Unit("C1", "com_hq", COM, "0302"),
                Unit("C2", "main_force_bn", COM, "0302"))
-    decisions = run(combat.apply_result(ctx, "R", engage(ctx, ["F1"], ["C1", "C2"], FW, COM)), "lose C1")
+    decisions = run(results.apply_result(ctx, "R", engage(ctx, ["F1"], ["C1", "C2"], FW, COM)), "lose C1")
     assert decisions[0].side == COM and where(ctx, "C1") == "refit_box" and where(ctx, "C2") == "0302"
     assert vp(ctx, FW) == 2
 
@@ -324,7 +324,7 @@ def test_k_eliminates_one_target(scenario):
     """K: one targeted unit eliminated (11.5), out of play (13.3).  Communist VP: 6 for an ARVN division."""
     ctx = make(scenario, COM, "0503", ["C1"], Unit("C1", "main_force_bn", COM, "0503"),
                Unit("A1", "arvn_infantry_div", FW, "0503"), Unit("A2", "ranger_bn", FW, "0503"))
-    run(combat.apply_result(ctx, "K", engage(ctx, ["C1"], ["A1", "A2"], COM, FW)), "lose A1")
+    run(results.apply_result(ctx, "K", engage(ctx, ["C1"], ["A1", "A2"], COM, FW)), "lose A1")
     assert where(ctx, "A1") == ELIMINATED and vp(ctx, COM) == 6
 
 
@@ -333,7 +333,7 @@ def test_k_plus_r_eliminates_one_and_refits_another(scenario):
     eliminated, 2 for the US unit refitted."""
     ctx = make(scenario, COM, "0302", ["C1"], Unit("C1", "main_force_bn", COM, "0302"),
                Unit("F1", "us_infantry_bn", FW, "0302"), Unit("F2", "pbr", FW, "0302"))
-    decisions = run(combat.apply_result(ctx, "K+R", engage(ctx, ["C1"], ["F1", "F2"], COM, FW)), "lose F1")
+    decisions = run(results.apply_result(ctx, "K+R", engage(ctx, ["C1"], ["F1", "F2"], COM, FW)), "lose F1")
     assert len(decisions) == 1  # the one left is the other unit
     assert where(ctx, "F1") == ELIMINATED and where(ctx, "F2") == "refit_box" and vp(ctx, COM) == 6
 
@@ -342,7 +342,7 @@ def test_2k_eliminates_two_and_deception_scores_nothing(scenario):
     """2K: two targeted units eliminated.  FW VP: 2 for the Main Force battalion, 0 for a deception unit."""
     ctx = make(scenario, FW, "0302", ["F1"], Unit("F1", "pbr", FW, "0302"), Unit("C1", "deception_l", COM, "0302"),
                Unit("C2", "main_force_bn", COM, "0302"))
-    run(combat.apply_result(ctx, "2K", engage(ctx, ["F1"], ["C1", "C2"], FW, COM)))
+    run(results.apply_result(ctx, "2K", engage(ctx, ["F1"], ["C1", "C2"], FW, COM)))
     assert where(ctx, "C1") == ELIMINATED and where(ctx, "C2") == ELIMINATED and vp(ctx, FW) == 2
 
 
@@ -351,11 +351,11 @@ def test_a_refits_the_firers_airstrike_and_z_a_firing_unit(scenario):
     per airstrike.  Z: one firing unit to the Refit Box; Communist VP 2 for a US unit."""
     ctx = make(scenario, FW, "0302", ["F1"], Unit("F1", "pbr", FW, "0302"), Unit("F2", "airstrike", FW, "0302"),
                Unit("C1", "main_force_bn", COM, "0302"))
-    run(combat.apply_result(ctx, "A", engage(ctx, ["F1", "F2"], ["C1"], FW, COM)))
+    run(results.apply_result(ctx, "A", engage(ctx, ["F1", "F2"], ["C1"], FW, COM)))
     assert where(ctx, "F2") == "refit_box" and where(ctx, "F1") == "0302" and vp(ctx, COM) == 1
-    run(combat.apply_result(ctx, "A", engage(ctx, ["F1"], ["C1"], FW, COM)))
+    run(results.apply_result(ctx, "A", engage(ctx, ["F1"], ["C1"], FW, COM)))
     assert where(ctx, "F1") == "0302"
-    run(combat.apply_result(ctx, "Z", engage(ctx, ["F1"], ["C1"], FW, COM)))
+    run(results.apply_result(ctx, "Z", engage(ctx, ["F1"], ["C1"], FW, COM)))
     assert where(ctx, "F1") == "refit_box" and vp(ctx, COM) == 3
 
 
@@ -363,7 +363,7 @@ def test_a_compound_result_applies_its_parts_in_order(scenario):
     """11.6: K+B+A (27+, roll 2): K eliminates one target, B breaks off the rest, A refits an airstrike."""
     ctx = make(scenario, FW, "0302", ["F1"], Unit("F1", "pbr", FW, "0302"), Unit("F2", "airstrike", FW, "0302"),
                Unit("C1", "main_force_bn", COM, "0302"), Unit("C2", "com_riverine", COM, "0302"))
-    run(combat.apply_result(ctx, "K+B+A", engage(ctx, ["F1", "F2"], ["C1", "C2"], FW, COM)), "lose C1",
+    run(results.apply_result(ctx, "K+B+A", engage(ctx, ["F1", "F2"], ["C1", "C2"], FW, COM)), "lose C1",
         "break-off C2 0303")
     assert (where(ctx, "C1"), where(ctx, "C2"), where(ctx, "F2")) == (ELIMINATED, "0303", "refit_box")
     assert (vp(ctx, FW), vp(ctx, COM)) == (2, 1)
@@ -377,12 +377,12 @@ def test_markers_taken_as_losses_only_as_the_rules_allow(scenario):
                Unit("F3", "arc_light", FW, "0302"), Unit("F4", "sensor", FW, "0302"), Unit("F5", "pbr", FW, "0302"))
     ids = lambda units: [u.id for u in units]
     unit = ctx.state.unit
-    assert ids(combat.loss_candidates(ctx, [unit("C1"), unit("C2")], "K")) == ["C1"]
-    assert ids(combat.loss_candidates(ctx, [unit("C2")], "K")) == ["C2"]
+    assert ids(results.loss_candidates(ctx, [unit("C1"), unit("C2")], "K")) == ["C1"]
+    assert ids(results.loss_candidates(ctx, [unit("C2")], "K")) == ["C2"]
     fw = [unit(i) for i in ("F1", "F2", "F3", "F4", "F5")]
-    assert ids(combat.loss_candidates(ctx, fw, "K")) == ["F5"]
-    assert ids(combat.loss_candidates(ctx, fw, "Z")) == ["F1", "F5"]
-    assert ids(combat.loss_candidates(ctx, fw, "A")) == ["F1", "F5"]
+    assert ids(results.loss_candidates(ctx, fw, "K")) == ["F5"]
+    assert ids(results.loss_candidates(ctx, fw, "Z")) == ["F1", "F5"]
+    assert ids(results.loss_candidates(ctx, fw, "A")) == ["F1", "F5"]
 
 
 # --- Guerrilla markers in a battle (11.9, 19.3) -----------------------------------------------------------
@@ -644,7 +644,7 @@ def test_naval_units_break_off_into_adjacent_sea_squares(scenario):
     decl = ctx.rulebook.get("combat", "fire_combat")
     engagement = combat.Engagement(ctx, decl, [ctx.state.unit("C1")], [ctx.state.unit("F1")], COM, "test",
                                    combat.Battle("0301", FW))
-    decisions = run(combat.apply_result(ctx, "B", engagement), "break-off F1 0202")
+    decisions = run(results.apply_result(ctx, "B", engagement), "break-off F1 0202")
     assert options(decisions[0]) == ["break-off F1 0201", "break-off F1 0202", "break-off F1 0401",
                                      "break-off F1 refit_box"]
     assert where(ctx, "F1") == "0202"

@@ -32,7 +32,7 @@ from warbook.interpreter.conditions import Happening, Scope, condition_of, holds
 from warbook.interpreter.context import Context
 from warbook.interpreter.flow import PROCEDURES, _end_of_turn, _load_procedures
 from warbook.interpreter.operation import Operation
-from warbook.interpreter.procedures import events
+from warbook.interpreter import event_effects as events
 from warbook.interpreter.scenario import load_scenario
 from warbook.interpreter.rules import ELIMINATED
 from warbook.interpreter.state import GameState, Unit

@@ -453,10 +453,15 @@ def test_column_shifts(rb):
     shifts = {frozenset(_names(p.get("who"))): p.get("shift").columns for p in combat.all("shift")}
     summary = SEED_SHIFTS.splitlines()
     assert "1L: defender has bunker in square" in summary
-    assert shifts[frozenset({"bunkers"})] == -1
+    # The bunker's own shift: the enemy's fire, when the bunker's side defends (19.3).
+    bunkers = [p for p in rb.get("marker", "bunkers").all("effect") if p.get("effect") == "shift"]
+    assert [(p.get("shift").columns, p.text) for p in bunkers] == [
+        (-1, "effect shift 1L for enemy when defending")]
     assert "1R: firing player has headquarters, CCB or Cadre in square." in summary
-    assert shifts[frozenset({"hq", "ccb", "cadre"})] == 1
-    assert shifts[frozenset({"ace", "peoples_hero"})] == 1  # 16.4: shift the CRT column one to the right
+    assert shifts == {frozenset({"hq", "ccb", "cadre"}): 1}
+    for hero in ("ace", "peoples_hero"):  # 16.4: shift the CRT column one to the right when firing
+        lines = [p for p in rb.get("marker", hero).all("effect") if p.get("effect") == "shift"]
+        assert [(p.get("shift").columns, p.text) for p in lines] == [(1, "effect shift 1R for self")]
     assert combat.first("fire").text == "fire is sequential"  # 11.3: losses are not simultaneous
     assert combat.first("losses").text == "losses chosen by owner"  # 11.7
     assert combat.has("recycle")  # 11.8

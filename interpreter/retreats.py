@@ -1,0 +1,273 @@
+"""Retreats and breaking off: where a unit that must leave a fight may go, and taking it there.
+
+- **Retreat.**  Each retreating unit's owner picks, per hex of retreat, an adjacent
+  hex one step further from where it started that movement would let it end in
+  (``interpreter.costs``: terrain, its class's ``enters only``/``never enters``,
+  its side's ``never enters``; ``interpreter.stacking``), that holds no enemy counter, and that is
+  not in an enemy zone which ``blocks retreat`` (a face-down dummy exerts one, as it
+  does for movement: the side cannot tell).  A unit with no such hex, or that
+  never moves, is eliminated instead.
+- **Break off.**  When the combat has ``break off …`` lines, ``break off ROLE`` moves every
+  counter of the role out of the cell (``break_off``): each owner picks, unit by unit, one of
+  the places those lines allow (an adjacent cell its class may step to and enter, a cell with
+  a friendly counter the line names, the side's box; never a cell holding an enemy counter;
+  with ``with carried units`` carried units may follow a carrier that went to a cell, within
+  its ``carried with`` capacity); ``never`` counters stay; a unit with nowhere to go stays.
+  Without such lines the role's units get the ``broke off`` turn flag (``interpreter.results``;
+  what that stops is the calling procedure's business).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from fractions import Fraction
+
+from attrs import evolve
+
+from ..dsl.model import Declaration, Property
+from .actions import Action
+from .citations import cite_first
+from .combat import Engagement, eliminate, unit_factor
+from .context import Context, Flow
+from .costs import cost_table, movement_class, never_moves
+from .flags import BROKE_OFF
+from .rules import Rules
+from .stacking import stacking_problem
+from .state import Unit
+from .zones import enemy_zones, is_counter
+
+
+# Where a unit may go is movement's question; ``interpreter.costs``, ``.stacking`` and ``.zones`` answer
+# it for retreats too, so moving and retreating read the terrain, class, stacking and zone rules the same way.
+
+
+def in_enemy_zone(ctx: Context, cell: str, side: str) -> bool:
+    """Whether ``cell`` lies in a zone that ``blocks retreat``, exerted by an enemy of ``side``.
+
+    As for movement, a face-down dummy exerts a zone (the side cannot tell it from a unit).
+    """
+    return cell in enemy_zones(ctx, side, blocking_retreat=True)
+
+
+def _enemy_occupied(ctx: Context, cell: str, side: str) -> bool:
+    """Enemy units or dummies (which look like units) in the cell; markers such as traps do not occupy."""
+    return any(u.side != side and is_counter(ctx.rules.unit_type(u.type)) for u in ctx.state.units_at(cell))
+
+
+def retreat_problem(ctx: Context, unit: Unit, cell: str, origin: str | None = None, step: int = 1) -> str | None:
+    """Why ``unit`` may not retreat into ``cell`` as its ``step``-th hex away from ``origin``, or ``None``."""
+    origin = origin or unit.location
+    if never_moves(ctx.rules, ctx.rules.unit_type(unit.type)):
+        return f"{unit.id} never moves"
+    if cell not in ctx.board.graph:
+        return f"{cell!r} is not on the map"
+    if cell not in set(ctx.board.neighbours(unit.location)):
+        return f"{cell} is not adjacent to {unit.location}"
+    if ctx.board.distance(origin, cell) != step:
+        return f"{cell} is not {step} hex(es) from {origin}, where the retreat began"
+    if _enemy_occupied(ctx, cell, unit.side):
+        return f"{cell} holds enemy counters"
+    costs = cost_table(ctx.rules, ctx.board, unit.type)
+    if cell not in costs.cost:
+        return costs.barred.get(cell, f"{unit.id} may not enter {cell}")
+    stacking = stacking_problem(ctx, unit.side, cell, [unit])
+    if stacking is not None:
+        return stacking
+    if in_enemy_zone(ctx, cell, unit.side):
+        return f"{cell} is in an enemy zone of control, which blocks retreat"
+    return None
+
+
+def retreat_cells(ctx: Context, unit: Unit, origin: str | None = None, step: int = 1) -> list[str]:
+    """Hexes ``unit`` may retreat into from where it is, as the ``step``-th hex away from ``origin``."""
+    return [c for c in sorted(ctx.board.neighbours(unit.location))
+            if retreat_problem(ctx, unit, c, origin, step) is None]
+
+
+def retreat(ctx: Context, unit: Unit, distance: int, engagement: Engagement) -> Flow:
+    """Retreat one unit ``distance`` hexes, its owner choosing each hex; eliminated if it cannot."""
+    unit = ctx.state.unit(unit.id)
+    origin = unit.location
+    for step in range(1, distance + 1):
+        cells = retreat_cells(ctx, unit, origin, step)
+        if not cells:
+            engagement.eliminated.append(unit.id)
+            eliminate(ctx, unit, f"{engagement.reason}: no hex to retreat into")
+            return
+        action = yield from ctx.choose(
+            unit.side, "retreat", f"retreat {unit.id} from {unit.location}",
+            [Action("retreat", (unit.id, c)) for c in cells],
+            lambda a, unit=unit, step=step: retreat_problem(ctx, unit, a.args[-1], origin, step)
+            if a.kind == "retreat" and a.args else None)
+        target = action.args[1]
+        ctx.say(f"{ctx.label(unit)} retreats from {unit.location} to {target}", kind="combat", unit=unit.id,
+                cell=target)
+        engagement.retreated.append((unit.id, unit.location, target))
+        unit = evolve(unit, location=target)
+        ctx.update_unit(unit)
+
+
+# --- break off ---------------------------------------------------------------------------------
+# A combat's ``break off …`` lines say where units leaving a battle may go (breaking off).
+
+
+def _break_lines(combat: Declaration) -> tuple[Property, ...]:
+    return combat.all("break")
+
+
+def _line_applies(ctx: Context, line: Property, unit: Unit) -> bool:
+    unit_type = ctx.rules.unit_type(unit.type)
+    if line.has("markers") and line.get("who") is None:
+        return unit_type.kind == "marker"
+    who = line.get("who")
+    return not who or Rules.unit_matches(unit_type, who)
+
+
+def never_breaks_off(ctx: Context, combat: Declaration, unit: Unit) -> bool:
+    """Whether a ``break off never for …`` line keeps ``unit`` where it is."""
+    return any(line.has("never") and _line_applies(ctx, line, unit) for line in _break_lines(combat))
+
+
+def _enemy_counter_in(ctx: Context, cell: str, side: str) -> bool:
+    """Any counter of another side, face down or not, unit or marker (10.3: 'no enemy units or markers')."""
+    return any(u.side != side for u in ctx.state.units_at(cell))
+
+
+def _carried_line(ctx: Context, unit: Unit) -> tuple[Property, tuple[str, ...]] | None:
+    """(``carried with`` line, classes it is ``transported by``) of a carried unit's class, else ``None``."""
+    mclass = movement_class(ctx.rules, ctx.rules.unit_type(unit.type))
+    if mclass is None or not mclass.has("needs") or not mclass.has("carried"):
+        return None
+    by = tuple(str(c) for p in mclass.all("transported") for c in p.get("classes") or ())
+    return mclass.first("carried"), by
+
+
+def break_off_cells(ctx: Context, combat: Declaration, unit: Unit) -> list[str]:
+    """Cells ``unit`` may break off into by itself (no box, no carrier), in id order.
+
+    ``to adjacent``: a neighbour its class may step to and enter; ``to cells with WHO``: any cell
+    holding a friendly counter WHO names that its class may enter.  Never a cell holding an enemy
+    counter.
+    """
+    if never_breaks_off(ctx, combat, unit) or not unit.on_map:
+        return []
+    table = cost_table(ctx.rules, ctx.board, unit.type)
+    if never_moves(ctx.rules, ctx.rules.unit_type(unit.type)):
+        return []
+    cells: set[str] = set()
+    for line in _break_lines(combat):
+        if line.has("never") or line.has("carried") or line.get("box") is not None:
+            continue
+        if not _line_applies(ctx, line, unit):
+            continue
+        if line.has("adjacent"):
+            cells.update(c for c in table.adjacency.get(unit.location, ()) if c in table.cost)
+        elif line.get("where"):
+            where = line.get("where")
+            cells.update(u.location for u in ctx.state.units_of(unit.side)
+                         if u.location != unit.location and u.location in table.cost
+                         and Rules.unit_matches(ctx.rules.unit_type(u.type), where))
+    return sorted((c for c in cells if not _enemy_counter_in(ctx, c, unit.side)), key=lambda c: (len(c), c))
+
+
+def break_off_boxes(ctx: Context, combat: Declaration, unit: Unit) -> list[str]:
+    """Boxes ``unit`` may break off into (``break off to BOX``: any unit, statics too)."""
+    if never_breaks_off(ctx, combat, unit):
+        return []
+    return sorted({str(line.get("box")) for line in _break_lines(combat)
+                   if line.get("box") is not None and _line_applies(ctx, line, unit)})
+
+
+def break_off(ctx: Context, combat: Declaration, side: str, units: Sequence[Unit], *, forced: bool,
+              reason: str) -> Flow:
+    """``side`` breaks off some of ``units`` (all of them when ``forced``, as for a B result).
+
+    One decision per unit, kind ``break off``: ``break-off ID WHERE`` for each place it may go
+    (``break_off_cells``, ``break_off_boxes``, and with ``break off with carried units`` a cell a
+    carrier of its side went to this break-off with room left for it), and, unless ``forced``,
+    ``done`` once one unit has gone.  A forced unit with nowhere to go stays.  A unit that breaks
+    off leaves the force of the operation in progress (``ctx.operation``), which ends when no unit
+    of its force is left in the contested cell.  Returns the ids that broke off.
+    """
+    carries = any(line.has("carried") for line in _break_lines(combat))
+    cargo_room: dict[tuple[str, str], Fraction] = {}  # (cell, carrier class) -> capacity left
+    left = [ctx.state.unit(u.id) for u in units]
+    gone: list[str] = []
+    cite = cite_first(combat, "break")
+    while True:
+        left = [ctx.state.unit(u.id) for u in left]
+        left = [u for u in left if u.on_map and not never_breaks_off(ctx, combat, u)]
+        options = []
+        for unit in left:
+            places = [*break_off_cells(ctx, combat, unit), *break_off_boxes(ctx, combat, unit)]
+            if carries:
+                places += [c for c in _cargo_cells(ctx, unit, cargo_room) if c not in places]
+            options += [Action("break-off", (unit.id, place)) for place in places]
+        if not forced and gone:
+            options.append(Action("done"))
+        if not options or options == [Action("done")]:
+            break
+        action = yield from ctx.choose(side, "break off", f"break off from {left[0].location if left else ''}"
+                                       f" ({reason}): which unit, and where?", options, in_order=False)
+        if action.kind == "done":
+            break
+        unit = ctx.state.unit(action.args[0])
+        place = action.args[1]
+        origin = unit.location
+        if carries and place in ctx.board.graph:
+            _use_cargo_room(ctx, unit, place, cargo_room)
+        ctx.update_unit(evolve(unit, location=place, turn_flags=unit.turn_flags | {BROKE_OFF}, mode=None))
+        where = f"the {place}" if place not in ctx.board.graph else place
+        ctx.say(f"{ctx.label(unit)} breaks off from {origin} to {where} ({reason}; {cite})", kind="combat",
+                unit=unit.id, cell=place, side=side)
+        gone.append(unit.id)
+        left = [u for u in left if u.id != unit.id]
+        _leave_operation(ctx, unit.id, origin)
+    return gone
+
+
+def _cargo_cells(ctx: Context, unit: Unit, room: dict[tuple[str, str], Fraction]) -> list[str]:
+    """Cells a carried unit may go to with carriers that broke off there, room allowing."""
+    carried = _carried_line(ctx, unit)
+    if carried is None:
+        return []
+    line, by = carried
+    cost = unit_factor(ctx, unit, str(line.get("cost"))) or Fraction(0)
+    table = cost_table(ctx.rules, ctx.board, unit.type)
+    return sorted({cell for (cell, mclass), free in room.items()
+                   if mclass in by and free >= cost and cell in table.cost}, key=lambda c: (len(c), c))
+
+
+def _use_cargo_room(ctx: Context, unit: Unit, cell: str, room: dict[tuple[str, str], Fraction]) -> None:
+    """Book a carried unit into a carrier's room, or add a carrier's capacity to its cell."""
+    carried = _carried_line(ctx, unit)
+    if carried is not None:
+        line, by = carried
+        cost = unit_factor(ctx, unit, str(line.get("cost"))) or Fraction(0)
+        for key in sorted(k for k in room if k[0] == cell and k[1] in by):
+            if room[key] >= cost:
+                room[key] -= cost
+                return
+        return
+    unit_type = ctx.rules.unit_type(unit.type)
+    for mclass in ctx.rulebook.of_kind("movement"):
+        carried_line = mclass.first("carried")
+        if carried_line is None:
+            continue
+        capacity = unit_factor(ctx, unit, str(carried_line.get("capacity")))
+        if capacity and unit_type.movement:
+            key = (cell, unit_type.movement)
+            room[key] = room.get(key, Fraction(0)) + capacity
+            return
+
+
+def _leave_operation(ctx: Context, unit_id: str, origin: str) -> None:
+    """A unit that broke off leaves the operation's force; the operation ends when none is left in its cell."""
+    operation = ctx.operation
+    if operation is None or operation.cell != origin or unit_id not in operation.force:
+        return
+    operation.force = [i for i in operation.force if i != unit_id]
+    if not any(ctx.state.unit(i).location == operation.cell for i in operation.force):
+        operation.ended = True
+        ctx.say(f"the attacking force has left {operation.cell}: the operation ends", kind="combat",
+                cell=operation.cell)
