@@ -224,10 +224,6 @@ def box_shown(ctx: Context, box: str) -> str:
 # --- counter moments --------------------------------------------------------------------------------
 
 
-def _has_moment(ctx: Context, decl: Declaration, kind: str) -> bool:
-    return any(effect.moment == kind for effect in ctx.rules.effects(decl))
-
-
 def happen(ctx: Context, happening: Happening, counters: list[Unit], units: tuple[str, ...] = ()) -> Flow:
     """Carry out, counter by counter in the order given, the effects whose moment is ``happening``."""
     for counter in counters:
@@ -247,7 +243,7 @@ def _counters_at(ctx: Context, cell: str, moment: str, names: set[str] | None = 
         unit_type = ctx.rules.unit_type(unit.type)
         if unit_type.kind != kind or (names is not None and unit.type not in names):
             continue
-        if _has_moment(ctx, ctx.rulebook.get(kind, unit.type), moment):
+        if unit.type in ctx.rules.meeting(moment):
             out.append(unit)
     return sorted(out, key=lambda u: u.id)
 
@@ -314,16 +310,17 @@ def round_ended(ctx: Context, cell: str, *, first: bool, counters: list[Unit] | 
     """A combat round in ``cell`` ended: its counters (or ``counters``), in id order, meet ``[first]
     combat round ends``."""
     if counters is None:
-        counters = [u for u in ctx.state.units_at(cell) if _has_moment(ctx, _decl(ctx, u), "round ends")]
+        counters = [u for u in ctx.state.units_at(cell) if u.type in ctx.rules.meeting("round ends")]
     yield from happen(ctx, Happening("round ends", first=first), sorted(counters, key=lambda u: u.id))
 
 
 def phase_ended(ctx: Context, phase: str) -> Flow:
     """A phase or step ended: every counter on the map with an effect ``when PHASE phase ends``
     for it meets that moment, in id order."""
-    counters = [u for u in ctx.state.units if u.on_map and _has_moment(ctx, _decl(ctx, u), "phase ends")
-                and any(e.condition.moment.phase == phase for e in ctx.rules.effects(_decl(ctx, u))
-                        if e.moment == "phase ends")]
+    types = ctx.rules.meeting("phase ends", phase)
+    if not types:
+        return
+    counters = [u for u in ctx.state.units if u.on_map and u.type in types]
     yield from happen(ctx, Happening("phase ends", phase=phase), sorted(counters, key=lambda u: u.id))
 
 

@@ -61,10 +61,22 @@ def _load_procedures() -> None:
 def play(ctx: Context) -> Flow:
     """The whole game: set-up, every turn, then the result."""
     _load_procedures()
-    from .resources import forfeit_unspent
-    from .victory import check_sudden_death, final_result
+    from .victory import GameEnds, final_result
 
-    yield from setup(ctx)
+    try:
+        yield from setup(ctx)
+        yield from _turns(ctx)
+    except GameEnds:
+        ctx.operation = None  # the game ended inside a procedure (sudden death): nothing more runs
+    final_result(ctx)
+    ctx.state = replace(ctx.state, over=True)
+
+
+def _turns(ctx: Context) -> Flow:
+    """Every turn: each phase of the sequence of play, then the end of the turn."""
+    from .resources import forfeit_unspent
+    from .victory import check_sudden_death
+
     sequence = ctx.rulebook.of_kind("sequence")
     phases = sequence[0].children if sequence else ()
     for turn in range(1, ctx.scenario.turns + 1):
@@ -79,8 +91,6 @@ def play(ctx: Context) -> Flow:
             break
         _end_of_turn(ctx)
         forfeit_unspent(ctx)
-    final_result(ctx)
-    ctx.state = replace(ctx.state, over=True)
 
 
 def run_phase(ctx: Context, decl: Declaration) -> Flow:

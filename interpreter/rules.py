@@ -91,6 +91,14 @@ class Rules:
         self._effects: dict[tuple[str, str], tuple[Effect, ...]] = {
             (d.kind, d.name): compile_effects(d, self.names)
             for kind in EFFECT_KINDS for d in rulebook.of_kind(kind)}
+        self._meeting: dict[tuple[str, str | None], frozenset[str]] = {}
+        for (kind, name), effects in self._effects.items():
+            if kind in ("unit", "marker"):
+                for effect in effects:
+                    moment = effect.condition.moment if effect.condition is not None else None
+                    if moment is not None:
+                        for key in ((moment.kind, None), (moment.kind, moment.phase)):
+                            self._meeting[key] = self._meeting.get(key, frozenset()) | {name}
         self.derived: dict[Any, Any] = {}
         """Answers the interpreter derives from this rulebook and keeps (``caches.rules_cache``):
         they live and die with this object, and nothing invalidates them, as a rulebook never changes."""
@@ -144,6 +152,11 @@ class Rules:
     def effects_of(self, unit_type: UnitType) -> tuple[Effect, ...]:
         """A unit or marker type's effect lines, compiled."""
         return self._effects.get((unit_type.kind, unit_type.name), ())
+
+    def meeting(self, moment: str, phase: str | None = None) -> frozenset[str]:
+        """The unit and marker types with an effect that waits for ``moment`` (``revealed``,
+        ``round ends`` …; for ``phase ends``, of ``phase`` when given)."""
+        return self._meeting.get((moment, phase), frozenset())
 
     def unit_type(self, name: str) -> UnitType:
         return self.unit_types[name]

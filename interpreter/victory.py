@@ -6,6 +6,11 @@ points wins at the level whose range holds the margin (its total less the
 other side's); with ``by vp total``, at the level whose range holds its own
 total.  A level named ``draw``, a score no level holds, or equal totals make a
 draw.  A sudden-death lead is a margin under either form.
+
+Sudden death is immediate: every change of the victory resource (``gain``) checks it, and once a
+side leads by the ``sudden death lead`` the game ends there (``GameEnds``), whatever procedure
+was running; the flow then decides the result.  A resource that is ``never lost`` takes no
+negative change (a loss, a price): the change is narrated and not made.
 """
 
 from __future__ import annotations
@@ -17,6 +22,11 @@ from attrs import evolve
 from .context import Context
 from .rules import Rules
 from .state import Unit
+
+
+class GameEnds(Exception):
+    """Raised inside a procedure when the game ends there (a sudden-death lead was reached):
+    ``interpreter.flow.play`` stops the turn and decides the result.  Not an error."""
 
 
 def _victory(ctx: Context):
@@ -53,6 +63,12 @@ def gain(ctx: Context, side: str, resource: str, amount: Fraction, reason: str) 
     cap = decl.first("cap") if decl else None
     floor = decl.first("minimum") if decl else None
     before = ctx.state.resource(side, resource)
+    if amount < 0 and decl is not None and decl.has("never"):
+        side_decl = ctx.rulebook.get("side", side)
+        shown = side_decl.display if side_decl else side
+        ctx.say(f"{shown}: {resource} is never lost; {resource} stays {before} ({reason})", kind="resource",
+                side=side, resource=resource, value=str(before))
+        return
     if amount > 0:
         multiplier = gains_multiplier(ctx, side, resource)
         if multiplier != 1:
@@ -70,6 +86,8 @@ def gain(ctx: Context, side: str, resource: str, amount: Fraction, reason: str) 
         sign = "+" if after > before else "-"
         ctx.say(f"{shown}: {sign}{abs(after - before)} {resource}, now {after} ({reason})",
                 kind="resource", side=side, resource=resource, value=str(after))
+        if resource == _victory_resource(ctx) and not ctx.state.over and check_sudden_death(ctx):
+            raise GameEnds(f"sudden death: {resource} lead")
 
 
 def change_within(ctx: Context, side: str, resource: str, amount: int, floor: int | None, why: str) -> None:

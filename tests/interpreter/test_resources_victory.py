@@ -120,3 +120,31 @@ def test_victory_by_total_with_equal_totals_is_a_draw(tmp_path):
     scenario.write_text(TOTAL.read_text().replace("vp = 3", "vp = 6"))
     game = play(scenario)
     assert game.result() == {"winner": None, "level": "Draw", "margin": 0, "totals": {"blue": "6", "red": "6"}}
+
+
+SUDDEN = FIXTURES / "sudden.toml"
+
+
+def test_sudden_death_ends_the_game_the_moment_the_lead_is_reached():
+    """A sudden-death lead ends the game "at any time … immediately" (reference, Victory:
+    `sudden death lead N`), not at the end of the phase.  fixtures/resources/sudden.rules: lead
+    2; the scoring phase scores Blue's town (+2) and then pays Red 2 VP income.  Turn 1: Blue
+    reaches 2 against 0 and wins there; Red's income, later in the same phase, is never paid
+    (at the end of the phase the lead would have been 0)."""
+    game = play(SUDDEN, ANSWERS[:6])
+    assert [text.split(" (")[0] for _, text in resource_lines(game, "vp")] == ["Blue: +2 vp, now 2"]
+    assert game.result()["winner"] == "blue"
+    assert any(e.get("kind") == "victory" and "sudden death" in e["text"] for e in game.log)
+
+
+def test_a_resource_never_lost_takes_no_loss():
+    """`never lost` — "Gains only: nothing takes points away (VP)": a loss is narrated, not made."""
+    from warbook.interpreter.context import Context
+    from warbook.interpreter.scenario import load_scenario
+    from warbook.interpreter.victory import gain
+
+    ctx = Context(load_scenario(SUDDEN), seed=0)
+    gain(ctx, "red", "vp", 1, "test")
+    gain(ctx, "red", "vp", -1, "a loss")
+    assert ctx.state.resource("red", "vp") == 1
+    assert ctx.events[-1]["text"] == "Red: vp is never lost; vp stays 1 (a loss)"
