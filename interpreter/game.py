@@ -154,7 +154,8 @@ class Game:
     # --- what a side may see ------------------------------------------------------------
 
     def observe(self, side: str) -> dict[str, Any]:
-        """What ``side`` may know: its own units in full, enemy counters face down only as ``hidden``."""
+        """What ``side`` may know: its own units in full, enemy counters face down only as ``hidden``;
+        its own resources, and the other sides' only for a resource declared ``open``."""
         units = []
         for unit in self.state.units:
             if unit.side == side or not unit.hidden:
@@ -163,10 +164,14 @@ class Game:
             elif unit.on_map:
                 units.append({"id": unit.id, "side": unit.side, "type": None, "location": unit.location,
                               "mode": None, "dummy": None})
-        resources = {f"{s}.{r}": str(v) for s, r, v in self.state.resources}
+        resources = {f"{s}.{r}": str(v) for s, r, v in self.state.resources if s == side or self._open(r)}
         return {"side": side, "turn": self.state.turn, "phase": self.state.phase, "units": units,
                 "resources": resources, "decision": self._pending if self._pending and self._pending.side == side
                 else None}
+
+    def _open(self, resource: str) -> bool:
+        decl = self.ctx.rulebook.get("resource", resource)
+        return decl is not None and decl.has("open")
 
     # --- save and load (interpreter.savefile) -------------------------------------------------
 

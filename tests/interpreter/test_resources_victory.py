@@ -148,3 +148,14 @@ def test_a_resource_never_lost_takes_no_loss():
     gain(ctx, "red", "vp", -1, "a loss")
     assert ctx.state.resource("red", "vp") == 1
     assert ctx.events[-1]["text"] == "Red: vp is never lost; vp stays 1 (a loss)"
+
+
+def test_a_side_sees_the_other_sides_resources_only_when_they_are_open():
+    """`open` — "Both players always know both totals."  The track game's resources are not open:
+    each side sees its own orders, supply and VP, and none of the other side's."""
+    game = Game.new(MARGIN, seed=1)
+    game.apply("operate 0101")
+    seen = game.observe("blue")["resources"]
+    assert seen and all(key.startswith("blue.") for key in seen)
+    assert any(key.startswith("red.") for key in game.observe("red")["resources"])
+    assert not any(key.startswith("blue.") for key in game.observe("red")["resources"])
