@@ -15,7 +15,9 @@ declarations:
   other movers, carriers of a joining class (airmobile) may come from any cell to lift it.
 - **What it costs.**  The ``designate force paying …`` line names the actions; those of the
   acting side apply.  A force with a unit an action is ``led by`` pays that action's line for
-  its cheapest leader; otherwise it pays a ``per unit`` action's line for every unit.
+  its cheapest leader; otherwise it pays a ``per unit`` action's line for every unit; otherwise
+  an action with a flat price (a ``cost`` line without ``per unit``) once, at its first line whose
+  ``for`` names a unit of the force, else its first line without ``for``.
   An action with ``between cells with …`` moves a single carried unit straight from one such
   cell to another at its ``cost … times N transport`` price (strategic redeployment).
 - **Where it may go.**  Every mover's reachable cells (``interpreter.movement.search``),
@@ -297,7 +299,7 @@ def operation_cost(ctx: Context, actions: list[Declaration], units: list[Unit]) 
     """(resource, amount, action name) a force pays; ``None`` when no named action prices it.
 
     A leader's action (``led by``) when the force has such a unit, at its cheapest leader's line;
-    otherwise the ``per unit`` action, summed over the units.
+    otherwise the ``per unit`` action, summed over the units; otherwise a flat-priced action, once.
     """
     best = None
     for action in actions:
@@ -326,6 +328,15 @@ def operation_cost(ctx: Context, actions: list[Declaration], units: list[Unit]) 
         else:
             if resource is not None:
                 return resource, total, action.name
+    for action in actions:
+        lines = [p for p in action.all("cost") if not p.has("per") and p.get("amount") is not None]
+        if not lines or action.has("led") or action.has("between"):
+            continue
+        types = [ctx.rules.unit_type(u.type) for u in units]
+        line = next((p for p in lines if p.get("who") and any(Rules.unit_matches(t, p.get("who")) for t in types)),
+                    next((p for p in lines if not p.get("who")), None))
+        if line is not None:
+            return str(line.get("resource")), Fraction(line.get("amount")), action.name
     return None
 
 

@@ -159,3 +159,15 @@ def test_a_side_sees_the_other_sides_resources_only_when_they_are_open():
     assert seen and all(key.startswith("blue.") for key in seen)
     assert any(key.startswith("red.") for key in game.observe("red")["resources"])
     assert not any(key.startswith("blue.") for key in game.observe("red")["resources"])
+
+
+def test_an_operation_with_a_flat_price_is_paid_once():
+    """Reference, Actions: `cost RESOURCE N [per unit]` — without `per unit` the price is paid once,
+    whatever the force.  fixtures/resources/flat.rules prices an operation at 2 orders flat (the
+    action used to price nothing, so no force could ever be formed): Blue's scout pays 2 orders,
+    not 1; Red, with 1 order, cannot pay for one and spends nothing."""
+    game = Game.new(FIXTURES / "flat.toml", seed=1)
+    for answer in ["operate 0101", "add B2", "go", "move 0201"]:
+        game.apply(answer)
+    spent = [text.split(" (")[0] for turn, text in resource_lines(game, "orders") if turn == 1 and "-" in text]
+    assert spent == ["Blue: -2 orders, now 0"]
