@@ -37,8 +37,8 @@ IMPLEMENTATIONS: dict[tuple[type[Effect], Where], Implementation] = {}
 READERS: dict[type[Effect], str] = {}
 """Standing effect class → the function (``module.name``) that reads it."""
 
-IMPLEMENTED_IN = ("results", "resource_effects", "event_effects", "situation", "procedures.battle",
-                  "procedures.combat", "procedures.strategic")
+IMPLEMENTED_IN = ("results", "resource_effects", "event_effects", "situation", "procedures.roll_modifiers",
+                  "procedures.combat", "procedures.reinforcements", "procedures.supply")
 """The modules of ``interpreter`` that register implementations or readers, imported (once) before
 an effect is first carried out, whatever the caller imported."""
 

@@ -18,7 +18,7 @@ this module registers the implementations of the verbs of events and moments:
 - ``no effect``: logged.
 
 Elsewhere: ``gain``/``lose``/``reduce income``/``multiply gains`` (``interpreter.resource_effects``),
-``pick reinforcement free`` (``interpreter.procedures.strategic``), ``attack`` (``interpreter.
+``pick reinforcement free`` (``interpreter.procedures.reinforcements``), ``attack`` (``interpreter.
 procedures.combat``).  Roles: ``owner``/``self`` are the event's or counter's side,
 ``opponent``/``enemy`` the other sides, ``both`` every side.
 

@@ -185,7 +185,7 @@ def condition_not_in_combat(rb: Rulebook) -> Iterator[Diagnostic]:
 
 ROLLS_READ = {"recon": "recon", "fire": "resolve fire"}
 """The rolls a counter's ``modify WHAT roll`` may name, and the procedure that rolls (and reads) each
-(``interpreter.procedures.battle.roll_modifier``)."""
+(``interpreter.procedures.roll_modifiers.roll_modifier``)."""
 
 
 def _events_in_combat(rb: Rulebook) -> set[str]:

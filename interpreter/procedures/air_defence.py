@@ -54,7 +54,7 @@ from ..combat import Engagement, roll_on_table
 from ..flags import BOARDED, BOMBARDED, UNBOARDED
 from ..results import apply_result
 from ..context import Context, Flow
-from ..flow import procedure
+from . import procedure
 from ..state import Unit
 
 FIRED_ON = frozenset({BOMBARDED, BOARDED, UNBOARDED})

@@ -72,7 +72,7 @@ from ..context import Context, Flow
 from ..effects import Target, carries_out, reads, sides_for
 from ..event_effects import trigger_moments
 from ..flags import ATTACKED, BOMBARDED, TRAP
-from ..flow import procedure
+from . import procedure
 from ..results import resolve
 from ..rules import Rules
 from ..state import Unit, replace

@@ -13,7 +13,7 @@ from ..combat import roll_on_table, table_view
 from ..conditions import Scope
 from ..context import Context, Flow
 from ..event_effects import run_event
-from ..flow import procedure
+from . import procedure
 from ..resource_effects import side_shown
 
 

@@ -48,7 +48,7 @@ from ..caches import board_cache, rules_cache
 from ..citations import cite
 from ..context import Context, Flow, arg_key
 from ..costs import allowance
-from ..flow import procedure
+from . import procedure
 from ..infiltration import infiltrate_moved, standing
 from ..modes import mode_forbids
 from ..situation import stop_markers

@@ -24,7 +24,7 @@ from attrs import evolve
 from ...dsl.model import Property
 from ..actions import Action
 from ..context import Context, Flow
-from ..flow import procedure
+from . import procedure
 from ..forces import Force, redeploy_cells
 from ..infiltration import infiltrate
 from ..situation import stop_markers

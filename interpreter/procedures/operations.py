@@ -21,7 +21,7 @@ from __future__ import annotations
 from ...dsl.model import Declaration, Property
 from ..actions import Action
 from ..context import Context, Flow
-from ..flow import procedure
+from . import procedure
 from ..forces import (Force, can_afford, class_of, has_enemy, is_carried, is_movable, joins_any_force,
                       may_carry, names_of, operation_cost, pay, redeploy_cells, redeploy_cost)
 from ..rules import Rules

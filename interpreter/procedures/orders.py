@@ -11,7 +11,7 @@ from ...dsl.model import Property
 from ..actions import Action
 from ..caches import rules_cache
 from ..context import Context, Flow
-from ..flow import procedure
+from . import procedure
 from ..rules import Rules
 from ..state import replace
 from ..victory import score_held

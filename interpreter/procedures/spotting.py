@@ -49,7 +49,7 @@ from attrs import evolve
 from ...dsl.diagnostics import RulesError, diagnostic
 from ...dsl.model import Declaration, Property
 from ..context import Context, Flow
-from ..flow import procedure
+from . import procedure
 from ..rules import Rules
 from ..state import Unit
 

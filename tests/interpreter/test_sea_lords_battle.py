@@ -27,10 +27,10 @@ from attrs import evolve
 from warbook.interpreter import combat, results
 from driving import drive, options
 from warbook.interpreter.context import Context
-from warbook.interpreter.flow import PROCEDURES, _load_procedures
+from warbook.interpreter.procedures import PROCEDURES, load_procedures
 from warbook.interpreter.operation import Operation
 from warbook.interpreter.options import with_options
-from warbook.interpreter.procedures import battle
+from warbook.interpreter.procedures import battle, recon, support
 from warbook.interpreter.scenario import load_scenario
 from warbook.interpreter.rules import ELIMINATED
 from warbook.interpreter.state import GameState, Unit
@@ -41,7 +41,7 @@ FW, COM = "free_world", "communist"
 
 @pytest.fixture(scope="module")
 def scenario():
-    _load_procedures()
+    load_procedures()
     return load_scenario(FIXTURE)
 
 
@@ -97,7 +97,7 @@ def test_tie_gives_the_defender_the_bounce(scenario, dice):
     FW rolls 3 + pbr recon 2 + 1 = 6; the Communist rolls 4 + Main Force recon 2 = 6."""
     ctx = make(scenario, FW, "0302", ["F1"], Unit("F1", "pbr", FW, "0302"), Unit("C1", "main_force_bn", COM, "0302"))
     dice += [(6, 3), (6, 4)]
-    decisions = run(battle.recon(ctx, do_line(scenario, "recon")), "fire first")
+    decisions = run(recon.recon(ctx, do_line(scenario, "recon")), "fire first")
     op = ctx.operation
     assert [d.kind for d in decisions] == ["bounce"] and decisions[0].side == COM
     assert options(decisions[0]) == ["fire first", "break off"]
@@ -114,7 +114,7 @@ def test_swamp_ambush_and_turn_modifier_add_to_the_communist_roll(scenario, dice
                Unit("C1", "main_force_bn", COM, "0602", hidden=True), Unit("C2", "ambush", COM, "0602", hidden=True),
                modifiers=((COM, "roll:recon", 1),))
     dice += [(6, 4), (6, 1)]
-    run(battle.recon(ctx, do_line(scenario, "recon")), "fire first")
+    run(recon.recon(ctx, do_line(scenario, "recon")), "fire first")
     assert ctx.operation.bounce == COM
     assert not ctx.state.unit("C1").hidden and not ctx.state.unit("C2").hidden
 
@@ -128,7 +128,7 @@ def test_each_side_picks_its_recon_unit_and_a_surveillance_aircraft_may_be_picke
                Unit("C1", "com_hq", COM, "0302"), Unit("C2", "main_force_bn", COM, "0302"),
                Unit("C3", "bunkers", COM, "0302"))
     dice += [(6, 2), (6, 2)]
-    decisions = run(battle.recon(ctx, do_line(scenario, "recon")), "recon F3", "recon C2", "fire first")
+    decisions = run(recon.recon(ctx, do_line(scenario, "recon")), "recon F3", "recon C2", "fire first")
     assert [(d.side, d.kind) for d in decisions] == [(FW, "recon"), (COM, "recon"), (FW, "bounce")]
     assert options(decisions[0]) == ["recon F1", "recon F2", "recon F3"]
     assert options(decisions[1]) == ["recon C1", "recon C2"]
@@ -141,7 +141,7 @@ def test_deception_units_go_to_the_refit_box_when_revealed_and_score_nothing(sce
     ctx = make(scenario, FW, "0302", ["F1"], Unit("F1", "pbr", FW, "0302"),
                Unit("C1", "deception_l", COM, "0302", hidden=True), Unit("C2", "main_force_bn", COM, "0302", hidden=True))
     dice += [(6, 6), (6, 1)]
-    run(battle.recon(ctx, do_line(scenario, "recon")), "fire first")
+    run(recon.recon(ctx, do_line(scenario, "recon")), "fire first")
     assert where(ctx, "C1") == "refit_box" and where(ctx, "C2") == "0302"
     assert vp(ctx, FW) == 0 and ctx.operation.recon_units[COM] == "C2"
 
@@ -150,7 +150,7 @@ def test_a_battle_against_deception_alone_ends_in_recon(scenario):
     """10.6 and 7.6: once the deception unit is gone only one side remains, so nothing is rolled."""
     ctx = make(scenario, FW, "0302", ["F1"], Unit("F1", "pbr", FW, "0302"),
                Unit("C1", "deception_r", COM, "0302", hidden=True))
-    run(battle.recon(ctx, do_line(scenario, "recon")))
+    run(recon.recon(ctx, do_line(scenario, "recon")))
     assert where(ctx, "C1") == "refit_box" and ctx.operation.ended and vp(ctx, FW) == 0
 
 
@@ -165,7 +165,7 @@ def test_the_bounce_side_breaks_off_some_units_and_the_other_side_fires_first(sc
     ctx = make(scenario, FW, "0302", ["F1", "F2"], Unit("F1", "pbr", FW, "0302"), Unit("F2", "pbr", FW, "0302"),
                Unit("C1", "main_force_bn", COM, "0302"), Unit("C2", "bunkers", COM, "0402", hidden=True))
     dice += [(6, 6), (6, 1)]
-    decisions = run(battle.recon(ctx, do_line(scenario, "recon")), "recon F1", "break off", "break-off F1 0301",
+    decisions = run(recon.recon(ctx, do_line(scenario, "recon")), "recon F1", "break off", "break-off F1 0301",
                     "done")
     first = decisions[2]
     assert first.kind == "break off" and "done" not in options(first)
@@ -180,7 +180,7 @@ def test_when_the_whole_force_breaks_off_the_operation_ends(scenario, dice):
     """10.4: units that broke off from the attacking force end their operation."""
     ctx = make(scenario, FW, "0302", ["F1"], Unit("F1", "pbr", FW, "0302"), Unit("C1", "main_force_bn", COM, "0302"))
     dice += [(6, 6), (6, 1)]
-    run(battle.recon(ctx, do_line(scenario, "recon")), "break off", "break-off F1 0303")
+    run(recon.recon(ctx, do_line(scenario, "recon")), "break off", "break-off F1 0303")
     assert where(ctx, "F1") == "0303" and ctx.operation.ended
 
 
@@ -193,7 +193,7 @@ def test_airmobile_units_break_off_to_a_logistical_base_lifting_land_units(scena
                Unit("F4", "us_log_base", FW, "0503"), Unit("F5", "pbr", FW, "0402"),
                Unit("C1", "main_force_bn", COM, "0302"))
     dice += [(6, 6), (6, 1)]
-    decisions = run(battle.recon(ctx, do_line(scenario, "recon")), "recon F1", "break off", "break-off F1 0503",
+    decisions = run(recon.recon(ctx, do_line(scenario, "recon")), "recon F1", "break off", "break-off F1 0503",
                     "break-off F2 0503", "done")
     assert options(decisions[2]) == ["break-off F1 0503", "break-off F1 refit_box", "break-off F2 refit_box",
                                      "break-off F3 refit_box"]
@@ -437,7 +437,7 @@ def test_committing_support_markers(scenario):
                  Unit("F9", "airstrike", FW, "set_aside", turn_flags=frozenset({"committed"}))]
     ctx = make(scenario, FW, "0302", ["F1"], Unit("F1", "pbr", FW, "0302"), Unit("C1", "main_force_bn", COM, "0302"),
                *set_aside, cp=2)
-    decisions = run(battle.commit_support(ctx, air_support(scenario)), "commit F5", "commit F7")
+    decisions = run(support.commit_support(ctx, air_support(scenario)), "commit F5", "commit F7")
     assert options(decisions[0]) == ["commit F5", "commit F7", "done"]
     assert options(decisions[1]) == ["commit F6", "commit F7", "done"]
     assert ctx.state.resource(FW, "cp") == 0  # then nothing is affordable: no third question
@@ -446,7 +446,7 @@ def test_committing_support_markers(scenario):
     # Away from the coast (0503's neighbours hold no coastal square) naval gunfire is not offered.
     ctx = make(scenario, FW, "0503", ["F1"], Unit("F1", "pbr", FW, "0503"), Unit("C1", "main_force_bn", COM, "0503"),
                *set_aside, cp=5)
-    decisions = run(battle.commit_support(ctx, air_support(scenario)), "done")
+    decisions = run(support.commit_support(ctx, air_support(scenario)), "done")
     assert options(decisions[0]) == ["commit F5", "done"]
 
 
@@ -507,10 +507,10 @@ def test_a_strike_rolls_no_recon_fires_one_round_and_the_markers_go_back(scenari
                Unit("F6", "airstrike", FW, "set_aside"), Unit("F2", "air_cav_bn", FW, "0503"),
                Unit("F9", "us_log_base", FW, "0503"), Unit("C2", "main_force_bn", COM, "0603", hidden=True), cp=5)
     designate(ctx, FW, "strike 0603", "commit F5", "commit F6")
-    assert run(battle.recon(ctx, do_line(scenario, "recon"))) == []
+    assert run(recon.recon(ctx, do_line(scenario, "recon"))) == []
     op = ctx.operation
     assert (op.round, op.first_fire, op.recon_units) == (1, FW, {}) and ctx.state.unit("C2").hidden
-    assert run(battle.commit_support(ctx, air_support(scenario))) == []
+    assert run(support.commit_support(ctx, air_support(scenario))) == []
     assert run(PROCEDURES["designate force"](ctx, do_line(scenario, "designate force", "air_support"))) == []
     dice += [(6, 1), (6, 3)]
     run(battle.resolve_fire(ctx, do_line(scenario, "resolve fire")), "lose F5")
@@ -527,7 +527,7 @@ def test_a_strike_reveals_what_it_eliminates(scenario, dice):
     ctx = make(scenario, FW, "0603", [], Unit("F8", "arc_light", FW, "set_aside"),
                Unit("C2", "main_force_bn", COM, "0603", hidden=True), cp=1)
     designate(ctx, FW, "strike 0603", "commit F8")
-    run(battle.recon(ctx, do_line(scenario, "recon")))
+    run(recon.recon(ctx, do_line(scenario, "recon")))
     dice += [(6, 5)]
     run(battle.resolve_fire(ctx, do_line(scenario, "resolve fire")))
     assert where(ctx, "C2") == ELIMINATED and vp(ctx, FW) == 2
@@ -549,11 +549,11 @@ def test_ace_and_peoples_hero_are_played_into_a_battle_for_one_round(scenario, d
     Communist 4 (4-5) + 1R = 6-7, roll 3: NE; FW pbr 1 (column 1) + 1R = 2, roll 3: NE."""
     ctx = make(scenario, FW, "0302", ["F1"], Unit("F1", "pbr", FW, "0302"), Unit("F4", "ace", FW, "set_aside"),
                Unit("C1", "main_force_bn", COM, "0302"), Unit("C9", "peoples_hero", COM, "set_aside"))
-    decisions = run(battle.commit_support(ctx, play_markers(scenario)), "commit F4", "commit C9")
+    decisions = run(support.commit_support(ctx, play_markers(scenario)), "commit F4", "commit C9")
     assert [(d.side, options(d)) for d in decisions] == [(FW, ["commit F4", "done"]), (COM, ["commit C9", "done"])]
     assert where(ctx, "F4") == "0302" and where(ctx, "C9") == "0302" and ctx.state.resource(FW, "cp") == 0
     dice += [(6, 3), (6, 4)]
-    run(battle.recon(ctx, do_line(scenario, "recon")), "fire first")
+    run(recon.recon(ctx, do_line(scenario, "recon")), "fire first")
     assert ctx.operation.bounce == COM
     dice += [(6, 3), (6, 3)]
     run(battle.resolve_fire(ctx, do_line(scenario, "resolve fire")))
@@ -568,9 +568,9 @@ def test_an_ace_played_in_a_round_that_ends_in_a_break_off_still_returns_to_the_
     in the recon step, and the Ace, its +1 used, goes to the pool, not back to be played again."""
     ctx = make(scenario, FW, "0302", ["F1"], Unit("F1", "pbr", FW, "0302"), Unit("F4", "ace", FW, "set_aside"),
                Unit("C1", "main_force_bn", COM, "0302"))
-    run(battle.commit_support(ctx, play_markers(scenario)), "commit F4")
+    run(support.commit_support(ctx, play_markers(scenario)), "commit F4")
     dice += [(6, 3), (6, 1)]
-    run(battle.recon(ctx, do_line(scenario, "recon")), "break off", "break-off F1 0301")
+    run(recon.recon(ctx, do_line(scenario, "recon")), "break off", "break-off F1 0301")
     assert ctx.operation.ended and where(ctx, "F1") == "0301"
     assert where(ctx, "F4") == "reinforcement_pool"
 
@@ -580,7 +580,7 @@ def test_an_ace_may_join_a_strike_but_a_peoples_hero_may_not_oppose_one(scenario
     ctx = make(scenario, FW, "0603", [], Unit("F4", "ace", FW, "set_aside"), Unit("F5", "airstrike", FW, "set_aside"),
                Unit("C2", "main_force_bn", COM, "0603"), Unit("C9", "peoples_hero", COM, "set_aside"), cp=1)
     designate(ctx, FW, "strike 0603", "commit F5")
-    decisions = run(battle.commit_support(ctx, play_markers(scenario)), "commit F4")
+    decisions = run(support.commit_support(ctx, play_markers(scenario)), "commit F4")
     assert [(d.side, options(d)) for d in decisions] == [(FW, ["commit F4", "done"])]
     assert where(ctx, "C9") == "set_aside"
 
@@ -590,18 +590,18 @@ def test_the_air_sub_phase_does_not_offer_an_ace_at_an_airstrikes_price(scenario
     line, so the air sub-phase's line (which names its markers) leaves it alone."""
     ctx = make(scenario, FW, "0302", ["F1"], Unit("F1", "pbr", FW, "0302"), Unit("F4", "ace", FW, "set_aside"),
                Unit("C1", "main_force_bn", COM, "0302"), cp=3)
-    assert run(battle.commit_support(ctx, air_support(scenario))) == []
+    assert run(support.commit_support(ctx, air_support(scenario))) == []
 
 
 def test_procedures_do_nothing_outside_a_battle(scenario):
     """No operation, or one that has ended: recon, support and fire ask nothing and roll nothing."""
     ctx = make(scenario, FW, "0302", ["F1"], Unit("F1", "pbr", FW, "0302"), Unit("C1", "main_force_bn", COM, "0302"))
     ctx.operation.ended = True
-    for name, function in (("recon", battle.recon), ("commit support", battle.commit_support),
+    for name, function in (("recon", recon.recon), ("commit support", support.commit_support),
                            ("resolve fire", battle.resolve_fire)):
         assert run(function(ctx, do_line(scenario, name))) == []
     ctx.operation = None
-    assert run(battle.recon(ctx, do_line(scenario, "recon"))) == []
+    assert run(recon.recon(ctx, do_line(scenario, "recon"))) == []
 
 
 def test_a_defending_free_world_commits_support_and_fires_with_it(scenario, dice):
@@ -612,7 +612,7 @@ def test_a_defending_free_world_commits_support_and_fires_with_it(scenario, dice
     ctx = make(scenario, COM, "0302", ["C1"], Unit("C1", "main_force_bn", COM, "0302"),
                Unit("F1", "pbr", FW, "0302"), Unit("F5", "airstrike", FW, "set_aside"), cp=1)
     ctx.acting = FW
-    decisions = run(battle.commit_support(ctx, air_support(scenario)), "commit F5")
+    decisions = run(support.commit_support(ctx, air_support(scenario)), "commit F5")
     assert decisions[0].side == FW and ctx.operation.support == ["F5"]
     ctx.operation.first_fire = FW
     dice += [(6, 1), (6, 1)]
@@ -632,7 +632,7 @@ def test_a_surveillance_aircraft_is_never_committed_alone(scenario):
     assert options(decisions[1]) == ["commit F5"] and len(decisions) == 2  # then nothing is left to offer
     ctx = make(scenario, FW, "0602", ["F1"], Unit("F1", "pbr", FW, "0602"), *aircraft,
                Unit("C1", "main_force_bn", COM, "0602"), cp=2)
-    decisions = run(battle.commit_support(ctx, air_support(scenario)), "commit F3", "done")
+    decisions = run(support.commit_support(ctx, air_support(scenario)), "commit F3", "done")
     assert options(decisions[0]) == ["commit F3", "commit F5", "done"]
     assert ctx.state.resource(FW, "cp") == 1 and where(ctx, "F3") == "0602"
 

@@ -30,7 +30,8 @@ from warbook.dsl.model import Property
 from driving import drive
 from warbook.interpreter.conditions import Happening, Scope, condition_of, holds, lead
 from warbook.interpreter.context import Context
-from warbook.interpreter.flow import PROCEDURES, _end_of_turn, _load_procedures
+from warbook.interpreter.flow import _end_of_turn
+from warbook.interpreter.procedures import PROCEDURES, load_procedures
 from warbook.interpreter.operation import Operation
 from warbook.interpreter import event_effects as events
 from warbook.interpreter.scenario import load_scenario
@@ -41,7 +42,7 @@ from warbook.interpreter.victory import gain
 FIXTURE = Path(__file__).parent / "fixtures" / "sea_lords_events" / "events.toml"
 SCENARIO = load_scenario(FIXTURE)
 RULEBOOK = SCENARIO.rulebook
-_load_procedures()
+load_procedures()
 
 FW, COM = "free_world", "communist"
 
@@ -215,7 +216,7 @@ def test_media_circus_doubles_vp_both_sides_receive_this_turn_only():
 
 
 def test_media_circus_doubling_stops_at_the_cap():
-    ctx = game(vp=(97, 0))
+    ctx = game(vp=(97, 30))  # a lead short of sudden death (4.4: 75), before and after
     event(ctx, "media_circus", FW)
     gain(ctx, FW, "vp", Fraction(2), "a test award")  # 4.3: 97 + 4 stops at 100
     assert vp(ctx, FW) == 100

@@ -18,14 +18,15 @@ from pathlib import Path
 
 from driving import drive
 from warbook.interpreter.context import Context
-from warbook.interpreter.flow import PROCEDURES, _load_procedures
-from warbook.interpreter.procedures.strategic import COMMITTED, draw_reinforcement
+from warbook.interpreter.procedures import PROCEDURES, load_procedures
+from warbook.interpreter.flags import COMMITTED
+from warbook.interpreter.procedures.reinforcements import draw_reinforcement
 from warbook.interpreter.scenario import load_scenario
 from warbook.interpreter.rules import ELIMINATED
 from warbook.interpreter.state import GameState, Unit
 
 SCENARIO = load_scenario(Path(__file__).parent / "fixtures" / "sea_lords_strategic" / "strategic.toml")
-_load_procedures()
+load_procedures()
 
 FW, COM = "free_world", "communist"
 

@@ -1,0 +1,86 @@
+"""Refits: ``do refit from BOX paying ACTION delay DICE`` and ``do return refitted units``.
+
+``do refit from BOX paying ACTION delay DICE``
+    The side picks counters in its ``BOX`` one at a time (``refit ID``, one option per unit type,
+    or ``done``), pays the action's line for the unit's type, rolls the delay and puts the unit on
+    ``VIA:N`` (``VIA`` is the box's ``returns via`` box, ``N`` the turn plus the roll).  A unit due
+    after the scenario's last turn stays there: it is never received, and its price is spent.
+
+``do return refitted units``
+    The acting side's counters due this turn (``VIA:TURN``) are placed as reinforcements, free.
+
+Limits: a refit whose unit cannot be placed on its return turn goes where the track box's
+``unplaced to`` says, costing nothing more.
+"""
+
+from __future__ import annotations
+
+from attrs import evolve
+
+from ...dsl.model import Property
+from ...dsl.values import Dice, read_dice
+from ..context import Context, Flow
+from . import procedure
+from ..state import Unit
+from .placement import place
+from .prices import paid_picks, paying_sides
+from .strategic_readings import display_name
+
+
+def _via(ctx: Context, box: str) -> str:
+    decl = ctx.rulebook.get("box", box)
+    line = decl.first("returns") if decl is not None else None
+    return str(line.get("box")) if line is not None else box
+
+
+@procedure("refit")
+def refit(ctx: Context, prop: Property) -> Flow:
+    """Pay for chosen counters of the box and put each on the turn it returns (module docstring)."""
+    box = str(prop.get("box"))
+    action = ctx.rulebook.get("action", str(prop.get("action")))
+    dice = prop.get("dice")
+    via = _via(ctx, box)
+
+    def put_on_track(unit: Unit) -> None:
+        delay = ctx.roll(_dice(ctx, dice), f"refit delay for {ctx.label(unit)}")
+        due = ctx.state.turn + delay
+        ctx.update_unit(evolve(unit, location=f"{via}:{due}"))
+        if due > ctx.scenario.turns:
+            ctx.say(f"{ctx.label(unit)} would return on turn {due}, after the last turn "
+                    f"({ctx.scenario.turns}): it is never received", kind="refit", unit=unit.id, side=unit.side,
+                    due=due, received=False)
+        else:
+            ctx.say(f"{ctx.label(unit)} will return on turn {due}", kind="refit", unit=unit.id, side=unit.side,
+                    due=due, received=True)
+
+    for side in paying_sides(ctx, action):
+        yield from paid_picks(ctx, side, box, action, "refit", "refit",
+                              f"refit a counter from the {display_name(ctx, 'box', box)} ({action.display})",
+                              put_on_track)
+
+
+def _dice(ctx: Context, dice) -> Dice:
+    """The dice a ``delay DICE`` names (a ``dice`` declaration such as ``d6``)."""
+    if isinstance(dice, Dice):
+        return dice
+    parsed = read_dice(str(dice))
+    assert parsed is not None, dice  # the loader resolved the name to a dice declaration
+    return parsed
+
+
+@procedure("return refitted units")
+def return_refitted(ctx: Context, prop: Property) -> Flow:
+    """Counters waiting in ``BOX:TURN`` for this turn enter play from ``BOX`` (module docstring)."""
+    boxes = {b.name for b in ctx.rulebook.of_kind("box")}
+    origins: dict[str, str] = {}
+    for box in ctx.rulebook.of_kind("box"):
+        line = box.first("returns")
+        if line is not None:
+            origins.setdefault(str(line.get("box")), box.name)
+    suffix = f":{ctx.state.turn}"
+    for side in [ctx.acting] if ctx.acting else list(ctx.player_order):
+        due = sorted(u for u in ctx.state.units
+                     if u.side == side and u.location.endswith(suffix) and u.location[: -len(suffix)] in boxes)
+        for unit in due:
+            via = unit.location[: -len(suffix)]
+            yield from place(ctx, ctx.state.unit(unit.id), via, why="refitted", back_to=origins.get(via, via))

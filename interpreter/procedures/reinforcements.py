@@ -1,0 +1,131 @@
+"""Reinforcements: ``do reinforce from BOX paying ACTION``, one draw (``draw_reinforcement``) and
+the ``pick reinforcement free`` effect.
+
+``do reinforce from BOX paying ACTION``
+    Runs only when the action's ``side`` is the acting side (or the action names none).  From a
+    box that says ``draw at random`` the side chooses ``draw`` (paying the action's price) or
+    ``done``, again and again: each draw picks one of the side's counters in the box with a roll
+    of ``d<N>`` (N counters, in id order), and the owner places it before deciding to draw again.
+    From any other box the side chooses which counter to take (``take ID``, one option per unit
+    type), priced by the action's line for that type; types the action does not price are not
+    offered (an action priced for one marker type places only those, not others waiting beside them).
+    ``draw_reinforcement`` is one draw, for events that give a free pick.
+
+Hidden information: a draw from a box whose ``draws shown to opponent`` does not name the side is
+logged without the counter's id or type (``kind="draw"``, ``shown=False``), and its placement
+with the id alone, as any counter on the map (``unit_type`` is logged only for a shown draw placed
+face up); the placing side's decision prompts name it, and only that side sees its decisions.
+
+Placing a reinforcement follows ``interpreter.procedures.placement``; its price,
+``interpreter.procedures.prices``.
+"""
+
+from __future__ import annotations
+
+from ...dsl.diagnostics import RulesError, diagnostic
+from ...dsl.effects import PickReinforcement, Where
+from ...dsl.model import Declaration, Property
+from ...dsl.values import Dice
+from ..actions import Action
+from ..context import Context, Flow
+from ..effects import Target, carries_out, sides_for
+from . import procedure
+from ..forces import names_of
+from .placement import place, placement_options
+from .prices import can_pay, paid_picks, pay, paying_sides, price
+from .strategic_readings import counters_in_box, display_name
+
+
+def _random_box(ctx: Context) -> str | None:
+    return next((b.name for b in ctx.rulebook.of_kind("box") if b.has("draw")), None)
+
+
+def _shown(ctx: Context, box: str, side: str) -> bool:
+    decl = ctx.rulebook.get("box", box)
+    line = decl.first("draws") if decl is not None else None
+    if decl is None or not decl.has("draw"):
+        return True
+    return line is not None and side in names_of(line.get("sides"))
+
+
+def draw_reinforcement(ctx: Context, side: str, box: str | None = None, *, free: bool = False,
+                       action: Declaration | None = None) -> Flow:
+    """One blind pick from ``box`` (default: the box that says ``draw at random``), then its placement.
+
+    ``free``: nothing is paid (an event's free pick); otherwise ``action``'s price for a blind pick
+    is paid first.  Returns the drawn unit (as placed, or where it went when it could not be), or
+    ``None`` when the box holds none of the side's counters or the side cannot pay.
+    """
+    box = box or _random_box(ctx)
+    if box is None:
+        return None
+    pool = sorted(counters_in_box(ctx, side, box))
+    if not pool:
+        return None
+    if not free:
+        cost = price(ctx, action, None) if action is not None else None
+        if not can_pay(ctx, side, cost):
+            return None
+        pay(ctx, side, cost, f"{action.display}")
+    index = ctx.roll(Dice(1, len(pool)), f"draw from the {display_name(ctx, 'box', box)} ({len(pool)} counters)")
+    unit = pool[index - 1]
+    shown = _shown(ctx, box, side)
+    side_name = display_name(ctx, "side", side)
+    how = "free" if free else "paid"
+    if shown:
+        ctx.say(f"{side_name} draws {ctx.label(unit, side)} from the {display_name(ctx, 'box', box)} ({how})",
+                kind="draw", side=side, box=box, shown=True, unit=unit.id, unit_type=unit.type)
+    else:
+        ctx.say(f"{side_name} draws a counter from the {display_name(ctx, 'box', box)} ({how})",
+                kind="draw", side=side, box=box, shown=False)
+    placed = yield from place(ctx, unit, box, why="reinforcement", shown=shown)
+    return placed if placed is not None else ctx.state.unit(unit.id)
+
+
+@procedure("reinforce")
+def reinforce(ctx: Context, prop: Property) -> Flow:
+    """Draw from a random box, or take from another, paying the action (module docstring)."""
+    box = str(prop.get("box"))
+    action = ctx.rulebook.get("action", str(prop.get("action")))
+    box_decl = ctx.rulebook.get("box", box)
+    for side in paying_sides(ctx, action):
+        if box_decl is not None and box_decl.has("draw"):
+            yield from _draw_loop(ctx, side, box, action)
+        else:
+            yield from _take_loop(ctx, side, box, action)
+
+
+def _draw_loop(ctx: Context, side: str, box: str, action: Declaration) -> Flow:
+    while counters_in_box(ctx, side, box):
+        cost = price(ctx, action, None)
+        if not can_pay(ctx, side, cost):
+            return
+        choice = yield from ctx.choose(side, "reinforce", f"pay {cost[1]} {cost[0]} to draw from the "
+                                       f"{display_name(ctx, 'box', box)} ({action.display})",
+                                       [Action("draw"), Action("done")])
+        if choice.kind == "done":
+            return
+        yield from draw_reinforcement(ctx, side, box, action=action)
+
+
+def _take_loop(ctx: Context, side: str, box: str, action: Declaration) -> Flow:
+    yield from paid_picks(ctx, side, box, action, "reinforce", "take",
+                          f"{action.display}: take a counter from the {display_name(ctx, 'box', box)}",
+                          lambda unit: place(ctx, unit, box, why=action.display),
+                          allowed=lambda unit: bool(placement_options(ctx, unit, box)))
+
+
+@carries_out(PickReinforcement, Where.EVENT, Where.MOMENT)
+def pick_free(ctx: Context, effect: PickReinforcement, target: Target) -> Flow:
+    """``pick reinforcement free [for ROLE] [from BOX]``: each side the role names draws a
+    reinforcement at no cost (``draw_reinforcement``), from BOX or else the rulebook's box drawn
+    ``at random``."""
+    box = effect.box if effect.box is not None else _random_box(ctx)
+    for side in sides_for(ctx, effect.role, target):
+        shown = ctx.rulebook.get("side", side)
+        if box is None:
+            raise RulesError([diagnostic("E223", effect.line.span, f"effect {effect.text!r} names no box to draw "
+                                         "from, and no box is drawn 'at random'", "write 'from BOX'")])
+        ctx.say(f"{target.why}: {shown.display if shown else side} picks a reinforcement at no cost",
+                kind="effect", effect="pick", side=side)
+        yield from draw_reinforcement(ctx, side, str(box), free=True)

@@ -1,0 +1,41 @@
+"""Small readings of the rulebook that the strategic procedures share (``strategic``, ``placement``,
+``prices``, ``reinforcements``, ``refits``, ``supply``).
+
+A declaration is shown by its ``display`` name (its name when the rulebook has no such
+declaration); a side's counters in a box are those whose location is the box; counters of one
+type are interchangeable choices, so only the lowest id of each type is offered; a ``do`` line
+cites its sections (``§N``), or says ``income`` when it names none.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from ...dsl.model import Property
+from ..context import Context
+from ..state import Unit
+
+
+def display_name(ctx: Context, kind: str, name: str) -> str:
+    """The ``display`` name of the rulebook's ``kind`` declaration ``name`` (the name when there is none)."""
+    decl = ctx.rulebook.get(kind, name)
+    return decl.display if decl is not None else name
+
+
+def counters_in_box(ctx: Context, side: str, box: str) -> list[Unit]:
+    """The side's counters in the box."""
+    return [u for u in ctx.state.units_at(box) if u.side == side]
+
+
+def one_per_type(units: Iterable[Unit]) -> list[Unit]:
+    """The lowest-id counter of each type: counters of one type are interchangeable choices."""
+    seen: dict[str, Unit] = {}
+    for unit in sorted(units):
+        seen.setdefault(unit.type, unit)
+    return sorted(seen.values())
+
+
+def sections_of(prop: Property) -> str:
+    """The ``do`` line's sections for a log line (``§7.2, §7.3``), or ``income`` when it cites none."""
+    names = prop.provenance.section_names
+    return ", ".join(f"§{n}" for n in names) or "income"

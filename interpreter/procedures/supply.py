@@ -1,0 +1,117 @@
+"""Supply: ``do check supply [except WHO…] paying ACTION else to BOX``.
+
+``do check supply [except WHO…] paying ACTION else to BOX``
+    Every unit (not marker, not dummy) of the acting side on the map, except those ``except``
+    names, must be in supply: its cell's terrain ``supplies`` its side, or a counter in its cell
+    has ``effect supply self`` (its own side; ``opponent``/``enemy`` for the others, ``both``
+    for all).  A counter with ``effect supply … once`` supplies every unit in its cell and is
+    then revealed and removed from play (to ``eliminated``, scoring nothing); it is used only
+    when a unit other than itself needs it, and when counters of several types could be used the
+    owner picks which.  Each unit still out of supply is then ``pay ID`` (the action's price) or
+    ``send ID BOX`` (the owner's choice; ``send`` alone when the side cannot pay).  Being sent
+    scores nothing: it is not a result of combat.
+"""
+
+from __future__ import annotations
+
+from attrs import evolve
+
+from ...dsl.effects import Supply, Where
+from ...dsl.model import Declaration, Property
+from ..actions import Action
+from ..conditions import Scope, effect_condition, holds
+from ..context import Context, Flow
+from ..effects import Target, reads, sides_for
+from . import procedure
+from ..forces import names_of
+from ..rules import Rules
+from ..state import Unit
+from .prices import can_pay, pay, paying_sides, price
+from .strategic_readings import display_name, one_per_type, sections_of
+
+
+@reads(Supply)
+def _supplies(ctx: Context, source: Unit, side: str) -> tuple[bool, bool]:
+    """(whether ``source`` supplies the side's units in its cell, whether it is used up doing so):
+    its first ``supply ROLE [once]`` effect whose role names the side and whose condition holds."""
+    if source.dummy or not source.on_map:
+        return False, False
+    unit_type = ctx.rules.unit_type(source.type)
+    decl = ctx.rulebook.get(unit_type.kind, unit_type.name)
+    for effect in ctx.rules.effects_of(unit_type):
+        if not isinstance(effect, Supply):
+            continue
+        target = Target(Where.STANDING, decl, source.side, decl.display)
+        if side in sides_for(ctx, effect.role, target) and \
+                holds(ctx, effect_condition(effect), Scope(source.side, source.location, source)):
+            return True, effect.once
+    return False, False
+
+
+def _terrain_supplies(ctx: Context, cell: str, side: str) -> bool:
+    decl = ctx.rulebook.get("terrain", ctx.board.terrain(cell))
+    return decl is not None and any(side in names_of(p.get("sides")) for p in decl.all("supplies"))
+
+
+@procedure("check supply")
+def check_supply(ctx: Context, prop: Property) -> Flow:
+    """Supply every unit of the acting side, or pay for it, or send it to the box (module docstring)."""
+    action = ctx.rulebook.get("action", str(prop.get("action")))
+    box = str(prop.get("box"))
+    exempt = prop.get("exempt") or ()
+    for side in paying_sides(ctx, action):
+        needing: dict[str, list[Unit]] = {}
+        for unit in ctx.state.units:
+            if unit.side != side or not unit.on_map or unit.dummy:
+                continue
+            unit_type = ctx.rules.unit_type(unit.type)
+            if unit_type.kind != "unit" or Rules.unit_matches(unit_type, exempt):
+                continue
+            needing.setdefault(unit.location, []).append(unit)
+        for cell in sorted(needing, key=lambda c: (len(c), c)):
+            units = sorted(needing[cell])
+            if _terrain_supplies(ctx, cell, side):
+                continue
+            lasting, once = [], []
+            for other in ctx.state.units_at(cell):
+                supplies, used_up = _supplies(ctx, other, side)
+                if supplies:
+                    (once if used_up else lasting).append(other)
+            if lasting:
+                continue
+            usable = [s for s in one_per_type(once) if any(u.id != s.id for u in units)]
+            if usable:
+                source = usable[0]
+                if len(usable) > 1:
+                    choice = yield from ctx.choose(side, "supply source", f"supply the units in {cell} with",
+                                                   [Action("use", (s.id,)) for s in usable])
+                    source = ctx.state.unit(choice.args[0])
+                used = evolve(source, location=ctx.rules.eliminated_box, hidden=False)
+                ctx.update_unit(used)
+                ctx.say(f"{ctx.label(used)} supplies the units in {cell} and is removed ({sections_of(prop)})",
+                        kind="supply", unit=used.id, unit_type=used.type, cell=cell, side=side)
+                continue
+            for unit in units:
+                yield from _out_of_supply(ctx, ctx.state.unit(unit.id), action, box, prop)
+
+
+def _out_of_supply(ctx: Context, unit: Unit, action: Declaration, box: str, prop: Property) -> Flow:
+    cost = price(ctx, action, ctx.rules.unit_type(unit.type))
+    options = [Action("send", (unit.id, box))]
+    if can_pay(ctx, unit.side, cost):
+        options.insert(0, Action("pay", (unit.id,)))
+        choice = yield from ctx.choose(unit.side, "out of supply",
+                                       f"{unit.id} {ctx.rules.unit_type(unit.type).label} in {unit.location} is out "
+                                       f"of supply: pay {cost[1]} {cost[0]} or send it to the "
+                                       f"{display_name(ctx, 'box', box)}", options)
+    else:
+        choice = options[0]
+    if choice.kind == "pay":
+        pay(ctx, unit.side, cost, f"{action.display}: {ctx.label(unit)}")
+        ctx.say(f"{ctx.label(unit)} in {unit.location} is supplied for {cost[1]} {cost[0]}", kind="supply",
+                unit=unit.id, side=unit.side, paid=True)
+    else:
+        ctx.update_unit(evolve(unit, location=box, mode=None))
+        ctx.say(f"{ctx.label(unit)} in {unit.location} is out of supply and goes to the "
+                f"{display_name(ctx, 'box', box)} ({sections_of(prop)})", kind="supply", unit=unit.id, side=unit.side,
+                box=box, paid=False)
