@@ -11,56 +11,18 @@ in it, nested steps and alternations included: ``ctx.acting`` is that side.
 
 from __future__ import annotations
 
-import functools
-from typing import Callable
-
 from ..dsl.diagnostics import RulesError, diagnostic
 from ..dsl.model import Declaration, Property
 from .actions import Action
 from .citations import cite
 from .context import Context, Flow
 from .event_effects import phase_ended
+from .procedures import PROCEDURES, load_procedures
 from .state import unit_with_spent, replace
-
-Procedure = Callable[[Context, Property], Flow]
-PROCEDURES: dict[str, Procedure] = {}
-
-
-def procedure(name: str) -> Callable[[Procedure], Procedure]:
-    """Register the generator that carries out ``do NAME …``."""
-
-    def register(function: Procedure) -> Procedure:
-        PROCEDURES[name] = function
-        return function
-
-    return register
-
-
-def missing_procedures(rulebook) -> list[Property]:
-    """``do`` lines this interpreter cannot carry out yet (reported before a game starts)."""
-    _load_procedures()
-    out = []
-    for decl in rulebook.walk():
-        if decl.kind in ("phase", "step"):
-            out.extend(p for p in decl.all("do") if p.get("procedure") not in PROCEDURES)
-    return out
-
-
-@functools.cache
-def _load_procedures() -> None:
-    """Import every module of ``interpreter.procedures`` (each registers its procedures), once."""
-    import importlib
-    import pkgutil
-
-    from . import procedures as package
-
-    for module in pkgutil.iter_modules(package.__path__):
-        importlib.import_module(f"{package.__name__}.{module.name}")
-
 
 def play(ctx: Context) -> Flow:
     """The whole game: set-up, every turn, then the result."""
-    _load_procedures()
+    load_procedures()
     from .victory import GameEnds, final_result
 
     try:

@@ -21,7 +21,8 @@ from ..dsl.model import Rulebook
 from . import savefile
 from .actions import Action, Decision, IllegalActionError, illegal, parse_choice
 from .context import Context
-from .flow import missing_procedures, play
+from .flow import play
+from .procedures import missing_procedures
 from .scenario import Scenario, load_scenario, with_rulebook
 
 TERMINAL = "terminal"

@@ -3,6 +3,9 @@
 - ``dsl`` (text to a checked model) never imports ``interpreter``: data flows one way.
 - No module imports another module's private (``_name``) names, at top level or inside a
   function: what another module needs is public, with a docstring.
+- Within ``interpreter``, no module imports one of a later layer (``LAYERS``, in DESIGN.md's
+  order: core, mechanics, procedures, flow and game, agents, command line), at top level or
+  inside a function.  A new module must be given its layer here.
 """
 
 import ast
@@ -36,4 +39,45 @@ def test_no_private_name_is_imported_across_modules(path):
 def test_the_language_never_imports_the_interpreter(path):
     found = [f"{path.relative_to(ROOT)}:{line}: {module}" for line, module, _ in imports(path)
              if module == "interpreter" or module.startswith("interpreter.")]
+    assert found == []
+
+
+LAYERS = {
+    "core": ("rules", "board", "grid", "state", "rng", "actions", "context", "citations", "flags", "caches",
+             "operation", "options", "modes"),
+    "mechanics": ("costs", "zones", "stacking", "situation", "cells", "world", "movement", "conditions", "combat",
+                  "combat_effects", "effects", "results", "retreats", "resource_effects", "event_effects",
+                  "victory", "resources", "infiltration", "forces", "scenario", "scenario_records",
+                  "scenario_toml", "scenario_resolve"),
+    "procedures": ("procedures",),
+    "flow and game": ("flow", "setup", "game", "savefile", "catalogue"),
+    "agents": ("agents",),
+    "command line": ("cli", "show", "render", "narrate", "scenario_lint"),
+}
+"""Each ``interpreter`` module (by its first name under ``interpreter``) and its layer, lowest first."""
+
+_LAYER_OF = {name: index for index, names in enumerate(LAYERS.values()) for name in names}
+INTERPRETER = [p for p in MODULES if p.relative_to(ROOT).parts[0] == "interpreter" and p.name != "__init__.py"
+               or p.relative_to(ROOT).parts[:2] == ("interpreter", "procedures")]
+
+
+def _layer(module: str) -> int | None:
+    parts = module.split(".")
+    if parts[0] != "interpreter" or len(parts) < 2:
+        return None
+    return _LAYER_OF.get(parts[1], -1)
+
+
+@pytest.mark.parametrize("path", INTERPRETER, ids=lambda p: str(p.relative_to(ROOT)))
+def test_no_interpreter_module_imports_a_later_layer(path):
+    rel = path.relative_to(ROOT)
+    own = _layer(".".join(rel.with_suffix("").parts))
+    assert own is not None and own >= 0, f"{rel} has no layer in LAYERS"
+    found = []
+    for line, module, names in imports(path):
+        targets = [f"{module}.{n}" for n in names] if module == "interpreter" else [module]
+        for target in targets:
+            layer = _layer(target)
+            if layer is not None and layer > own:
+                found.append(f"{rel}:{line}: {target} ({list(LAYERS)[layer]}) from {list(LAYERS)[own]}")
     assert found == []

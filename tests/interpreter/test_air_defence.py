@@ -19,14 +19,14 @@ import pytest
 
 from warbook.interpreter.actions import Action
 from warbook.interpreter.context import Context
-from warbook.interpreter.flow import PROCEDURES, _load_procedures
+from warbook.interpreter.procedures import PROCEDURES, load_procedures
 from warbook.interpreter.scenario import load_scenario
 from warbook.interpreter.rules import ELIMINATED
 from warbook.interpreter.state import GameState, Unit
 
 FIXTURES = Path(__file__).parent / "fixtures" / "spotting"
 KLICKS = load_scenario(FIXTURES / "klicks.toml")
-_load_procedures()
+load_procedures()
 FIRE = next(p for phase in KLICKS.rulebook.of_kind("phase") for p in phase.all("do")
             if p.get("procedure") == "fire at aircraft")
 

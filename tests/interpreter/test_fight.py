@@ -15,7 +15,7 @@ from warbook.interpreter import rng
 from driving import drive
 from warbook.interpreter.actions import Action
 from warbook.interpreter.context import Context
-from warbook.interpreter.flow import PROCEDURES, _load_procedures
+from warbook.interpreter.procedures import PROCEDURES, load_procedures
 from warbook.interpreter.game import Game
 from warbook.interpreter.scenario import load_scenario
 from warbook.interpreter.rules import ELIMINATED
@@ -26,7 +26,7 @@ FIXTURES = Path(__file__).parent / "fixtures" / "combat"
 
 @pytest.fixture(scope="module")
 def scenario():
-    _load_procedures()
+    load_procedures()
     return load_scenario(FIXTURES / "combat.toml")
 
 

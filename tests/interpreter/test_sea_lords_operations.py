@@ -15,7 +15,8 @@ import pytest
 
 from driving import drive, options
 from warbook.interpreter.context import Context
-from warbook.interpreter.flow import PROCEDURES, _load_procedures, setup
+from warbook.interpreter.flow import setup
+from warbook.interpreter.procedures import PROCEDURES, load_procedures
 from warbook.interpreter.costs import cost_table
 from warbook.interpreter.operation import Operation
 from warbook.interpreter.forces import Force, operation_cost
@@ -26,7 +27,7 @@ FIXTURE = Path(__file__).parent / "fixtures" / "sea_lords_ops" / "ops.toml"
 
 @pytest.fixture(scope="module")
 def scenario():
-    _load_procedures()
+    load_procedures()
     return load_scenario(FIXTURE)
 
 

@@ -21,14 +21,14 @@ from warbook.dsl.ast import Span
 from warbook.dsl.diagnostics import RulesError
 from warbook.dsl.model import Property
 from warbook.interpreter.context import Context
-from warbook.interpreter.flow import PROCEDURES, _load_procedures
+from warbook.interpreter.procedures import PROCEDURES, load_procedures
 from warbook.interpreter.scenario import load_scenario
 from warbook.interpreter.rules import ELIMINATED
 from warbook.interpreter.state import GameState, Unit
 
 FIXTURES = Path(__file__).parent / "fixtures" / "spotting"
 KLICKS = load_scenario(FIXTURES / "klicks.toml")
-_load_procedures()
+load_procedures()
 
 
 def do_line(scenario, procedure: str):

@@ -15,14 +15,15 @@ from pathlib import Path
 import pytest
 
 from warbook.interpreter.context import Context
-from warbook.interpreter.flow import _load_procedures, run_phase
+from warbook.interpreter.flow import run_phase
+from warbook.interpreter.procedures import load_procedures
 from warbook.interpreter.scenario import load_scenario
 from warbook.interpreter.state import GameState, Unit
 
 ROOT = Path(__file__).resolve().parents[2]
 SEED = Path("/work/shared/seeds/000_1665db6584a31974.txt")
 FW, COM = "free_world", "communist"
-_load_procedures()
+load_procedures()
 
 # The sentences the test follows, verbatim from the source.
 QUOTES = (
