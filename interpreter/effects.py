@@ -3,7 +3,7 @@
 ``dsl.effects`` compiles every ``effect`` line into a typed record and says where each verb is
 valid (``Where``).  Each implementation registers here with ``@carries_out(Class, *places)`` in
 the module whose mechanic it is (losses and retreats in ``interpreter.results``, resources in
-``interpreter.effects_common``, reveals and returns in ``interpreter.procedures.events`` …), and
+``interpreter.resource_effects``, reveals and returns in ``interpreter.event_effects`` …), and
 ``carry_out`` is the one place an effect is dispatched from: a result, an event, a counter's
 moment and a scenario option all go through it.
 
@@ -15,6 +15,10 @@ readers register with ``@reads(Class)`` so that the registry knows every verb is
 
 Guarantees: ``carry_out`` never skips an effect silently; a pair with no implementation (which
 the linter reports before play as E220/E222) stops the game with that positioned diagnostic.
+
+Limits: the registry is filled by importing the modules ``IMPLEMENTED_IN`` names, by name, as
+the procedures' registry is; an implementation that asks players a question of a procedure
+(drawing a reinforcement) lives with that procedure, so three of them are procedure modules.
 """
 
 from __future__ import annotations
