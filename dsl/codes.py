@@ -221,6 +221,7 @@ RULES: tuple[CodeInfo, ...] = (
     CodeInfo("E126", "factor-all-not-allowed"),
     CodeInfo("E127", "unit-side-conflict"),
     CodeInfo("E128", "two-eliminated-boxes"),
+    CodeInfo("E129", "player-count-mismatch"),
     # E2 tables: checks in dsl/lint/tables.py, rows.py, cells.py and contexts.py
     CodeInfo("E201", "bad-column-heading"),
     CodeInfo("E202", "duplicate-column"),
@@ -355,7 +356,9 @@ DATA: tuple[CodeInfo, ...] = (
         ## What it does
         Reports a scenario file that is not valid TOML, lacks `[scenario]` keys (`map`, `turns`,
         `player_order`, and `rules` or `rulebook`), gives a key a value of the wrong type (a
-        whole number, a name or list of names, a range such as `"1-3"`), names unknown sides, unit
+        whole number, a name or list of names, a range such as `"1-3"`), names a map whose grid is
+        not the one the rulebook's header says (`grid hex`, `grid square with diagonals`), names
+        unknown sides, unit
         types, boxes, options,
         places or cells, gives a set-up entry none of `at`, `places`, `box` or `zone` (or more than
         one), a zone that holds no cell, a key the format does not know, or a unit type set up for a

@@ -80,7 +80,7 @@ from ..dsl.ast import Span
 from ..dsl.diagnostics import RulesError, diagnostic
 from ..dsl.loader import find_rulebook, load_with_diagnostics
 from ..dsl.model import Rulebook
-from .board import board_from_text, read_map_text
+from .board import Board, board_from_text, read_map_text
 from .options import with_options
 from .rules import Rules
 from .scenario_records import EDGES, MODIFIER_KINDS, Draw, Placement, Scenario, TurnModifier, Zone
@@ -167,6 +167,9 @@ def load_scenario(path: str | Path) -> Scenario:
     map_path = path.parent / head.map
     map_text = read_map_text(map_path)
     board = board_from_text(map_text, str(map_path), [d.name for d in rulebook.of_kind("terrain")])
+    problem = grid_problem(rulebook, board)
+    if problem:
+        source.report(("scenario", "map"), *problem)
     reader = EntryReader(source, rulebook, rules, board)
 
     order = head.player_order if reader.side_order(head.player_order, "player_order") else rules.sides
@@ -190,6 +193,28 @@ def load_scenario(path: str | Path) -> Scenario:
                     tuple(order), tuple(setup_order), tuple(resources), tuple(placements), head.note,
                     tuple(income), head.year, tuple(options), tuple(choices), tuple(draws), tuple(modifiers),
                     unplaced, rules_path=rulebook.path, map_path=str(map_path), map_text=map_text)
+
+
+MAP_GRIDS = {"hex": "hex", "square": "square with diagonals"}
+"""The grids a map may have, and what each is in the rules language's ``grid`` words."""
+
+
+def grid_problem(rulebook: Rulebook, board: Board) -> tuple[str, str] | None:
+    """(message, hint) when the rulebook header's ``grid`` is not the map's grid, else ``None``.
+
+    A map's ``square`` grid connects cells across their corners, so it is a rulebook's ``grid square
+    with diagonals``; a rulebook that says ``grid square`` (no diagonals) has no map to play on.
+    """
+    header = next(iter(rulebook.of_kind("rulebook")), None)
+    line = header.first("grid") if header is not None else None
+    if line is None:
+        return None
+    said = " ".join(w.text for w in line.words[1:])
+    if said == MAP_GRIDS.get(board.grid):
+        return None
+    maps = ", ".join(f"grid = {k!r} is '{v}'" for k, v in MAP_GRIDS.items())
+    return (f"the map's grid is {board.grid!r}, but the rulebook says 'grid {said}'",
+            f"a map's {maps}; make the map and the rulebook's header agree")
 
 
 def with_rulebook(scenario: Scenario, rulebook: Rulebook | str | Path) -> Scenario:

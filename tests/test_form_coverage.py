@@ -46,8 +46,6 @@ DATA = HERE / "form_coverage.toml"
 KNOWN_GAPS = frozenset({
     # Accepted, then ignored at play.
     "common.requires",
-    "rulebook.players",
-    "rulebook.grid",
     "side.inspects",
     "size.rank",
     "terrain.effects",

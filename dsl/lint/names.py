@@ -364,3 +364,31 @@ def two_eliminated_boxes(rb: Rulebook) -> Iterator[Diagnostic]:
         yield diagnostic("E128", decl.first("holds").span, f"box {decl.name!r} holds eliminated units, and so "
                          f"does box {holding[0].name!r}", f"keep 'holds eliminated' on one box (first at "
                          f"{holding[0].first('holds').span})")
+
+
+@check("E129", "player-count-mismatch")
+def player_count_mismatch(rb: Rulebook) -> Iterator[Diagnostic]:
+    """## What it does
+    Reports a rulebook header whose `players N` is not the number of `side` declarations.
+
+    ## Why is this bad?
+    The engine seats one player per side: the header would promise a game the rules cannot
+    give (a side missing, or one too many).
+
+    ## Example
+    ```
+    rulebook "Duel" {
+        players 3
+    }
+    side blue "Blue"
+    side red "Red"
+    ```
+    Use instead: `players 2`, or declare the third side.
+    """
+    sides = index(rb).of_kind("side")
+    for header in index(rb).of_kind("rulebook"):
+        line = header.first("players")
+        if line is not None and line.get("count") != len(sides):
+            yield diagnostic("E129", line.span, f"the rulebook says 'players {line.get('count')}', but declares "
+                             f"{len(sides)} side{'s' if len(sides) != 1 else ''}",
+                             "one player per side: make the count and the sides agree")

@@ -152,3 +152,22 @@ def test_positions_count_arrays_of_tables_and_their_sub_tables():
     assert positions.locate(("draw", 0, "place", 0)) == (3, 1, 0)
     assert positions.locate(("draw", 1, "count")) == (5, 1, 0)  # not written: the entry's header
     assert show_path(("draw", 1, "place", 0, "zone")) == "$.draw[1].place[0].zone"
+
+
+def test_a_map_on_another_grid_than_the_rulebook_says_is_refused(tmp_path):
+    """`rulebook { grid hex | square | square with diagonals }` — "The map grid the rules assume":
+    a scenario whose map has another grid is refused at its `map` key (E704).  The neutral
+    phase-binding game says `grid square with diagonals`; a copy of its map made hex is refused."""
+    here = Path(__file__).parent / "fixtures" / "phase_binding"
+    for f in here.iterdir():
+        shutil.copy(f, tmp_path / f.name)
+    scenario = tmp_path / "moving.toml"
+    load_scenario(scenario)  # as shipped: the map is square
+    map_file = next(p for p in tmp_path.glob("*.toml") if 'grid = "square"' in p.read_text())
+    map_file.write_text(map_file.read_text().replace('grid = "square"', 'grid = "hex"'))
+    with pytest.raises(RulesError) as raised:
+        load_scenario(scenario)
+    (found,) = [d for d in raised.value.diagnostics if "grid" in d.message]
+    assert found.code == "E704" and "the map's grid is 'hex'" in found.message
+    assert found.span.line == scenario.read_text().splitlines().index(
+        next(l for l in scenario.read_text().splitlines() if l.startswith("map"))) + 1
