@@ -274,6 +274,7 @@ RULES: tuple[CodeInfo, ...] = (
     CodeInfo("E310", "duplicate-phase"),
     CodeInfo("E311", "combat-without-factor"),
     CodeInfo("E312", "fixed-odds-not-on-table"),
+    CodeInfo("E314", "action-outside-its-phase"),
     CodeInfo("E313", "override-out-of-order", """
         ## What it does
         Reports an `override` of a phase or step after which the engine would not run its `do`

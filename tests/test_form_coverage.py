@@ -56,7 +56,6 @@ KNOWN_GAPS = frozenset({
     "table.above",
     "table.below",
     "table.rolls",
-    "action.during",
     "action.once",
     "award.scored",
     "box.per",

@@ -17,7 +17,7 @@ from typing import Iterator
 
 from ..diagnostics import Diagnostic, diagnostic
 from . import check
-from .names import index, ref_of
+from .names import describe, index, ref_of
 from ..model import Declaration, Rulebook
 from ..tables import TableView
 
@@ -282,3 +282,51 @@ def fixed_odds_not_on_table(rb: Rulebook) -> Iterator[Diagnostic]:
         if odds.ratio not in {c.odds.ratio for c in view.columns if c.odds is not None}:
             yield diagnostic("E312", fixed.words[-1].span, f"combat {combat.name!r} is fought at {odds.text} "
                              f"but table {view.name!r} has no such column")
+
+
+def _with_ancestors(decl: Declaration, above: tuple[str, ...] = ()) -> Iterator[tuple[Declaration, tuple[str, ...]]]:
+    """Every phase and step under ``decl``, with the names of itself and the phases around it."""
+    for child in decl.children:
+        if child.kind in ("phase", "step"):
+            names = (*above, child.name)
+            yield child, names
+            yield from _with_ancestors(child, names)
+
+
+@check("E314", "action-outside-its-phase")
+def action_outside_its_phase(rb: Rulebook) -> Iterator[Diagnostic]:
+    """## What it does
+    Reports a `do …` line that pays for an action (`paying ACTION`) in a phase or step that the
+    action's `during PHASE…` does not name (neither the step itself nor a phase around it).
+
+    ## Why is this bad?
+    `during` says when the action may be taken; a procedure that offers it elsewhere takes
+    it out of its phase, against the rule the line states.
+
+    ## Example
+    ```
+    action refit "Refit" {
+        cost cp 1
+        during refit_phase
+    }
+    sequence {
+        phase movement {
+            do reinforce from pool paying refit
+        }
+    }
+    ```
+    Use instead: take it in its phase, or name this one in `during`.
+    """
+    idx = index(rb)
+    for sequence in idx.of_kind("sequence"):
+        for decl, names in _with_ancestors(sequence):
+            for line in decl.all("do"):
+                named = [line.get("action"), *(line.get("actions") or ())]
+                for name in (str(n) for n in named if n is not None):
+                    action = idx.get("action", name)
+                    during = action.first("during") if action is not None else None
+                    phases = [str(p) for p in during.get("phases") or ()] if during is not None else []
+                    if phases and not set(phases) & set(names):
+                        yield diagnostic("E314", line.span, f"{describe(decl)} pays for action {name!r}, which is "
+                                         f"taken during {', '.join(phases)}",
+                                         f"take it in {' or '.join(phases)}, or add {decl.name!r} to its 'during'")
