@@ -78,6 +78,11 @@ class Context:
 
     # --- helpers procedures share --------------------------------------------------------
 
+    def shown(self, kind: str, name: str) -> str:
+        """How narration names the rulebook's ``kind`` declaration ``name``: its label, else its name."""
+        decl = self.rulebook.get(kind, name)
+        return decl.display if decl is not None else name
+
     def enemies(self, side: str) -> tuple[str, ...]:
         return tuple(s for s in self.rules.sides if s != side)
 

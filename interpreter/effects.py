@@ -66,9 +66,6 @@ class Target:
     affected: set[str] = field(factory=set)
     """Units an earlier line of the same result part affected (``other``)."""
 
-    def others(self, ctx: Context) -> list[str]:
-        return [s for s in ctx.rules.sides if s != self.side]
-
 
 def carries_out(cls: type[Effect], *places: Where) -> Callable[[Implementation], Implementation]:
     """Register the generator that carries out ``cls`` lines in ``places``."""
@@ -130,9 +127,9 @@ def sides_for(ctx: Context, role: str | None, target: Target) -> list[str]:
     if role in (None, "owner", "self", "attackers", "firers"):
         found = [target.side]
     elif role in ("defenders", "targets"):
-        found = fired_at or target.others(ctx)
+        found = fired_at or list(ctx.enemies(target.side))
     elif role in ("opponent", "enemy"):
-        found = target.others(ctx)
+        found = list(ctx.enemies(target.side))
     elif engagement is not None:  # both
         found = [target.side, *fired_at]
     else:

@@ -60,7 +60,6 @@ from .combat import roll_on_table, table_view
 from .conditions import Happening, Scope, effect_condition, holds
 from .context import Context, Flow
 from .effects import Target, carries_out, carry_out, sides_for
-from .resource_effects import side_shown
 from .rules import Rules
 from .state import Unit
 from .victory import score_award
@@ -79,7 +78,7 @@ def run_event(ctx: Context, name: str, scope: Scope, *, roll: int | None = None,
         return
     rolled = f"rolled {roll} on {table}: " if roll is not None else ""
     texts = " ".join(str(p.get("text")) for p in event.all("text"))
-    ctx.say(f"{side_shown(ctx, scope.side)} {rolled}{event.display}" + (f" — {texts}" if texts else ""),
+    ctx.say(f"{ctx.shown('side', scope.side)} {rolled}{event.display}" + (f" — {texts}" if texts else ""),
             kind="random event", event=name, side=scope.side, roll=roll)
     yield from apply_effects(ctx, event, scope)
 
@@ -185,14 +184,14 @@ def _return(ctx: Context, effect: ReturnUnits, target: Target) -> Flow:
                           and ctx.rules.unit_type(u.type).kind == "unit"
                           and (not what or Rules.unit_matches(ctx.rules.unit_type(u.type), what))]
             if not candidates:
-                ctx.say(f"{why}: {side_shown(ctx, side)} has no {' '.join(what) or 'unit'} on the "
+                ctx.say(f"{why}: {ctx.shown('side', side)} has no {' '.join(what) or 'unit'} on the "
                         "map to return", kind="effect", effect="return", side=side)
                 break
             action = yield from ctx.choose(side, "return", f"{why}: choose a unit to put in {box}",
                                            [Action("return", (u.id,)) for u in candidates])
             unit = ctx.state.unit(action.args[0])
             ctx.update_unit(evolve(unit, location=box, mode=None))
-            ctx.say(f"{why}: {ctx.label(unit)} leaves {unit.location} for the {box_shown(ctx, box)}",
+            ctx.say(f"{why}: {ctx.label(unit)} leaves {unit.location} for the {ctx.shown('box', box)}",
                     kind="effect", effect="return", unit=unit.id, side=side, box=box)
 
 
@@ -214,11 +213,6 @@ def _remove_self(ctx: Context, effect: RemoveSelf, target: Target) -> Flow:
             unit=unit.id, cell=unit.location, box=where)
     return True
 
-
-def box_shown(ctx: Context, box: str) -> str:
-    """A box's label for narration."""
-    decl = ctx.rulebook.get("box", box)
-    return decl.display if decl else box
 
 
 # --- counter moments --------------------------------------------------------------------------------

@@ -182,7 +182,7 @@ def _alternate(ctx: Context, phase: Declaration, prop: Property, acting: str | N
             continue
         if resource is not None and ctx.state.resource(side, str(resource)) <= 0:
             done.add(side)
-            ctx.say(f"{_display(ctx, side)} has no {resource} left and is done for the phase", kind="phase",
+            ctx.say(f"{ctx.shown('side', side)} has no {resource} left and is done for the phase", kind="phase",
                     side=side)
             continue
         ctx.operation = Operation(side)
@@ -193,7 +193,7 @@ def _alternate(ctx: Context, phase: Declaration, prop: Property, acting: str | N
                 done.add(side)
             elif not asked and not ctx.state.over:
                 done.add(side)
-                ctx.say(f"{_display(ctx, side)} has nothing to do and is done for the phase", kind="phase",
+                ctx.say(f"{ctx.shown('side', side)} has nothing to do and is done for the phase", kind="phase",
                         side=side)
         finally:
             ctx.operation = None
@@ -249,10 +249,6 @@ def _after_operation(ctx: Context) -> None:
                 eliminate(ctx, unit, f"the operation is over and it stands in {cell} "
                                      f"({cite(decl, line) or decl.name})")
 
-
-def _display(ctx: Context, side: str) -> str:
-    decl = ctx.rulebook.get("side", side)
-    return decl.display if decl else side
 
 
 def _check_stacking(ctx: Context) -> Flow:

@@ -34,7 +34,7 @@ def change(ctx: Context, effect: Change, target: Target) -> Flow:
 def reduce_income(ctx: Context, effect: ReduceIncome, target: Target) -> Flow:
     amount = _amount(ctx, effect, f"{target.why}: reduce income")
     add_turn_modifier(ctx, target.side, f"income:{effect.resource}", -amount)
-    ctx.say(f"{side_shown(ctx, target.side)}: {effect.resource} income this turn reduced by {amount} ({target.why})",
+    ctx.say(f"{ctx.shown('side', target.side)}: {effect.resource} income this turn reduced by {amount} ({target.why})",
             kind="effect", effect="reduce", side=target.side, amount=amount)
     yield from ()
 
@@ -43,7 +43,7 @@ def reduce_income(ctx: Context, effect: ReduceIncome, target: Target) -> Flow:
 def multiply_gains(ctx: Context, effect: MultiplyGains, target: Target) -> Flow:
     for side in sides_for(ctx, effect.role, target):
         add_turn_modifier(ctx, side, f"gains:{effect.resource}", effect.factor)
-        ctx.say(f"{side_shown(ctx, side)}: {effect.resource} gains x{effect.factor} this turn ({target.why})",
+        ctx.say(f"{ctx.shown('side', side)}: {effect.resource} gains x{effect.factor} this turn ({target.why})",
                 kind="effect", effect="multiply", side=side, factor=effect.factor)
     yield from ()
 
@@ -56,8 +56,3 @@ def add_turn_modifier(ctx: Context, side: str, what: str, amount: int) -> None:
     """Add ``(side, what, amount)`` to this turn's modifiers (they go at the end of the turn)."""
     ctx.state = evolve(ctx.state, turn_modifiers=tuple(sorted([*ctx.state.turn_modifiers, (side, what, amount)])))
 
-
-def side_shown(ctx: Context, side: str) -> str:
-    """A side's label for narration."""
-    decl = ctx.rulebook.get("side", side)
-    return decl.display if decl else side

@@ -65,10 +65,6 @@ def _short(ctx: Context, side: str) -> str:
     return str(short.get("name")) if short else side[:1].upper()
 
 
-def _display(ctx: Context, side: str) -> str:
-    decl = ctx.rulebook.get("side", side)
-    return decl.display if decl else side
-
 
 def setup(ctx: Context) -> Flow:
     """Place every counter of the scenario (see the module docstring for the order)."""
@@ -141,7 +137,7 @@ def _choose_options(ctx: Context) -> Flow:
                                            [Action("option", (name, "on")), Action("option", (name, "off"))])
             on = action.args[1] == "on"
             settings[name] = on
-            ctx.say(f"{_display(ctx, side)} {'chooses' if on else 'declines'} {decl.display} (option {name})",
+            ctx.say(f"{ctx.shown('side', side)} {'chooses' if on else 'declines'} {decl.display} (option {name})",
                     kind="option", option=name, on=on, side=side)
         if on:
             target = Target(Where.OPTION, decl, side, decl.display)
@@ -189,7 +185,7 @@ def _draw(ctx: Context, draw) -> tuple[list[str], list[str]]:
         picked.append(pool.pop(face - 1))
     on_map, rest = picked[: draw.count], picked[draw.count:]
     # The text names no type: a face-down side's draw is its secret (the data keeps it for replays).
-    ctx.say(f"{_display(ctx, draw.side)} draws {draw.count} of {len(on_map) + len(rest) + len(pool)} counters "
+    ctx.say(f"{ctx.shown('side', draw.side)} draws {draw.count} of {len(on_map) + len(rest) + len(pool)} counters "
             "at random", kind="setup", side=draw.side, drawn=on_map)
     return on_map, rest
 
@@ -295,5 +291,5 @@ def apply_turn_modifiers(ctx: Context) -> None:
     if due:
         ctx.state = evolve(ctx.state, turn_modifiers=tuple(sorted((*ctx.state.turn_modifiers, *due))))
         for side, what, amount in due:
-            ctx.say(f"turn {turn}: {_display(ctx, side)} {what} {amount:+d} (scenario)", kind="modifier",
+            ctx.say(f"turn {turn}: {ctx.shown('side', side)} {what} {amount:+d} (scenario)", kind="modifier",
                     side=side, what=what, amount=amount)

@@ -44,7 +44,7 @@ from ..results import resolve
 from ..rules import Rules
 from ..state import Unit
 from ..victory import gain
-from .combatants import battle_on, battle_over, counters_here, defenders_of, fighting_counters, side_name, support_box
+from .combatants import battle_on, battle_over, counters_here, defenders_of, fighting_counters, support_box
 from .roll_modifiers import roll_modifier
 from .support import commit_markers, support_price, support_problem
 
@@ -107,7 +107,7 @@ def strike(ctx: Context, actions: list[Declaration], side: str, cell: str) -> Fl
     line = action.first("strike")
     if amount:
         gain(ctx, side, resource, -amount, f"{action.display}: strike on {cell}")
-    ctx.say(f"{side_name(ctx, side)} strikes {cell} with support markers alone ({cite(action, line)})",
+    ctx.say(f"{ctx.shown('side', side)} strikes {cell} with support markers alone ({cite(action, line)})",
             kind="operation", side=side, cell=cell)
     yield from commit_markers(ctx, side, cell, None, _strikers(action), units_fight=_strike_fights(side), must=True)
     if not battle_on(ctx):  # face-down markers alone: nothing there fights
@@ -164,15 +164,15 @@ def resolve_fire(ctx: Context, prop: Property) -> Flow:
         targets = [u for u in counters_here(ctx) if u.side != side and not u.dummy]
         total = firepower(ctx, combat, firers)
         if total <= 0:
-            ctx.say(f"{side_name(ctx, side)} has no firepower in {cell} and does not fire", kind="combat", side=side,
+            ctx.say(f"{ctx.shown('side', side)} has no firepower in {cell} and does not fire", kind="combat", side=side,
                     cell=cell)
             continue
         modifier, reasons = roll_modifier(ctx, side, "fire", cell)
         note = f" (roll {', '.join(reasons)})" if reasons else ""
-        ctx.say(f"{side_name(ctx, side)} fires in {cell} with {', '.join(ctx.label(u) for u in firers)}: "
+        ctx.say(f"{ctx.shown('side', side)} fires in {cell} with {', '.join(ctx.label(u) for u in firers)}: "
                 f"firepower {total}{note}",
                 kind="attack", side=side, cell=cell, units=[u.id for u in firers])
-        yield from resolve(ctx, combat.name, firers, targets, reason=f"{side_name(ctx, side)} fire in {cell}",
+        yield from resolve(ctx, combat.name, firers, targets, reason=f"{ctx.shown('side', side)} fire in {cell}",
                                 attacker_side=side, roll_modifier=modifier, battle=battle)
         yield from event_effects.fired(ctx, side, cell)
     yield from event_effects.round_ended(ctx, cell, first=operation.round <= 1)

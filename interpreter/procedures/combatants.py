@@ -35,11 +35,6 @@ def is_unit(ctx: Context, unit: Unit) -> bool:
     return not unit.dummy and ctx.rules.unit_type(unit.type).kind == "unit"
 
 
-def side_name(ctx: Context, side: str) -> str:
-    """The side's ``display`` name, for log lines."""
-    decl = ctx.rulebook.get("side", side)
-    return decl.display if decl is not None else side
-
 
 def counters_here(ctx: Context) -> tuple[Unit, ...]:
     """Every counter in the contested cell, of every side."""

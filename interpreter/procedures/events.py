@@ -14,7 +14,6 @@ from ..conditions import Scope
 from ..context import Context, Flow
 from ..event_effects import run_event
 from . import procedure
-from ..resource_effects import side_shown
 
 
 @procedure("roll events")
@@ -27,5 +26,5 @@ def roll_events(ctx: Context, prop: Property) -> Flow:
     view = table_view(ctx, table)
     labels = [c.label for c in view.columns]
     column = labels.index(side) if side in labels else 0
-    roll, name = roll_on_table(ctx, table, reason=f"{side_shown(ctx, side)} random event", column=column)
+    roll, name = roll_on_table(ctx, table, reason=f"{ctx.shown('side', side)} random event", column=column)
     yield from run_event(ctx, name, Scope(side), roll=roll, table=view.decl.display)

@@ -83,7 +83,7 @@ def designate_force(ctx: Context, prop: Property) -> Flow:
                                        options)
         if choice.kind == "pass":
             operation.passed = True
-            ctx.say(f"{_side_name(ctx, side)} passes", kind="operation", side=side)
+            ctx.say(f"{ctx.shown('side', side)} passes", kind="operation", side=side)
             return
         if choice.kind == "strike":
             yield from battle.strike(ctx, strikes, side, choice.args[0])
@@ -130,10 +130,6 @@ def _could_operate(ctx: Context, actions: list[Declaration], side: str, cell: st
     return False
 
 
-def _side_name(ctx: Context, side: str) -> str:
-    decl = ctx.rulebook.get("side", side)
-    return decl.display if decl else side
-
 
 def _choose_force(ctx: Context, actions: list[Declaration], side: str, cell: str) -> Flow:
     """Add units one at a time, then ``go`` (or ``redeploy``); returns whether a force was designated."""
@@ -176,7 +172,7 @@ def _choose_force(ctx: Context, actions: list[Declaration], side: str, cell: str
             resource, amount = redeploy_cost(ctx, action, units[0])
             operation.mode = f"redeploy:{action.name}"
             pay(ctx, side, resource, amount, f"{action.display}: {picked[0]}")
-        ctx.say(f"{_side_name(ctx, side)} designates {', '.join(ctx.label(u) for u in units)} in {cell}",
+        ctx.say(f"{ctx.shown('side', side)} designates {', '.join(ctx.label(u) for u in units)} in {cell}",
                 kind="operation", side=side, cell=cell, force=list(picked))
         return True
 
@@ -216,7 +212,7 @@ def _designate_reaction(ctx: Context, actions: list[Declaration], side: str) -> 
         resource, amount, name = cost
         pay(ctx, side, resource, amount, f"{ctx.rulebook.get('action', name).display}: {', '.join(picked)}")
         operation.moving = list(picked)
-        ctx.say(f"{_side_name(ctx, side)} reacts with {', '.join(ctx.label(u) for u in units)} from {cell}",
+        ctx.say(f"{ctx.shown('side', side)} reacts with {', '.join(ctx.label(u) for u in units)} from {cell}",
                 kind="operation", side=side, cell=cell, force=list(picked))
         return
 

@@ -37,7 +37,6 @@ from ..grid import parse_cell_id
 from ..rules import Rules
 from ..stacking import StackRule
 from ..state import Unit
-from .strategic_readings import display_name
 
 
 def _hides(ctx: Context, side: str) -> bool:
@@ -191,7 +190,7 @@ def place(ctx: Context, unit: Unit, source: str, *, why: str, shown: bool = True
         ctx.update_unit(evolve(unit, location=target))
         secret = hidden_from_opponent or unit.hidden
         what = "a counter" if secret else ctx.label(unit)
-        ctx.say(f"{what} is not received: no square may take it; it goes to the {display_name(ctx, 'box', target)} "
+        ctx.say(f"{what} is not received: no square may take it; it goes to the {ctx.shown('box', target)} "
                 f"({why})", kind="unplaced", side=unit.side, box=target,
                 **({} if secret else {"unit": unit.id, "unit_type": unit.type}))
         return None
@@ -211,6 +210,6 @@ def place(ctx: Context, unit: Unit, source: str, *, why: str, shown: bool = True
         shown_data["unit_type"] = placed.type
     who = ctx.label(placed) if "unit" in shown_data else "a counter"
     ctx.say(f"{who} placed {'at' if on_map else 'in the'} "
-            f"{where if on_map else display_name(ctx, 'box', where)} ({why})",
+            f"{where if on_map else ctx.shown('box', where)} ({why})",
             kind="place", side=placed.side, location=where, **shown_data)
     return placed

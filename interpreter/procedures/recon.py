@@ -33,7 +33,7 @@ from ..context import Context, Flow
 from . import procedure
 from ..state import Unit
 from .combatants import (battle_on, battle_over, counter_decl, counters_here, defenders_of, fighting_counters,
-                         is_unit, side_name)
+                         is_unit)
 from .roll_modifiers import roll_modifier
 
 
@@ -103,7 +103,7 @@ def recon(ctx: Context, prop: Property) -> Flow:
     attacker = operation.side
     if operation.mode == "strike":
         operation.first_fire = attacker
-        ctx.say(f"a strike by support markers alone: no recon; {side_name(ctx, attacker)} fires first",
+        ctx.say(f"a strike by support markers alone: no recon; {ctx.shown('side', attacker)} fires first",
                 kind="combat", cell=cell)
         return
     yield from _reveal_in_cell(ctx, cell)
@@ -125,13 +125,13 @@ def recon(ctx: Context, prop: Property) -> Flow:
         picked[side] = unit
         if unit is not None:
             operation.recon_units[side] = unit.id
-            ctx.say(f"{side_name(ctx, side)} rolls recon with {ctx.label(unit)}", kind="recon", side=side,
+            ctx.say(f"{ctx.shown('side', side)} rolls recon with {ctx.label(unit)}", kind="recon", side=side,
                     unit=unit.id)
     totals: dict[str, int] = {}
     for side, role in ((attacker, "attacker"), (defender, "defender")):
         unit = picked[side]
         parts: list[str] = []
-        value = ctx.roll(str(prop.get("dice")), f"recon for {side_name(ctx, side)} in {cell}")
+        value = ctx.roll(str(prop.get("dice")), f"recon for {ctx.shown('side', side)} in {cell}")
         total = value
         printed = fire.unit_factor(ctx, unit, factor) if unit is not None else None
         if printed:
@@ -145,7 +145,7 @@ def recon(ctx: Context, prop: Property) -> Flow:
         total += modifier
         parts += reasons
         totals[side] = total
-        ctx.say(f"{side_name(ctx, side)} recon: rolled {value}{''.join(f', {p}' for p in parts)} = {total}",
+        ctx.say(f"{ctx.shown('side', side)} recon: rolled {value}{''.join(f', {p}' for p in parts)} = {total}",
                 kind="recon", side=side, roll=value, total=total)
     if totals[attacker] != totals[defender]:
         bounce = attacker if totals[attacker] > totals[defender] else defender
@@ -154,7 +154,7 @@ def recon(ctx: Context, prop: Property) -> Flow:
     other = defender if bounce == attacker else attacker
     operation.bounce = bounce
     section = cite(combat, combat.first("first")) if combat is not None and combat.first("first") else ""
-    ctx.say(f"{side_name(ctx, bounce)} has the bounce ({totals[attacker]} against {totals[defender]}"
+    ctx.say(f"{ctx.shown('side', bounce)} has the bounce ({totals[attacker]} against {totals[defender]}"
             f"{', a tie' if totals[attacker] == totals[defender] else ''}{f'; {section}' if section else ''})",
             kind="recon", side=bounce)
     mine = [u for u in counters_here(ctx) if u.side == bounce]
@@ -168,12 +168,12 @@ def recon(ctx: Context, prop: Property) -> Flow:
                                        options, in_order=True)
     if choice.kind == "fire":
         operation.first_fire = bounce
-        ctx.say(f"{side_name(ctx, bounce)} fires first", kind="recon", side=bounce)
+        ctx.say(f"{ctx.shown('side', bounce)} fires first", kind="recon", side=bounce)
         return
-    ctx.say(f"{side_name(ctx, bounce)} breaks off", kind="recon", side=bounce)
+    ctx.say(f"{ctx.shown('side', bounce)} breaks off", kind="recon", side=bounce)
     yield from retreats.break_off(ctx, combat, bounce, mine, forced=False, reason=f"the bounce in {cell}")
     operation.first_fire = other
     if not battle_on(ctx):
         yield from battle_over(ctx)
     else:
-        ctx.say(f"{side_name(ctx, other)} fires first at the units that stayed", kind="recon", side=other)
+        ctx.say(f"{ctx.shown('side', other)} fires first at the units that stayed", kind="recon", side=other)

@@ -24,7 +24,6 @@ from . import procedure
 from ..state import Unit
 from .placement import place
 from .prices import paid_picks, paying_sides
-from .strategic_readings import display_name
 
 
 def _via(ctx: Context, box: str) -> str:
@@ -55,7 +54,7 @@ def refit(ctx: Context, prop: Property) -> Flow:
 
     for side in paying_sides(ctx, action):
         yield from paid_picks(ctx, side, box, action, "refit", "refit",
-                              f"refit a counter from the {display_name(ctx, 'box', box)} ({action.display})",
+                              f"refit a counter from the {ctx.shown('box', box)} ({action.display})",
                               put_on_track)
 
 

@@ -33,7 +33,7 @@ from . import procedure
 from ..forces import names_of
 from .placement import place, placement_options
 from .prices import can_pay, paid_picks, pay, paying_sides, price
-from .strategic_readings import counters_in_box, display_name
+from .strategic_readings import counters_in_box
 
 
 def _random_box(ctx: Context) -> str | None:
@@ -67,16 +67,16 @@ def draw_reinforcement(ctx: Context, side: str, box: str | None = None, *, free:
         if not can_pay(ctx, side, cost):
             return None
         pay(ctx, side, cost, f"{action.display}")
-    index = ctx.roll(Dice(1, len(pool)), f"draw from the {display_name(ctx, 'box', box)} ({len(pool)} counters)")
+    index = ctx.roll(Dice(1, len(pool)), f"draw from the {ctx.shown('box', box)} ({len(pool)} counters)")
     unit = pool[index - 1]
     shown = _shown(ctx, box, side)
-    side_name = display_name(ctx, "side", side)
+    side_name = ctx.shown('side', side)
     how = "free" if free else "paid"
     if shown:
-        ctx.say(f"{side_name} draws {ctx.label(unit, side)} from the {display_name(ctx, 'box', box)} ({how})",
+        ctx.say(f"{side_name} draws {ctx.label(unit, side)} from the {ctx.shown('box', box)} ({how})",
                 kind="draw", side=side, box=box, shown=True, unit=unit.id, unit_type=unit.type)
     else:
-        ctx.say(f"{side_name} draws a counter from the {display_name(ctx, 'box', box)} ({how})",
+        ctx.say(f"{side_name} draws a counter from the {ctx.shown('box', box)} ({how})",
                 kind="draw", side=side, box=box, shown=False)
     placed = yield from place(ctx, unit, box, why="reinforcement", shown=shown)
     return placed if placed is not None else ctx.state.unit(unit.id)
@@ -101,7 +101,7 @@ def _draw_loop(ctx: Context, side: str, box: str, action: Declaration) -> Flow:
         if not can_pay(ctx, side, cost):
             return
         choice = yield from ctx.choose(side, "reinforce", f"pay {cost[1]} {cost[0]} to draw from the "
-                                       f"{display_name(ctx, 'box', box)} ({action.display})",
+                                       f"{ctx.shown('box', box)} ({action.display})",
                                        [Action("draw"), Action("done")])
         if choice.kind == "done":
             return
@@ -110,7 +110,7 @@ def _draw_loop(ctx: Context, side: str, box: str, action: Declaration) -> Flow:
 
 def _take_loop(ctx: Context, side: str, box: str, action: Declaration) -> Flow:
     yield from paid_picks(ctx, side, box, action, "reinforce", "take",
-                          f"{action.display}: take a counter from the {display_name(ctx, 'box', box)}",
+                          f"{action.display}: take a counter from the {ctx.shown('box', box)}",
                           lambda unit: place(ctx, unit, box, why=action.display),
                           allowed=lambda unit: bool(placement_options(ctx, unit, box)))
 

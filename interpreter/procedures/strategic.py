@@ -31,7 +31,7 @@ from . import procedure
 from ..forces import names_of
 from ..victory import gain
 from .placement import placements_for
-from .strategic_readings import display_name, sections_of
+from .strategic_readings import sections_of
 
 # --- income ---------------------------------------------------------------------------------
 
@@ -46,7 +46,7 @@ def gain_income(ctx: Context, prop: Property) -> Flow:
         change = sum(a for s, what, a in ctx.state.turn_modifiers if s == side and what == f"income:{resource}")
         amount = max(Fraction(0), base + change)
         if change:
-            ctx.say(f"{display_name(ctx, 'side', side)}: income of {base} {resource} changed by {change} this turn",
+            ctx.say(f"{ctx.shown('side', side)}: income of {base} {resource} changed by {change} this turn",
                     kind="income", side=side, resource=resource, base=str(base), change=str(change))
         if amount:
             gain(ctx, side, resource, amount, f"income ({sections_of(prop)})")

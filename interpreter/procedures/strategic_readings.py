@@ -16,11 +16,6 @@ from ..context import Context
 from ..state import Unit
 
 
-def display_name(ctx: Context, kind: str, name: str) -> str:
-    """The ``display`` name of the rulebook's ``kind`` declaration ``name`` (the name when there is none)."""
-    decl = ctx.rulebook.get(kind, name)
-    return decl.display if decl is not None else name
-
 
 def counters_in_box(ctx: Context, side: str, box: str) -> list[Unit]:
     """The side's counters in the box."""

@@ -27,7 +27,7 @@ from ..forces import names_of
 from ..rules import Rules
 from ..state import Unit
 from .prices import can_pay, pay, paying_sides, price
-from .strategic_readings import display_name, one_per_type, sections_of
+from .strategic_readings import one_per_type, sections_of
 
 
 @reads(Supply)
@@ -103,7 +103,7 @@ def _out_of_supply(ctx: Context, unit: Unit, action: Declaration, box: str, prop
         choice = yield from ctx.choose(unit.side, "out of supply",
                                        f"{unit.id} {ctx.rules.unit_type(unit.type).label} in {unit.location} is out "
                                        f"of supply: pay {cost[1]} {cost[0]} or send it to the "
-                                       f"{display_name(ctx, 'box', box)}", options)
+                                       f"{ctx.shown('box', box)}", options)
     else:
         choice = options[0]
     if choice.kind == "pay":
@@ -113,5 +113,5 @@ def _out_of_supply(ctx: Context, unit: Unit, action: Declaration, box: str, prop
     else:
         ctx.update_unit(evolve(unit, location=box, mode=None))
         ctx.say(f"{ctx.label(unit)} in {unit.location} is out of supply and goes to the "
-                f"{display_name(ctx, 'box', box)} ({sections_of(prop)})", kind="supply", unit=unit.id, side=unit.side,
+                f"{ctx.shown('box', box)} ({sections_of(prop)})", kind="supply", unit=unit.id, side=unit.side,
                 box=box, paid=False)
