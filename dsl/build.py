@@ -17,6 +17,7 @@ from .model import Declaration, Property, Provenance, Row
 from .patterns import Match, Pattern, compile_pattern
 from .schema import DIRECTIVES, KINDS, KindSpec
 from .vocabulary import EFFECTS, find_procedure, PROCEDURES
+from .values import MAX_DIGITS, has_long_number, shorten
 
 
 def _values(match: Match) -> tuple[tuple[str, Any], ...]:
@@ -29,7 +30,9 @@ def mismatch(code: str, words: tuple[Word, ...], match: Match, pattern: Pattern,
     index = match.failed_at or 0
     if index < len(words):
         word = words[index]
-        span, message = word.span, f"unexpected {str(word)!r} in {what}"
+        span, message = word.span, f"unexpected {shorten(str(word))!r} in {what}"
+        if has_long_number(str(word)):
+            message = f"number {shorten(str(word))!r} in {what} has more than {MAX_DIGITS} digits"
     else:
         last = words[-1].span
         span = type(last)(last.path, last.end_line, last.end_column, last.end_line, last.end_column + 1)

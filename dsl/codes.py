@@ -118,7 +118,12 @@ RULES: tuple[CodeInfo, ...] = (
     CodeInfo("E002", "unexpected-character", """
         ## What it does
         Reports a character that cannot start any word, usually an unterminated ``"`` string
-        or a ``§`` with no section after it.
+        or a ``§`` with no section after it; and, anywhere in a file, a character that other
+        tools show as a line break but the rules language does not (U+2028, U+2029, U+0085,
+        a vertical tab, a form feed, U+001C to U+001E, a carriage return not before a newline).
+        ## Why is this bad?
+        After a ``#`` such a character would hide the rest of the file in one comment: the
+        rulebook would mean nothing and still lint clean.
         ## Example / Use instead
         ``text "Roll a die`` → ``text "Roll a die"``.
     """),
@@ -130,7 +135,13 @@ RULES: tuple[CodeInfo, ...] = (
     """),
     CodeInfo("E004", "unreadable-file", """
         ## What it does
-        Reports a rules file that does not exist, is not a file, or is not UTF-8 text.
+        Reports a rules, scenario or map file that does not exist, is not a regular file (a
+        folder, a FIFO, a device), has a path the system refuses (too long, a NUL character),
+        is larger than 1 MB, or is not UTF-8 text; and a rulebook whose includes and extends
+        would take it past 256 files or 4 MB of text together.
+        ## Why is this bad?
+        A FIFO or a device never ends, and a huge file takes minutes and gigabytes to parse:
+        warbook refuses them rather than hang.
     """),
     CodeInfo("E005", "include-cycle", """
         ## What it does
@@ -341,7 +352,8 @@ DATA: tuple[CodeInfo, ...] = (
     CodeInfo("E701", "bad-map-file", """
         ## What it does
         Reports a map file that is not valid TOML or lacks the `[map]` table and its required keys
-        (`grid`, `width`, `height`, `rows`, `legend`), or gives them values of the wrong type.
+        (`grid`, `width`, `height`, `rows`, `legend`), or gives them values of the wrong type
+        (a feature that is not a table, a number of more than 4300 digits).
     """),
     CodeInfo("E702", "bad-map-rows", """
         ## What it does
@@ -363,7 +375,10 @@ DATA: tuple[CodeInfo, ...] = (
         types, boxes, options,
         places or cells, gives a set-up entry none of `at`, `places`, `box` or `zone` (or more than
         one), a zone that holds no cell, a key the format does not know, or a unit type set up for a
-        side it does not belong to.
+        side it does not belong to.  Also a count past its bound (1000 counters in an entry, 1000
+        turns; 10000 counters in the whole set-up), a resource past a billion, a number of more
+        than 4300 digits, and a `rules` or `map` path outside the scenario's folder (other than a
+        shipped map or rulebook): use `rulebook = "NAME"` for a shipped rulebook.
     """),
     # W7 scenario sanity (interpreter/scenario_lint.py)
     CodeInfo("W705", "unplaceable-counters", """
@@ -408,6 +423,13 @@ DATA: tuple[CodeInfo, ...] = (
         ## What it does
         Reports, before a game starts, a `do …` line of the rulebook's sequence of play that this
         version of the interpreter cannot carry out yet.
+    """),
+    CodeInfo("I806", "unfinished-log", """
+        ## What it does
+        Notes that a log replays but stops before the game ends: a game abandoned (the input
+        ended), or stopped or killed while `warbook play --log` kept its log as it went.  Every
+        line up to there replayed as it was written; the note names the line it ends at and whose
+        decision comes next.
     """),
     CodeInfo("E811", "bad-script", """
         ## What it does

@@ -50,6 +50,7 @@ from collections.abc import Iterable
 from attrs import frozen
 
 from .model import Rulebook
+from .values import read_int
 
 WHO_WORDS = {"own": "own", "self": "own", "owner": "own", "opponent": "opponent", "enemy": "opponent"}
 """Words for sides relative to the condition's own side."""
@@ -329,8 +330,8 @@ class _Parser:
     def quantity(self, start: int, end: int) -> Quantity:
         part = self.words[start:end]
         self.i = start
-        if len(part) == 1 and part[0].lstrip("-").isdigit():
-            return Quantity("number", value=int(part[0]))
+        if len(part) == 1 and (number := read_int(part[0])) is not None and not part[0].startswith("+"):
+            return Quantity("number", value=number)
         if len(part) == 2 and part[0] in ROLES:
             if not self.names.has(part[1], "factor"):
                 self.i = start + 1

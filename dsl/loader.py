@@ -5,7 +5,9 @@ The steps run in this order (sqlglot's ``RULES`` tuple idea):
 1. read and parse each file (``dsl.parser``);
 2. follow ``extends`` (first statement, once) and ``include`` (anywhere at top
    level), relative to the including file, never outside the root rulebook's
-   folder, with cycles and depth bounded;
+   folder, with cycles and depth bounded; each file is read once however often
+   it is included, and only regular files within the bounds of ``dsl.sources``
+   (the size of a file, the number and size of all files) are read;
 3. build declarations from statements (``dsl.build``) and apply ``override``
    (merge: each property named in the override replaces all lines of that
    property; rows replace rows with the same key; a nested declaration replaces
@@ -47,6 +49,9 @@ from .model import Declaration, Property, Provenance, Rulebook
 from .parser import parse_text
 from .resolve import resolve
 from .schema import DIRECTIVES, KINDS
+from . import sources as source_files
+from .sources import SourceError, is_file, read_source
+from .values import shorten
 
 MAX_DEPTH = 16
 """How deep includes and extends may nest."""
@@ -84,7 +89,7 @@ def find_rulebook(name: str) -> Path | None:
     """A rulebook by file stem or by one of its header aliases, or ``None``."""
     for folder in search_path():
         candidate = folder / f"{name}.rules"
-        if candidate.is_file():
+        if is_file(candidate):
             return candidate
     for folder in search_path():
         for path in sorted(folder.glob("*.rules")) if folder.is_dir() else ():
@@ -96,8 +101,8 @@ def find_rulebook(name: str) -> Path | None:
 def _aliases(path: Path) -> dict[str, None]:
     """The header's aliases as an ordered set."""
     try:
-        parsed = parse_text(path.read_text(encoding="utf-8"), str(path))
-    except (OSError, UnicodeDecodeError, RulesError):
+        parsed = parse_text(read_source(path), str(path))
+    except (SourceError, RulesError):
         return {}
     out: dict[str, None] = {}
     for st in parsed.statements:
@@ -119,6 +124,10 @@ class _Loader:
     def __init__(self) -> None:
         self.builder = Builder()
         self.sources: dict[str, str] = {}
+        self.loaded: dict[tuple[Path, Path], list[Declaration]] = {}
+        """Each file's declarations by (resolved path, root): a file included twice is read once."""
+        self.files_read = 0
+        self.bytes_read = 0
 
     @property
     def diagnostics(self) -> list[Diagnostic]:
@@ -137,16 +146,10 @@ class _Loader:
         if len(stack) >= MAX_DEPTH:
             self.error("E006", where, f"includes nested more than {MAX_DEPTH} deep at {shown!r}")
             return []
-        try:
-            text = path.read_text(encoding="utf-8")
-        except FileNotFoundError:
-            known = [p.stem for p in sorted(shipped_rulebooks_dir().glob("*.rules"))]
-            hint = None if span else did_you_mean(path.stem, known) or f"shipped rulebooks, by name: {', '.join(known)}"
-            self.error("E004", where, f"no such rules file {shown!r}", hint)
-            return []
-        except (OSError, UnicodeDecodeError) as exc:
-            reason = "not UTF-8 text" if isinstance(exc, UnicodeDecodeError) else (exc.strerror or str(exc))
-            self.error("E004", where, f"cannot read {shown!r}: {reason}")
+        if (path, root) in self.loaded:
+            return list(self.loaded[path, root])
+        text = self.read(path, shown, where, span)
+        if text is None:
             return []
         self.sources[shown] = text
         try:
@@ -154,7 +157,36 @@ class _Loader:
         except RulesError as exc:
             self.diagnostics.extend(exc.diagnostics)
             return []
-        return self.statements(parsed.statements, path, root, (*stack, path))
+        decls = self.statements(parsed.statements, path, root, (*stack, path))
+        self.loaded[path, root] = list(decls)
+        return decls
+
+    def read(self, path: Path, shown: str, where: Span, span: Span | None) -> str | None:
+        """The text of one more file of the rulebook; ``None``, with an E004, when it cannot be
+        read or would take the rulebook past ``MAX_FILES`` files or ``MAX_TOTAL_BYTES`` (a bound
+        on what a folder of includes can make the loader read and parse)."""
+        if self.files_read >= source_files.MAX_FILES:
+            self.error("E004", where, f"cannot read {shown!r}: the rulebook would be made of more than "
+                       f"{source_files.MAX_FILES} files", "include fewer, larger files")
+            return None
+        try:
+            text = read_source(path)
+        except SourceError as exc:
+            if exc.missing:
+                known = [p.stem for p in sorted(shipped_rulebooks_dir().glob("*.rules"))]
+                hint = None if span else (did_you_mean(path.stem, known)
+                                          or f"shipped rulebooks, by name: {', '.join(known)}")
+                self.error("E004", where, f"no such rules file {shown!r}", hint)
+            else:
+                self.error("E004", where, f"cannot read {shown!r}: {exc.reason}")
+            return None
+        self.files_read += 1
+        self.bytes_read += len(text.encode("utf-8"))
+        if self.bytes_read > source_files.MAX_TOTAL_BYTES:
+            self.error("E004", where, f"cannot read {shown!r}: the rulebook's files would hold more than "
+                       f"{source_files.megabytes(source_files.MAX_TOTAL_BYTES)} together")
+            return None
+        return text
 
     def statements(self, statements: tuple[Statement, ...], path: Path, root: Path,
                    stack: tuple[Path, ...]) -> list[Declaration]:
@@ -187,7 +219,14 @@ class _Loader:
         return decls
 
     def confined(self, text, path: Path, root: Path) -> Path | None:
-        target = (path.parent / text.text).resolve()
+        """The file an ``include`` or ``extends`` path names, if it is inside ``root`` (E007 if
+        not) and the system can name it at all (E004 for a NUL or an over-long path)."""
+        try:
+            target = (path.parent / text.text).resolve()
+        except (OSError, ValueError) as exc:
+            reason = "the path holds a NUL character" if isinstance(exc, ValueError) else (exc.strerror or str(exc))
+            self.error("E004", text.span, f"cannot read {shorten(text.text)!r}: {reason}")
+            return None
         if not target.is_relative_to(root):
             self.error("E007", text.span, f"{text.text!r} is outside the rulebook folder {_display_path(root)!r}",
                        'to build on a shipped rulebook, name it: extends "NAME" (its file name without .rules)')

@@ -5,6 +5,10 @@ at the next line (the offending line is blanked, so positions are kept) and
 gives up after ``MAX_ERRORS``; an unclosed block at the end of the file stops
 it at once, since nothing after it can be trusted.
 
+Characters that other tools show as a line break but the grammar does not (U+2028 and the
+like, ``_FALSE_BREAKS``) are refused before parsing, each an E002 at its place: after a ``#``
+they would turn the rest of the file into one comment that lints clean.
+
 Limits: recovery is line-based, so an error inside a multi-line string or a
 line holding an opening ``{`` can cause one follow-on error on the line that
 closes it.
@@ -14,6 +18,8 @@ from __future__ import annotations
 
 import codecs
 import functools
+import re
+import unicodedata
 
 from lark import Lark, Token, Transformer, Tree, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 from lark.tree import Meta
@@ -22,6 +28,12 @@ from .ast import Annotation, RulesFile, Span, Statement, Word
 from .diagnostics import Diagnostic, RulesError, diagnostic
 
 MAX_ERRORS = 10
+
+_FALSE_BREAKS = re.compile(r"[\u2028\u2029\x85\x0b\x0c\x1c-\x1e]|\r(?!\n)")
+"""Characters other tools (editors, ``str.splitlines``) show as a line break but the grammar does
+not: a lone carriage return, vertical tab, form feed, the file, group and record separators,
+NEL and the Unicode line and paragraph separators.  After a ``#`` they would hide the rest of
+the file in one comment, so they are refused wherever they are."""
 
 
 # Terminal display names for "expected one of …" (Lark's own examples do the same).
@@ -69,6 +81,9 @@ def parse_text(text: str, path: str = "<string>") -> RulesFile:
     """
     if text.startswith(codecs.BOM_UTF8.decode()):
         text = text[1:]
+    breaks = _false_breaks(text, path)
+    if breaks:
+        raise RulesError(breaks)
     source = text if text.endswith("\n") else text + "\n"
     lines = source.split("\n")
     errors: list[Diagnostic] = []
@@ -88,6 +103,29 @@ def parse_text(text: str, path: str = "<string>") -> RulesFile:
     if errors:
         raise RulesError(errors)
     return RulesFile(path, text, tuple(statements))
+
+_CONTROL_NAMES = {"\r": "carriage return", "\x0b": "line tabulation", "\x0c": "form feed", "\x1c": "file separator",
+                  "\x1d": "group separator", "\x1e": "record separator", "\x85": "next line"}
+"""Names of the control characters among ``_FALSE_BREAKS`` (``unicodedata`` has none for them)."""
+
+
+def _false_breaks(text: str, path: str) -> list[Diagnostic]:
+    """E002 at each character that looks like a line break but is none (``_FALSE_BREAKS``), up
+    to ``MAX_ERRORS``: the text could mean something else than it shows, so it is not parsed."""
+    out = []
+    for found in _FALSE_BREAKS.finditer(text):
+        start = text.rfind("\n", 0, found.start()) + 1
+        line, column = text.count("\n", 0, start) + 1, found.start() - start + 1
+        char = found.group()
+        name = unicodedata.name(char, "") or _CONTROL_NAMES[char]
+        out.append(diagnostic("E002", Span(path, line, column, line, column + 1),
+                              f"unexpected character U+{ord(char):04X} ({name.lower()}), "
+                              "which is not a line break here",
+                              "end lines with a plain newline (\\n, or \\r\\n); the parser reads what follows "
+                              "this character as the same line, even after a '#'"))
+        if len(out) >= MAX_ERRORS:
+            break
+    return out
 
 
 def _expected(names) -> str:

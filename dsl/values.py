@@ -2,7 +2,10 @@
 
 Atoms are kept as written (``Word.text``) so tables print exactly as the source
 does; these readers give them meaning when a schema pattern asks for a type.
-Each reader returns ``None`` when the text is not of its kind, never raises.
+Each reader returns ``None`` when the text is not of its kind, never raises: a run of more than
+``MAX_DIGITS`` digits (past Python's limit on converting text to ``int``, or just absurd for a
+printed value) is of no kind, and dice are bounded (``MAX_DICE``, ``MAX_FACES``) so a roll
+stays cheap.
 
 >>> read_range("4-5"), read_range("27+"), read_odds("3:1").ratio
 (Range(low=4, high=5, text='4-5'), Range(low=27, high=None, text='27+'), Fraction(3, 1))
@@ -10,10 +13,42 @@ Each reader returns ``None`` when the text is not of its kind, never raises.
 
 from __future__ import annotations
 
+import functools
 import re
 from fractions import Fraction
+from typing import Callable, TypeVar
 
 from attrs import frozen
+
+MAX_DIGITS = 18
+"""The most digits a number may have in a run (a 64-bit integer's worth); longer is no value."""
+MAX_DICE = 100
+"""The most dice one roll may throw (``100d6``)."""
+MAX_FACES = 1000
+"""The most faces a die may have (``d1000``)."""
+
+_LONG_DIGITS = re.compile(rf"\d{{{MAX_DIGITS + 1}}}")
+R = TypeVar("R")
+
+
+def has_long_number(text: str) -> bool:
+    """Whether ``text`` holds a run of more than ``MAX_DIGITS`` digits (no reader accepts it)."""
+    return _LONG_DIGITS.search(text) is not None
+
+
+def shorten(text: str, limit: int = 40) -> str:
+    """``text`` cut to ``limit`` characters with an ellipsis, for messages that quote a value."""
+    return text if len(text) <= limit else text[:limit - 1] + "…"
+
+
+def _bounded(reader: Callable[[str], R | None]) -> Callable[[str], R | None]:
+    """``reader``, giving ``None`` for text with an over-long number instead of converting it
+    (``int()`` of more than 4,300 digits raises ``ValueError``)."""
+    @functools.wraps(reader)
+    def read(text: str) -> R | None:
+        return None if has_long_number(text) else reader(text)
+    return read
+
 
 _VULGAR = {"½": Fraction(1, 2), "¼": Fraction(1, 4), "¾": Fraction(3, 4), "⅓": Fraction(1, 3), "⅔": Fraction(2, 3)}
 _INT = re.compile(r"[+-]?\d+\Z")
@@ -99,10 +134,12 @@ class Shift:
     text: str
 
 
+@_bounded
 def read_int(text: str) -> int | None:
     return int(text) if _INT.match(text) else None
 
 
+@_bounded
 def read_number(text: str) -> Fraction | None:
     """Whole numbers, fractions (``1/2``), vulgar fractions (``½``, ``1½``) and decimals."""
     if _INT.match(text):
@@ -116,13 +153,15 @@ def read_number(text: str) -> Fraction | None:
     return None
 
 
+@_bounded
 def read_dice(text: str) -> Dice | None:
     if m := _DICE.match(text):
         count, faces = int(m[1] or 1), int(m[2])
-        return Dice(count, faces) if count >= 1 and faces >= 2 else None
+        return Dice(count, faces) if 1 <= count <= MAX_DICE and 2 <= faces <= MAX_FACES else None
     return None
 
 
+@_bounded
 def read_range(text: str) -> Range | None:
     """A single number is a one-value range; ``a..b``/``a-b`` inclusive; ``n+`` open; ``<n`` below."""
     if _INT.match(text) and not text.startswith(("+", "-")):
@@ -139,10 +178,11 @@ def read_range(text: str) -> Range | None:
 
 def is_backwards_range(text: str) -> bool:
     """``6..1``: a range written high-to-low, which ``read_range`` refuses."""
-    m = _RANGE.match(text)
+    m = None if has_long_number(text) else _RANGE.match(text)
     return bool(m) and int(m[1]) > int(m[2])
 
 
+@_bounded
 def read_odds(text: str) -> Odds | None:
     if m := _ODDS.match(text):
         a, d = int(m[1]), int(m[2])
@@ -150,6 +190,7 @@ def read_odds(text: str) -> Odds | None:
     return None
 
 
+@_bounded
 def read_shift(text: str) -> Shift | None:
     if m := _SHIFT.match(text):
         n = int(m[1])
@@ -157,12 +198,14 @@ def read_shift(text: str) -> Shift | None:
     return None
 
 
+@_bounded
 def read_multiplier(text: str) -> Fraction | None:
     if m := _MULT.match(text):
         return read_number(m[1])
     return None
 
 
+@_bounded
 def read_modifier(text: str) -> int | None:
     """A signed roll or value modifier: ``+1``, ``-1``."""
     if m := _MOD.match(text):

@@ -41,6 +41,7 @@ from typing import IO, Iterable, Iterator, Mapping, Protocol, Sequence
 
 from ..dsl.ast import Span
 from ..dsl.diagnostics import WarbookError, diagnostic
+from ..dsl.sources import SourceError, read_source
 from .actions import Action, AmbiguousActionError, Decision, IllegalActionError, parse_choice
 
 
@@ -494,9 +495,9 @@ class ScriptedAgent:
         """
         shown = str(path)
         try:
-            text = Path(path).read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
-            reason = "no such file" if isinstance(exc, FileNotFoundError) else str(exc)
+            text = read_source(path)
+        except SourceError as exc:
+            reason = exc.reason
             raise ScriptError(diagnostic("E811", Span.point(shown), f"cannot read script {shown!r}: {reason}")) \
                 from None
         choices, lines = [], []

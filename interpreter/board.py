@@ -28,7 +28,6 @@ rulebook the scenario names.
 
 from __future__ import annotations
 
-import tomllib
 from pathlib import Path
 from typing import Iterable, Iterator
 
@@ -38,6 +37,7 @@ from attrs import field, frozen
 from ..dsl.ast import Span
 from ..dsl.diagnostics import Diagnostic, RulesError, diagnostic, did_you_mean
 from . import grid
+from .toml_text import parse_toml, read_toml_text
 
 
 @frozen
@@ -132,21 +132,13 @@ def read_map_text(path: str | Path) -> str:
     Raises:
         RulesError: E004 when it cannot be read.
     """
-    shown = str(path)
-    try:
-        return Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise RulesError([diagnostic("E004", Span.point(shown), f"cannot read map {shown!r}: {exc}")]) from None
+    return read_toml_text(path, "map")
 
 
 def board_from_text(text: str, path: str, terrain_names: Iterable[str] | None = None) -> Board:
     """Build a board from map TOML text (see ``read_board``)."""
     reader = _MapReader(path, text)
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        line = getattr(exc, "lineno", None) or 1
-        raise RulesError([diagnostic("E701", Span.point(path, line), f"not valid TOML: {exc}")]) from None
+    data = parse_toml(text, path, "E701")
     spec = data.get("map")
     if not isinstance(spec, dict):
         raise RulesError([diagnostic("E701", Span.point(path), "no [map] table", "start the file with [map]")])
@@ -247,6 +239,10 @@ def _features(reader: _MapReader, features, graph: nx.Graph) -> None:
         reader.error("E701", "[[map.features]] must be a list of tables", "features")
         return
     for feature in features:
+        if not isinstance(feature, dict):
+            reader.error("E701", f"a feature must be a table such as {{ kind = \"river\", path = [\"0101\", "
+                         f"\"0102\"] }}, not {feature!r}", "features", "write each feature as a [[map.features]] table")
+            continue
         kind, path = feature.get("kind"), feature.get("path")
         if not isinstance(kind, str) or not isinstance(path, list) or len(path) < 2:
             reader.error("E701", "a feature needs kind = \"name\" and path = [two or more cells]", "features")

@@ -23,6 +23,7 @@ from attrs import frozen
 from ..dsl.ast import Span
 from ..dsl.diagnostics import RulesError, diagnostic, did_you_mean
 from ..dsl.loader import find_rulebook, load_with_diagnostics, rulebook_aliases, shipped_folder
+from ..dsl.sources import exists, is_file
 from .scenario import scenario_rules
 
 
@@ -66,7 +67,7 @@ def is_shipped(path: str | Path) -> bool:
 def find_scenario(name: str) -> Path | None:
     """A shipped scenario by file stem, or ``None``."""
     candidate = shipped_folder("scenarios") / f"{name}.toml"
-    return candidate if candidate.is_file() else None
+    return candidate if is_file(candidate) else None
 
 
 def scenario_names() -> list[str]:
@@ -84,7 +85,7 @@ def scenario_argument(text: str) -> Path:
         RulesError: E004 naming the shipped scenarios when it is neither.
     """
     path = Path(text)
-    if path.is_file() or path.suffix == ".toml" or "/" in text:
+    if is_file(path) or path.suffix == ".toml" or "/" in text:
         return path  # a path: loading it reports a missing file where it is
     found = find_scenario(text)
     if found is None:
@@ -98,7 +99,7 @@ def scenario_argument(text: str) -> Path:
 def rulebook_argument(text: str) -> str:
     """The rules file a command-line argument names: a path, else a shipped rulebook's name or alias.
     An argument that is neither stays as written, so loading it reports the missing file."""
-    if text == "-" or Path(text).exists():
+    if text == "-" or exists(Path(text)):
         return text
     found = find_rulebook(text)
     return str(found) if found is not None else text

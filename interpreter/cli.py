@@ -13,19 +13,25 @@ to the terminal stream this module hands it).
 stdout and diagnostics on stderr as ``path:line:col: CODE message``.  They
 exit 0 when the game ends (or the log replays), 1 when a file is bad (the
 scenario, a script, a log that does not replay) or a person ends the input
-before the game is over, and 2 for usage errors.
+before the game is over, and 2 for usage errors.  ``play --log`` keeps the log
+on disk as the game goes (``savefile.LogWriter``): a game stopped or killed
+leaves a log that ``replay`` replays to where it stopped, noting the line it
+ends at (I806), with exit 0.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import traceback
 from pathlib import Path
 from typing import Sequence
 
 from .. import __version__
-from ..dsl.diagnostics import CODES, RulesError, Severity, did_you_mean, sort_diagnostics
+from ..dsl.ast import Span
+from ..dsl.diagnostics import CODES, RulesError, Severity, diagnostic, did_you_mean, sort_diagnostics
+from ..dsl.sources import MAX_FILE_BYTES, exists, is_dir
 from . import render
 from .catalogue import rulebook_argument, scenario_argument
 
@@ -158,7 +164,7 @@ def _expand(raw: str) -> list[str]:
     """A folder stands for every ``.rules`` and ``.toml`` file below it, in sorted order (as ruff
     takes folders)."""
     path = Path(raw)
-    if raw != "-" and path.is_dir():
+    if raw != "-" and is_dir(path):
         return [str(p) for p in sorted((*path.rglob("*.rules"), *path.rglob("*.toml")))]
     return [raw]
 
@@ -168,7 +174,7 @@ def _lint_argument(raw: str) -> str:
     from .catalogue import find_scenario
 
     found = rulebook_argument(raw)
-    if found == raw and not Path(raw).exists() and (scenario := find_scenario(raw)) is not None:
+    if found == raw and not exists(Path(raw)) and (scenario := find_scenario(raw)) is not None:
         return str(scenario)
     return found
 
@@ -177,7 +183,7 @@ def _stdin_to_file(_: str) -> str:
     """Lint stdin by writing it to a temporary file (relative includes then resolve from the cwd)."""
     import tempfile
 
-    data = sys.stdin.read()
+    data = sys.stdin.read(MAX_FILE_BYTES + 1)  # more is refused when read back (E004), never held whole
     handle = tempfile.NamedTemporaryFile("w", suffix=".rules", delete=False, dir=Path.cwd(), encoding="utf-8")
     with handle:
         handle.write(data)
@@ -322,13 +328,18 @@ def run_play(args: argparse.Namespace) -> int:
     from .actions import IllegalActionError
     from .agents import InputEnded, ScriptError, iter_play
     from .game import Game
+    from .log_check import is_regular_file
     from .narrate import Narrator, redactions, result_line, title
+    from .savefile import LogWriter
 
     specs = _agent_specs(args.agents)
     if isinstance(specs, str):
         return _usage(specs)
     if args.log and not Path(args.log).parent.is_dir():
         return _usage(f"cannot write the log {args.log!r}: no folder {str(Path(args.log).parent)!r}")
+    target = os.path.realpath(args.log) if args.log else None
+    if target and os.path.lexists(target) and not is_regular_file(target):
+        return _usage(f"cannot write the log {args.log!r}: it is not a regular file (a log is never written over one)")
     options = dict(args.option)  # a name given twice: the last one counts
     try:
         scenario = scenario_argument(args.scenario)
@@ -347,12 +358,20 @@ def run_play(args: argparse.Namespace) -> int:
         return EXIT_FINDINGS
     humans = [side for side, spec in seats.items() if spec == "human"]
     viewer = humans[0] if len(humans) == 1 else None
+    try:
+        writer = LogWriter(game, args.log) if args.log else None  # kept as the game goes
+    except OSError as exc:
+        print(f"warbook: error: cannot write the log {args.log!r}: {exc.strerror or exc}", file=sys.stderr)
+        return EXIT_FINDINGS
     narrator = Narrator()
     if not args.quiet:
         print(title(game))
     status = EXIT_CLEAN
     try:
         for entry in iter_play(game, agents):
+            if writer is not None and not _synced(writer, args.log):  # a game killed leaves what it played
+                status = EXIT_FINDINGS
+                break
             if args.quiet:
                 continue
             if viewer is not None:
@@ -366,15 +385,21 @@ def run_play(args: argparse.Namespace) -> int:
         _diagnostics([exc.diagnostic])
         status = EXIT_FINDINGS
     finally:
-        if args.log:
-            try:
-                game.save(args.log)
-            except OSError as exc:
-                print(f"warbook: error: cannot write the log {args.log!r}: {exc.strerror or exc}", file=sys.stderr)
-                status = EXIT_FINDINGS
+        if writer is not None and not _synced(writer, args.log, close=True):
+            status = EXIT_FINDINGS
     if args.quiet and game.is_over():
         print(result_line(game.result()))
     return status
+
+
+def _synced(writer, shown: str, close: bool = False) -> bool:
+    """Bring the log on disk up to date (and close it): whether that worked, else say why."""
+    try:
+        writer.close() if close else writer.sync()
+    except OSError as exc:
+        print(f"warbook: error: cannot write the log {shown!r}: {exc.strerror or exc}", file=sys.stderr)
+        return False
+    return True
 
 
 def run_replay(args: argparse.Namespace) -> int:
@@ -394,6 +419,10 @@ def run_replay(args: argparse.Namespace) -> int:
             print(line)
         if not game.is_over():
             print(result_line(None))
+    if not game.is_over():  # a game abandoned, or killed while its log was kept: a valid prefix
+        end, decision = len(game.log) + 1, game.decision
+        _diagnostics([diagnostic("I806", Span.point(args.log, end), f"the log ends at line {end} before the game "
+                                 f"ended; {decision.side} was to make a {decision.kind} decision")])
     return EXIT_CLEAN
 
 

@@ -4,8 +4,8 @@ The game is a generator (``interpreter.flow.play``) paused at a ``Decision``.
 ``apply`` checks the action is legal (python-chess's ``push`` after
 ``is_legal``), sends it in, and runs to the next decision.  The log records the
 scenario, the rulebook hash, the seed and every decision and roll; loading a
-save replays the choices and checks every roll comes out the same, so load =
-replay (event sourcing).
+save replays the choices and checks every line of the log comes out the same, so
+load = replay (event sourcing).
 """
 
 from __future__ import annotations
@@ -186,10 +186,13 @@ class Game:
 
     @classmethod
     def load(cls, path: str | os.PathLike) -> "Game":
-        """Replay a saved log and check it reproduces: same rulebook, scenario, options and rolls.
+        """Replay a saved log and check every line of it against the replay: same rulebook, scenario,
+        options, decisions, rolls and events (``interpreter.log_check``).  A log that stops at a
+        decision (a game stopped, or killed while ``savefile.LogWriter`` kept it) loads unfinished.
 
         Raises:
-            RulesError: with an E803 diagnostic naming the first line that differs, or what changed.
+            RulesError: with an E803 diagnostic at the first line that differs, saying what differs,
+                or what changed.
         """
         return savefile.load(cls, path)
 

@@ -1,8 +1,10 @@
 """Saved games that travel: a log names what is shipped and carries what is not.
 
 A save is the game's log as JSON lines: a header, then every decision, roll and
-event (event sourcing: loading replays the decisions and checks every roll).  The
-header says how to find the game's files again on any machine:
+event (event sourcing: loading replays the decisions and checks every line against
+the replay, ``interpreter.log_check``).  ``LogWriter`` keeps the log on disk as the
+game goes, so that a game stopped or killed leaves a log that replays to where it
+stopped.  The header says how to find the game's files again on any machine:
 
 - a shipped scenario, and a shipped rulebook played instead of the scenario's own,
   by their shipped names (``{"shipped": NAME}``), found again
@@ -17,7 +19,7 @@ header says how to find the game's files again on any machine:
 It also records a digest of each declaration of the rulebook, so that a replay
 under a rulebook that has changed since names the declarations that changed; a
 change of layout or comments alone (same declarations) does not stop a replay,
-which checks every roll anyway.
+which checks every line anyway.
 
 Limits: an embedded file that names a shipped file by a relative path (rather than
 ``extends "NAME"``) replays only in place.  Logs of version 1 (paths relative to
@@ -27,19 +29,21 @@ the log, no embedded files) still load.
 from __future__ import annotations
 
 import contextlib
+import errno
 import hashlib
-import json
 import os
 import tempfile
 from collections.abc import Iterator
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 from typing import Any
+
+import attrs
 
 from .. import __version__
 from ..dsl.ast import Span
-from ..dsl.diagnostics import RulesError, diagnostic
-from .actions import Action, IllegalActionError
+from ..dsl.diagnostics import Diagnostic, RulesError, diagnostic
 from .catalogue import find_scenario, is_shipped, shipped_name
+from .log_check import bad, check_header, entry_line, is_regular_file, read_log, read_regular, replay_lines
 from .scenario import Scenario, load_scenario, with_rulebook
 
 Game = Any
@@ -82,25 +86,101 @@ def _header(game: Game, embedded: dict[Path, str]) -> dict[str, Any]:
 
 
 def save(game: Game, path: str | os.PathLike) -> None:
-    """Write the log as JSON lines, atomically (a temporary file renamed into place)."""
-    path = Path(path)
+    """Write the log as JSON lines, atomically (a temporary file renamed into place).
+
+    A symbolic link is written through (the link stays); anything else that is not a regular file
+    (a FIFO, a device, a folder) is never replaced.
+
+    Raises:
+        OSError: when the file cannot be written, or ``path`` names something other than a file.
+    """
+    target = _target(path)
+    fd = _write_new(target, _text(game, target, game.log))
+    os.close(fd)
+
+
+class LogWriter:
+    """The log of a game kept on disk as the game goes, so that a game stopped or killed leaves a log
+    that replays to where it stopped (``interpreter.log_check``).
+
+    It starts as a save (written atomically), then every ``sync()`` appends the entries logged
+    since, in one write each; called when the game waits for a decision or is over, the file always
+    ends where a replay of it stops too.  ``close()`` syncs, flushes the file to disk and closes it.
+    The finished file is byte for byte what ``save`` writes.  After a failed write the writer
+    writes nothing more (its file may end in part of a line, which a replay reports).
+
+    Raises (each method):
+        OSError: when the file cannot be written, or ``path`` names something other than a file.
+    """
+
+    def __init__(self, game: Game, path: str | os.PathLike):
+        self.game = game
+        self.path = _target(path)
+        self._written = len(game.log)
+        self._fd: int | None = _write_new(self.path, _text(game, self.path, game.log))
+
+    def sync(self) -> None:
+        """Append the entries logged since the last sync (none while nothing new was logged)."""
+        if self._fd is None or self._written == len(self.game.log):
+            return
+        entries = self.game.log[self._written:]
+        try:
+            _write_all(self._fd, "".join(entry_line(e) + "\n" for e in entries).encode("utf-8"))
+        except BaseException:  # the file may end in part of a line now: write nothing more to it
+            os.close(self._fd)
+            self._fd = None
+            raise
+        self._written += len(entries)
+
+    def close(self) -> None:
+        """Append what is left, flush the file to disk and close it (once; later calls do nothing)."""
+        if self._fd is None:
+            return
+        try:
+            self.sync()
+            os.fsync(self._fd)
+        finally:
+            os.close(self._fd)
+            self._fd = None
+
+
+def _target(path: str | os.PathLike) -> Path:
+    """Where a log is written: through a symbolic link, and never over what is not a regular file."""
+    target = Path(os.path.realpath(path))
+    if os.path.lexists(target) and not is_regular_file(target):
+        raise OSError(errno.EEXIST, "it exists and is not a regular file (a log is never written over one)")
+    return target
+
+
+def _text(game: Game, target: Path, entries: list[dict]) -> str:
+    """The header of a log to be written at ``target``, then ``entries``, as JSON lines."""
     embedded = _embedded(game.scenario)
     head = _header(game, embedded)
     if embedded:
         common = _common_folder(embedded)
-        head["files_at"] = Path(os.path.relpath(common, path.resolve().parent)).as_posix()
-    lines = [json.dumps(head, sort_keys=True, ensure_ascii=False)]
-    lines += [json.dumps(entry, sort_keys=True, ensure_ascii=False, default=str) for entry in game.log]
-    handle = tempfile.NamedTemporaryFile("w", encoding="utf-8", dir=path.parent or ".", delete=False,
-                                         prefix=f".{path.name}.", suffix=".tmp")
+        head["files_at"] = Path(os.path.relpath(common, target.parent)).as_posix()
+    return "".join(entry_line(e) + "\n" for e in [head, *entries])
+
+
+def _write_new(target: Path, text: str) -> int:
+    """Write ``text`` to a temporary file beside ``target`` and rename it into place; the open file
+    (now ``target``) is returned, for appending to."""
+    fd, name = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
     try:
-        with handle:
-            handle.write("\n".join(lines) + "\n")
-        os.chmod(handle.name, 0o666 & ~_umask())  # temporary files are private; a save is not
-        os.replace(handle.name, path)
+        os.fchmod(fd, 0o666 & ~_umask())  # temporary files are private; a save is not
+        _write_all(fd, text.encode("utf-8"))
+        os.replace(name, target)
     except BaseException:
-        Path(handle.name).unlink(missing_ok=True)
+        os.close(fd)
+        Path(name).unlink(missing_ok=True)
         raise
+    return fd
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view):]
 
 
 def _played_under_other_rules(scenario: Scenario) -> bool:
@@ -140,74 +220,73 @@ def _umask() -> int:
 # --- reading and replaying --------------------------------------------------------------------
 
 def load(cls: type[Game], path: str | os.PathLike) -> Game:
-    """Replay a saved log and check it reproduces: same rulebook, scenario, options and rolls.
+    """Replay a saved log and check it against the replay, line by line: same rulebook, scenario,
+    options, and every entry the same (``interpreter.log_check``).  A log that stops at a decision
+    replays to an unfinished game.
 
     Raises:
-        RulesError: with an E803 diagnostic naming the first line that differs.
+        RulesError: with an E803 diagnostic at the first line that differs, saying what differs.
     """
     shown = str(path)
-    entries = _read(path)
+    lines, entries = read_log(path)
     head = entries[0]
+    version = check_header(head, shown)
     options = head.get("options", {})
     folder = Path(path).resolve().parent
+    in_place = folder / head.get("files_at", ".")
     with _files_of(head, folder, shown) as unpacked:
-        scenario = _scenario(head, folder, unpacked, shown)
         try:
-            game = cls.new(scenario, int(head["seed"]), options=options)
+            scenario = _scenario(head, folder, unpacked, shown)
+            game = cls.new(scenario, head["seed"], options=options)
         except RulesError as exc:  # an option the rules do not declare is the log's fault
             raise RulesError([diagnostic("E803", Span.point(shown, 1), f"the header's {d.message}", d.hint)
-                              if d.code == "E804" else d for d in exc.diagnostics]) from None
+                              if d.code == "E804" else _carried(d, unpacked if unpacked != in_place else None, shown)
+                              for d in exc.diagnostics]) from None
     _check_same_files(head, game, shown)
-    _replay(game, entries, shown)
+    if version >= 2:
+        _check_header_says(head, game, shown)
+    replay_lines(game, lines[1:], entries[1:], shown)
     return game
 
 
+def _carried(found: Diagnostic, unpacked: Path | None, shown: str) -> Diagnostic:
+    """A diagnostic about a file the log carries, unpacked to a temporary folder (``unpacked``) that
+    is gone by the time it is shown: placed at the header (line 1), the carried file named with its position."""
+    where = Path(found.span.path).resolve() if unpacked is not None else None
+    if where is None or not where.is_relative_to(unpacked.resolve()):
+        return found
+    key = where.relative_to(unpacked.resolve()).as_posix()
+    return attrs.evolve(found, span=Span.point(shown, 1), message=f"in the file {key!r} the log carries, line "
+                        f"{found.span.line}, column {found.span.column}: {found.message}")
+
+
 def _bad(shown: str, line: int, message: str, hint: str | None = None) -> RulesError:
-    return RulesError([diagnostic("E803", Span.point(shown, line), message, hint)])
+    return bad(shown, line, message, hint)
 
 
-def _read(path: str | os.PathLike) -> list[dict]:
-    """The log's entries, the header first, checked for shape."""
-    shown = str(path)
-    try:
-        lines = Path(path).read_text(encoding="utf-8").splitlines()
-        entries = [json.loads(line) for line in lines if line.strip()]
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise _bad(shown, 1, f"cannot read log {shown!r}: {exc}") from None
-    shapeless = next((n for n, e in enumerate(entries, start=1) if not isinstance(e, dict)), None)
-    if shapeless is not None:
-        raise _bad(shown, shapeless, f"line {shapeless}: not a log entry (a JSON object)")
-    if not entries or entries[0].get("type") != "header":
-        raise _bad(shown, 1, "not a warbook log: no header line")
-    head = entries[0]
-    if type(head.get("seed")) is not int or not _is_reference(head.get("scenario")) \
-            or ("rulebook" in head and not _is_reference(head["rulebook"])):
-        raise _bad(shown, 1, "the header needs 'scenario' (a shipped name, an embedded file or a path) and 'seed' "
-                   "(a whole number)")
-    options = head.get("options", {})
-    if not isinstance(options, dict) or not all(type(on) is bool for on in options.values()):
-        raise _bad(shown, 1, "the header's 'options' must map option names to true or false")
-    files = head.get("files", {})
-    if not isinstance(files, dict) or not all(isinstance(t, str) and _is_safe_key(k) for k, t in files.items()):
-        raise _bad(shown, 1, "the header's 'files' must map relative paths (no '..') to file texts")
-    if not isinstance(head.get("files_at", ""), str):
-        raise _bad(shown, 1, "the header's 'files_at' must be a folder's path relative to the log")
-    return entries
+def _check_header_says(head: dict, game: Game, shown: str) -> None:
+    """A version-2 header says what a save of the replayed game says (but the version of warbook
+    that wrote it and where its files were): the same files, options, references and digests."""
+    written = _header(game, _embedded(game.scenario))
+    for key in sorted(set(head) | set(written)):
+        if key in ("warbook", "files_at", "rulebook_hash") or head.get(key) == written.get(key):
+            continue
+        if key == "files":
+            carried = [k for k in sorted(set(head.get(key, {})) | set(written.get(key, {})))
+                       if head.get(key, {}).get(k) != written.get(key, {}).get(k)]
+            if not carried:
+                raise _bad(shown, 1, "the header's 'files' is not what a save of the replayed game says")
+            raise _bad(shown, 1, f"the file {carried[0]!r} the log carries is not the one the game was played "
+                       "with (the header's hashes say otherwise)")
+        raise _bad(shown, 1, f"the header's {key!r} is not what a save of the replayed game says")
+    if head["rulebook_hash"] != written["rulebook_hash"] and not _any_shipped(game.scenario):
+        raise _bad(shown, 1, "the rulebook the log carries does not match the header's 'rulebook_hash'",
+                   "replay it with the files it was recorded with")
 
 
-def _is_reference(value: Any) -> bool:
-    """A version-1 path, or a version-2 ``{"shipped": NAME}`` or ``{"file": KEY}``."""
-    if isinstance(value, str):
-        return True
-    return isinstance(value, dict) and all(isinstance(v, str) for v in value.values()) \
-        and ("shipped" in value or "file" in value)
-
-
-def _is_safe_key(key: str) -> bool:
-    """Whether an embedded file's key stays inside the folder it is written to."""
-    parts = PurePosixPath(key).parts
-    return bool(parts) and not PurePosixPath(key).is_absolute() and ".." not in parts and "\\" not in key \
-        and ":" not in key
+def _any_shipped(scenario: Scenario) -> bool:
+    """Whether any of the rulebook's files is shipped (and so may have changed since, in layout)."""
+    return any(is_shipped(p) for p, _ in scenario.rulebook.sources)
 
 
 @contextlib.contextmanager
@@ -239,7 +318,11 @@ def _locate(ref: str | dict, folder: str, log_folder: Path, unpacked: Path | Non
     """The file a header reference stands for: a shipped one by name, else an embedded one."""
     if isinstance(ref, str):  # version 1: relative to the log, else as written
         beside = log_folder / ref
-        return beside if beside.is_file() else Path(ref)
+        found = beside if is_regular_file(beside) else Path(ref)
+        if not is_regular_file(found):
+            raise _bad(shown, 1, f"the header names the file {ref!r}, which is not a regular file beside the log "
+                       "nor from here")
+        return found
     if "shipped" in ref:
         from ..dsl.loader import find_rulebook
 
@@ -248,7 +331,7 @@ def _locate(ref: str | dict, folder: str, log_folder: Path, unpacked: Path | Non
             raise _bad(shown, 1, f"the game was saved with the shipped {folder[:-1]} {ref['shipped']!r}, which this "
                        f"warbook ({__version__}) does not have", "`warbook list` shows the shipped games")
         return found
-    if unpacked is None or not (unpacked / ref["file"]).is_file():
+    if unpacked is None or not is_regular_file(unpacked / ref["file"]):
         raise _bad(shown, 1, f"the log names the file {ref['file']!r} but does not carry it")
     return unpacked / ref["file"]
 
@@ -260,7 +343,7 @@ def _scenario(head: dict, log_folder: Path, unpacked: Path | None, shown: str) -
     if isinstance(rules, dict):
         return with_rulebook(scenario, _locate(rules, "rulebooks", log_folder, unpacked, shown))
     if isinstance(rules, str) and scenario.rulebook.hash != head.get("rulebook_hash") \
-            and (log_folder / rules).is_file():
+            and is_regular_file(log_folder / rules):
         # Version 1: played under another rulebook than the scenario's own (a house rule).
         return with_rulebook(scenario, log_folder / rules)
     return scenario
@@ -268,8 +351,8 @@ def _scenario(head: dict, log_folder: Path, unpacked: Path | None, shown: str) -
 
 def _file_hash(path: Path) -> str | None:
     try:
-        return text_hash(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError):
+        return text_hash(read_regular(path).decode("utf-8"))
+    except (OSError, ValueError):  # a FIFO or a device is not read; a bad name is no file
         return None
 
 
@@ -310,25 +393,3 @@ def describe_changes(recorded: dict[str, str], current: dict[str, str]) -> str:
             more = f" and {len(names) - _NAMES_SHOWN} more" if len(names) > _NAMES_SHOWN else ""
             parts.append(f"{label} {', '.join(names[:_NAMES_SHOWN])}{more}")
     return "; ".join(parts)
-
-
-def _replay(game: Game, entries: list[dict], shown: str) -> None:
-    """Send every recorded decision, checking the number of legal actions, then the rolls."""
-    for number, entry in enumerate(entries, start=1):
-        if entry.get("type") != "decision":
-            continue
-        if game.is_over() or len(game.legal_actions()) != entry.get("options"):
-            raise _bad(shown, number, f"line {number}: expected {entry.get('options')} legal actions, found "
-                       f"{len(game.legal_actions())}")
-        if not isinstance(entry.get("choice"), str):
-            raise _bad(shown, number, f"line {number}: a decision without its 'choice'")
-        try:
-            game.apply(Action.parse(entry["choice"]))
-        except IllegalActionError as exc:
-            raise _bad(shown, number, f"line {number}: {exc}") from None
-    expected = [e for e in entries if e.get("type") == "roll"]
-    got = [e for e in game.log if e.get("type") == "roll"]
-    for want, have in zip(expected, got):
-        if (want.get("value"), want.get("reason")) != (have.get("value"), have.get("reason")):
-            raise _bad(shown, 1, f"roll {want.get('n')} differs on replay: {want.get('value')} then, "
-                       f"{have.get('value')} now")

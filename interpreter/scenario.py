@@ -58,7 +58,9 @@ A scenario is TOML (docs/scenarios.md)::
     what = "roll:recon"
     amount = 1
 
-Paths are relative to the scenario file.  Every problem is a diagnostic with
+Paths are relative to the scenario file and must stay in its folder (or a folder of shipped
+games: a shipped map, a rulebook on ``WARBOOK_PATH``), as an ``include`` must stay in its
+rulebook's; set-up is bounded (``MAX_COUNTERS``).  Every problem is a diagnostic with
 the file and, where it can be found, the line and column of the key (E704).
 
 The work is split by concern: ``interpreter.scenario_toml`` reads the TOML into typed
@@ -70,7 +72,6 @@ records, so ``from .scenario import Scenario`` keeps working.
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Callable
 from pathlib import Path
 
@@ -78,7 +79,9 @@ from attrs import evolve
 
 from ..dsl.ast import Span
 from ..dsl.diagnostics import RulesError, diagnostic
-from ..dsl.loader import find_rulebook, load_with_diagnostics
+from ..dsl.loader import find_rulebook, load_with_diagnostics, search_path, shipped_folder
+from ..dsl.sources import is_file
+from ..dsl.values import shorten
 from ..dsl.model import Rulebook
 from .board import Board, board_from_text, read_map_text
 from .options import with_options
@@ -86,15 +89,36 @@ from .rules import Rules
 from .scenario_records import EDGES, MODIFIER_KINDS, Draw, Placement, Scenario, TurnModifier, Zone
 from .scenario_resolve import EntryReader, option_problem
 from .scenario_toml import DrawEntry, ScenarioFile, ScenarioText, SetupEntry, TurnModifierEntry
+from .toml_text import parse_toml, read_toml_text
 
 __all__ = ["EDGES", "MODIFIER_KINDS", "Draw", "Placement", "Scenario", "TurnModifier", "Zone", "load_scenario",
            "scenario_rules", "with_rulebook"]
 
 def scenario_rules(path: str | Path, name: str) -> Path | None:
     """The rules a scenario's ``rules``/``rulebook`` names: a file beside the scenario, else a
-    shipped rulebook by name or alias; ``None`` when there is neither."""
+    shipped rulebook by name or alias (a bare name only); ``None`` when there is neither."""
     beside = Path(path).parent / name
-    return beside if beside.is_file() else find_rulebook(name)
+    if is_file(beside):
+        return beside
+    return find_rulebook(name) if "/" not in name and "\\" not in name and "\0" not in name else None
+
+
+def confinement_problem(scenario: Path, target: Path, key: str, written: str) -> tuple[str, str] | None:
+    """(message, hint) when the file a scenario's ``rules`` or ``map`` names is outside the
+    scenario's folder and every folder of shipped games (``search_path``, the shipped
+    scenarios): a scenario must not make warbook read any file it names, as an ``include``
+    may not (E007)."""
+    folder = scenario.resolve().parent
+    try:
+        resolved = target.resolve()
+    except (OSError, ValueError):
+        return f"{key!r} names a path the system cannot open", "name a file in the scenario's folder"
+    roots = [folder, *(p.resolve() for p in search_path()), shipped_folder("scenarios").resolve()]
+    if any(resolved.is_relative_to(root) for root in roots):
+        return None
+    hint = (f"a scenario's {key} must be a file in its folder {str(folder)!r} or below it"
+            + (', or a shipped rulebook by name: rulebook = "NAME"' if key != "map" else ", or a shipped map"))
+    return f"{key} {shorten(written)!r} is outside the scenario's folder", hint
 
 
 def _read_entries(source: ScenarioText, raws: tuple, cls: type, key: str, read: Callable) -> list:
@@ -120,16 +144,8 @@ def load_scenario(path: str | Path) -> Scenario:
     """
     path = Path(path)
     shown = str(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-        data = tomllib.loads(text)
-    except FileNotFoundError:
-        raise RulesError([diagnostic("E004", Span.point(shown), f"no such scenario file {shown!r}")]) from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise RulesError([diagnostic("E004", Span.point(shown), f"cannot read {shown!r}: {exc}")]) from None
-    except tomllib.TOMLDecodeError as exc:
-        raise RulesError([diagnostic("E704", Span.point(shown, getattr(exc, "lineno", 1) or 1),
-                                     f"not valid TOML: {exc}")]) from None
+    text = read_toml_text(path, "scenario")
+    data = parse_toml(text, shown, "E704")
     if not isinstance(data.get("scenario"), dict):
         raise RulesError([diagnostic("E704", Span.point(shown), "no [scenario] table", "start with [scenario]")])
     source = ScenarioText(shown, text)
@@ -143,10 +159,14 @@ def load_scenario(path: str | Path) -> Scenario:
     if rules_name is None:
         raise RulesError([diagnostic("E704", source.span(("scenario",)), "the scenario names no rules",
                                      'add rules = "my_overlay.rules" or rulebook = "NAME" (a shipped rulebook)')])
+    rules_key = "rules" if head.rules else "rulebook"
     rules_path = scenario_rules(path, rules_name)
     if rules_path is None:
-        raise RulesError([diagnostic("E704", source.span(("scenario", "rules" if head.rules else "rulebook")),
-                                     f"no rules file or shipped rulebook {rules_name!r}")])
+        raise RulesError([diagnostic("E704", source.span(("scenario", rules_key)),
+                                     f"no rules file or shipped rulebook {shorten(rules_name)!r}")])
+    problem = confinement_problem(path, rules_path, rules_key, rules_name)
+    if problem:
+        raise RulesError([diagnostic("E704", source.span(("scenario", rules_key)), *problem)])
     rulebook, loading = load_with_diagnostics(rules_path)
     errors = [d for d in loading if d.severity.name == "ERROR"]
     if rulebook is None or errors:
@@ -165,6 +185,9 @@ def load_scenario(path: str | Path) -> Scenario:
 
     # Map.
     map_path = path.parent / head.map
+    problem = confinement_problem(path, map_path, "map", head.map)
+    if problem:
+        raise RulesError([diagnostic("E704", source.span(("scenario", "map")), *problem)])
     map_text = read_map_text(map_path)
     board = board_from_text(map_text, str(map_path), [d.name for d in rulebook.of_kind("terrain")])
     problem = grid_problem(rulebook, board)
@@ -187,12 +210,32 @@ def load_scenario(path: str | Path) -> Scenario:
     draws = _read_entries(source, found.draw, DrawEntry, "draw", reader.draw)
     modifiers = _read_entries(source, found.turn_modifier, TurnModifierEntry, "turn_modifier", reader.turn_modifier)
     reader.check_dummies(placements)
+    too_many = _over_counters(placements, draws)
+    if too_many is not None:
+        source.report_line(too_many, f"the set-up would hold more than {MAX_COUNTERS} counters",
+                           "a scenario sets up the counters of a board game: a few hundred at most")
     if source.problems:
         raise RulesError(source.problems)
     return Scenario(shown, head.name if head.name is not None else path.stem, text, rulebook, board, head.turns,
                     tuple(order), tuple(setup_order), tuple(resources), tuple(placements), head.note,
                     tuple(income), head.year, tuple(options), tuple(choices), tuple(draws), tuple(modifiers),
                     unplaced, rules_path=rulebook.path, map_path=str(map_path), map_text=map_text)
+
+
+MAX_COUNTERS = 10_000
+"""The most counters a scenario's set-up and draws may hold together (each entry is bounded by
+``scenario_toml.MAX_COUNT``; this bounds many entries, or ``one_each`` over a large zone)."""
+
+
+def _over_counters(placements: list[Placement], draws: list[Draw]) -> int | None:
+    """The line of the entry that takes the set-up past ``MAX_COUNTERS``, or ``None``."""
+    total = 0
+    for line, count in sorted([(p.line, p.count) for p in placements]
+                              + [(d.line, sum(n for _, n in d.mix)) for d in draws]):
+        total += count
+        if total > MAX_COUNTERS:
+            return line
+    return None
 
 
 MAP_GRIDS = {"hex": "hex", "square": "square with diagonals"}

@@ -17,7 +17,6 @@ compete for the same cells are not added up (set-up does not look ahead either).
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -28,6 +27,7 @@ from ..dsl.diagnostics import Diagnostic, RulesError, diagnostic
 from .board import board_from_text
 from .context import Context
 from .scenario import Placement, Scenario, load_scenario
+from .toml_text import parse_toml, read_toml_text
 from .setup import zone_cells
 
 @frozen
@@ -42,16 +42,13 @@ def lint_data_file(path: str | Path) -> DataReport:
     """Check a scenario or map file; never raises for bad input."""
     shown = str(path)
     try:
-        text = Path(path).read_text(encoding="utf-8")
-    except FileNotFoundError:
-        return _report([diagnostic("E004", Span.point(shown), f"no such file {shown!r}")], ())
-    except (OSError, UnicodeDecodeError) as exc:
-        return _report([diagnostic("E004", Span.point(shown), f"cannot read {shown!r}: {exc}")], ())
+        text = read_toml_text(path, "TOML")
+    except RulesError as exc:
+        return _report(exc.diagnostics, ())
     try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        line = getattr(exc, "lineno", 1) or 1
-        return _report([diagnostic("E704", Span.point(shown, line), f"not valid TOML: {exc}")], ((shown, text),))
+        data = parse_toml(text, shown, "E704")
+    except RulesError as exc:
+        return _report(exc.diagnostics, ((shown, text),))
     sources = ((shown, text),)
     if "scenario" in data:
         try:

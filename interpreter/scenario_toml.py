@@ -5,9 +5,10 @@ entry records below, which mirror the file's keys (docs/scenarios.md): ``[scenar
 ``ScenarioTable``, each ``[[setup]]`` a ``SetupEntry``, each ``[[draw]]`` a ``DrawEntry`` with
 its ``[[draw.place]]`` as ``DrawPlace``, each ``[[turn_modifier]]`` a ``TurnModifierEntry``.
 The converter checks the shape only (a key the format does not know, a key missing, a value of
-the wrong type, a whole number below 1); names of the rulebook and the map are checked by
-``interpreter.scenario_resolve``.  Every problem becomes an E704 diagnostic from
-``ScenarioText``, placed at the offending key.
+the wrong type, a whole number below 1 or past its bound: ``MAX_COUNT`` counters or turns,
+``MAX_WHOLE`` for resources, so that a typo cannot make set-up run for minutes); names of the
+rulebook and the map are checked by ``interpreter.scenario_resolve``.  Every problem becomes an E704
+diagnostic from ``ScenarioText``, placed at the offending key.
 
 Limits: ``tomllib`` keeps no positions, so ``TomlPositions`` finds keys by reading the text
 line by line: table headers (``[a.b]``, ``[[a]]``, counted in order), then ``key =`` (or a
@@ -32,14 +33,21 @@ from cattrs.preconf.tomllib import make_converter
 
 from ..dsl.ast import Span
 from ..dsl.diagnostics import Diagnostic, did_you_mean, diagnostic
-from ..dsl.values import read_range
+from ..dsl.values import read_range, shorten
 
 T = TypeVar("T")
+
+MAX_COUNT = 1000
+"""The largest count of counters, turns or counters per cell a key may give."""
+MAX_WHOLE = 10**9
+"""The largest size of a whole number (a resource, a modifier), either sign."""
 
 Whole = NewType("Whole", int)
 """A whole number (not a boolean, not a float)."""
 Count = NewType("Count", int)
-"""A whole number of at least 1."""
+"""A whole number from 1 to ``MAX_COUNT``."""
+Year = NewType("Year", int)
+"""A calendar year, from 1 to 9999."""
 Names = NewType("Names", tuple)
 """A list of names; a single name stands for a list of one."""
 NameList = NewType("NameList", tuple)
@@ -56,6 +64,7 @@ DESCRIPTIONS: dict[Any, str] = {
     bool: "true or false",
     Whole: "a whole number",
     Count: "a whole number of at least 1",
+    Year: "a whole number (a year)",
     Names: "a list of names",
     NameList: "a list of names",
     TurnSpan: 'a turn or a range such as "1-3"',
@@ -163,7 +172,7 @@ class ScenarioTable:
     rulebook: str | None = None
     setup_order: NameList | None = None
     note: str = ""
-    year: Count | None = None
+    year: Year | None = None
     unplaced: str = "offmap"
     resources: dict[str, dict[str, Whole]] = field(factory=dict, metadata=SIDE_VALUES)
     income: dict[str, dict[str, Whole]] = field(factory=dict, metadata=SIDE_VALUES)
@@ -187,6 +196,27 @@ def _strict(kind: type, check=lambda v: True):
         if not isinstance(value, kind) or (kind is not bool and isinstance(value, bool)) or not check(value):
             raise ValueError(f"not {DESCRIPTIONS.get(kind, kind.__name__)}")
         return value
+    return structure
+
+
+class OutOfBounds(ValueError):
+    """A whole number of the right type outside the bounds its key allows."""
+
+    def __init__(self, low: int, high: int):
+        super().__init__(f"not from {low} to {high}")
+        self.low, self.high = low, high
+
+
+def _bounded(low: int, high: int, at_least_one: bool = False):
+    """A whole number from ``low`` to ``high``; below 1 a plain type error when the key is a
+    count (its description already says "at least 1")."""
+    strict = _strict(int, (lambda v: v >= 1) if at_least_one else (lambda v: True))
+
+    def structure(value: Any, _: Any) -> int:
+        number = strict(value, _)
+        if not low <= number <= high:
+            raise OutOfBounds(low, high)
+        return number
     return structure
 
 
@@ -220,8 +250,9 @@ def make_scenario_converter():
     converter = make_converter(forbid_extra_keys=True)
     converter.register_structure_hook(str, _strict(str))
     converter.register_structure_hook(bool, _strict(bool))
-    converter.register_structure_hook(Whole, _strict(int))
-    converter.register_structure_hook(Count, _strict(int, lambda v: v >= 1))
+    converter.register_structure_hook(Whole, _bounded(-MAX_WHOLE, MAX_WHOLE))
+    converter.register_structure_hook(Count, _bounded(1, MAX_COUNT, at_least_one=True))
+    converter.register_structure_hook(Year, _bounded(1, 9999, at_least_one=True))
     converter.register_structure_hook(Names, _names)
     converter.register_structure_hook(NameList, _name_list)
     converter.register_structure_hook(TurnSpan, _span)
@@ -384,9 +415,14 @@ class ScenarioText:
         elif isinstance(exc, KeyError):
             self.report(where[:-1], f"missing key {where[-1]!r} in {failure.owner.WHAT}",
                         f"{where[-1]!r} is {describe(failure.kind, failure.metadata)}")
+        elif isinstance(exc, OutOfBounds):
+            shown = repr(where[-1]) if isinstance(where[-1], str) else show_path(where)
+            self.report(where, f"{shown} must be from {exc.low} to {exc.high}, not {value!r}",
+                        "a scenario gives counts and values a board game can hold")
         else:
             shown = repr(where[-1]) if isinstance(where[-1], str) else show_path(where)
-            self.report(where, f"{shown} must be {describe(failure.kind, failure.metadata)}, not {value!r}")
+            self.report(where, f"{shown} must be {describe(failure.kind, failure.metadata)}, "
+                        f"not {shorten(repr(value), 60)}")
 
 
 def value_at(raw: Any, path: KeyPath) -> Any:

@@ -23,7 +23,7 @@ from ..diagnostics import Diagnostic, diagnostic, did_you_mean
 from . import check
 from ..model import Declaration, Provenance, Rulebook
 from ..tables import TableView
-from ..values import read_dice
+from ..values import MAX_DICE, MAX_FACES, read_dice, shorten
 
 T = TypeVar("T")
 
@@ -216,12 +216,12 @@ def bad_dice_name(rb: Rulebook) -> Iterator[Diagnostic]:
     rows cannot be checked against the die and nothing can be rolled.
 
     ## Example
-    `dice die` → `dice d6`.
+    `dice die` → `dice d6`.  A roll throws at most 100 dice of at most 1000 faces each.
     """
     for decl in index(rb).of_kind("dice"):
         if read_dice(decl.name) is None:
-            yield diagnostic("E124", decl.name_span, f"dice {decl.name!r} is not dice notation",
-                             "name dice as rolled: d6, 2d6, d10")
+            yield diagnostic("E124", decl.name_span, f"dice {shorten(decl.name)!r} is not dice notation",
+                             f"name dice as rolled: d6, 2d6, d10 (at most {MAX_DICE} dice of {MAX_FACES} faces)")
 
 
 @check("E125", "tag-cycle")

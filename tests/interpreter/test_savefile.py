@@ -129,12 +129,24 @@ def test_a_changed_rulebook_is_reported_by_the_declarations_that_changed(own_gam
                             "added mode watch; removed unit tank")
 
 
-def test_a_rulebook_changed_in_layout_only_still_replays(own_game):
-    game = played(own_game)
-    log = own_game.parent / "game.jsonl"
+def test_a_rulebook_changed_in_layout_only_still_replays(tmp_path):
+    """Part of the rules is shipped (and may be laid out otherwise in another warbook): the same
+    declarations under another hash replay."""
+    house = tmp_path / "jungle.rules"
+    house.write_text(HOUSE_RULE, encoding="utf-8")
+    game = played(house, ROOT / "scenarios" / "klicks_village_sweep.toml", steps=20)
+    log = tmp_path / "game.jsonl"
     game.save(log)
     rewrite_header(log, lambda head: head.update(rulebook_hash="0" * 16))  # same declarations, other text
     assert Game.load(log).log == game.log
+
+
+def test_rules_carried_whole_must_match_their_hash(own_game):
+    """Every file of the rules travels in the log: their hash cannot have changed, only been forged."""
+    log = own_game.parent / "game.jsonl"
+    played(own_game).save(log)
+    rewrite_header(log, lambda head: head.update(rulebook_hash="0" * 16))
+    assert refused(log) == "the rulebook the log carries does not match the header's 'rulebook_hash'"
 
 
 @pytest.mark.parametrize("change, message", [
