@@ -202,12 +202,11 @@ class GreedyAgent:
     def _objective_points(self) -> dict[str, Fraction]:
         """Cells named by ``award … on held``, with the points they score per turn."""
         points: dict[str, Fraction] = {}
-        for award in self.scenario.rulebook.of_kind("award"):
-            on, cells = award.first("on"), award.first("cells")
-            if on is None or not on.has("held") or cells is None:
+        for award in self.rules.awards.values():
+            if award.on != "held" or award.cells is None:
                 continue
-            wanted = {str(w) for w in cells.get("where") or ()}
-            value = sum((Fraction(p.get("value")) for p in award.all("points") if not p.get("who")), Fraction(0))
+            wanted = set(award.cells)
+            value = sum((Fraction(line.value) for line in award.points if not line.who), Fraction(0))
             for cell in self.board.cells:
                 selectors = self.rules.cell_selectors(self.board.terrain(cell), self.board.tags(cell))
                 if wanted & selectors or self.board.graph.nodes[cell].get("place") in wanted:

@@ -241,17 +241,14 @@ def column_shifts(ctx: Context, combat: Declaration, view: TableView, attackers:
     shifts += counter_shifts(ctx, [*attackers, *defenders, *here], cell, attacker_side, defending)
     if (_terrain_rule(combat) == "shifts" and not ignore_terrain and cell is not None and defenders
             and target_side == defending):
-        terrain = ctx.board.terrain(cell)
-        decl = ctx.rulebook.get("terrain", terrain)
-        for line in decl.all("defence") if decl else ():
-            shift = line.get("shift")
-            side = line.get("side")
-            if shift is None or (side is not None and str(side) != defending):
+        terrain = ctx.rules.terrains.get(ctx.board.terrain(cell))
+        for line in terrain.defence if terrain else ():
+            shift = line.value.shift
+            if shift is None or (line.value.defending is not None and line.value.defending != defending):
                 continue
-            who = line.get("who")
-            if who and not _matches_any(ctx, defenders, who):
+            if line.who and not _matches_any(ctx, defenders, line.who):
                 continue
-            shifts.append((shift.columns, f"{decl.display} {shift.text}"))
+            shifts.append((shift.columns, f"{terrain.label} {shift.text}"))
             break
     return shifts
 
@@ -361,13 +358,8 @@ def mode_roll_modifier(ctx: Context, units: Iterable[Unit], table: str) -> int:
     modes = {u.mode for u in units if not u.dummy}
     if len(modes) != 1 or None in modes:
         return 0
-    decl = ctx.rulebook.get("mode", str(next(iter(modes))))
-    total = 0
-    for prop in decl.all("roll") if decl else ():
-        on = prop.get("table")
-        if on is None or str(on) == table:
-            total += prop.get("modifier")
-    return total
+    mode = ctx.rules.mode(str(next(iter(modes))))
+    return mode.roll_modifier_on(table) if mode is not None else 0
 
 
 def _distribution(dice: Dice) -> dict[int, Fraction]:

@@ -33,13 +33,13 @@ from fractions import Fraction
 
 from attrs import frozen
 
-from ..dsl.model import Declaration
+from ..dsl.compiled.movement import MovementClass
 from .board import Board
 from .caches import rules_cache
 from .cells import adjacency, cells_named, within
 from .citations import because
 from .options import option_on
-from .rules import Rules, UnitType, as_names
+from .rules import Rules, UnitType
 
 
 UNLIMITED = None
@@ -50,58 +50,35 @@ BUCKETS = 4096
 distance instead of a heap, and a cost table keeps every point value up to its allowance (``point_list``)."""
 
 
-def movement_class(rules: Rules, unit_type: UnitType) -> Declaration | None:
-    """The ``movement`` declaration of the type's class, or ``None`` when it names none."""
-    return rules.rulebook.get("movement", unit_type.movement) if unit_type.movement else None
+def movement_class(rules: Rules, unit_type: UnitType) -> MovementClass | None:
+    """The type's compiled movement class, or ``None`` when it names none."""
+    return rules.movement_of(unit_type)
 
 
 def never_moves(rules: Rules, unit_type: UnitType) -> bool:
-    """Whether a type cannot move by itself: ``never moves`` or ``needs transport``, on its class or marker.
-
-    Read once per ``Rules`` and type (retreats ask it for every hex they consider)."""
-    cache = rules_cache(rules).setdefault("never_moves", {})
-    found = cache.get(unit_type.name)
-    if found is None:
-        found = cache[unit_type.name] = _never_moves(rules, unit_type)
-    return found
-
-
-def _never_moves(rules: Rules, unit_type: UnitType) -> bool:
-    mclass = movement_class(rules, unit_type)
-    decl = rules.rulebook.get(unit_type.kind, unit_type.name)
-    for d in (mclass, decl):
-        if d is not None and (any(p.has("moves") for p in d.all("never")) or d.has("needs")):
-            return True
-    return False
+    """Whether a type cannot move by itself: ``never moves`` or ``needs transport``, on its class or marker."""
+    mclass = rules.movement_of(unit_type)
+    return unit_type.never_moves or (mclass is not None and (mclass.never_moves or mclass.needs_transport))
 
 
 def allowance(rules: Rules, unit_type: UnitType) -> Fraction | None:
-    """Movement points per move: a ``Fraction``, or ``None`` (``UNLIMITED``); read once per unit type."""
-    cache = rules_cache(rules).setdefault("allowance", {})
-    if unit_type.name not in cache:
-        cache[unit_type.name] = _allowance(rules, unit_type)
-    return cache[unit_type.name]
-
-
-def _allowance(rules: Rules, unit_type: UnitType) -> Fraction | None:
+    """Movement points per move: a ``Fraction``, or ``None`` (``UNLIMITED``)."""
     if never_moves(rules, unit_type):
         return Fraction(0)
-    mclass = movement_class(rules, unit_type)
+    mclass = rules.movement_of(unit_type)
     if mclass is None:
         return Fraction(0)
-    if mclass.has("unlimited"):
+    points = mclass.points
+    if mclass.unlimited_distance or points == "unlimited":
         return UNLIMITED
-    points = mclass.first("points")
-    if points is None or points.has("none"):
+    if points is None or points == "none":
         return Fraction(0)
-    if points.has("unlimited"):
-        return UNLIMITED
-    if points.get("factor") is not None:
-        value = unit_type.factor(str(points.get("factor")))
+    if isinstance(points, str):  # "factor NAME"
+        value = unit_type.factor(points.split(" ", 1)[1])
         if value == "all":
             return UNLIMITED
         return Fraction(value) if isinstance(value, (int, Fraction)) else Fraction(0)
-    return Fraction(points.get("count") or 0)
+    return Fraction(points)
 
 
 @frozen
@@ -214,28 +191,21 @@ def cost_table(rules: Rules, board: Board, type_name: str, turn: int | None = No
 
 def table_key(rules: Rules, type_name: str, turn: int | None) -> tuple[str, int | None]:
     """(type, turn) when the type has a ``may enter … on turn`` line for that turn, else (type, None)."""
-    turns = rules_cache(rules).setdefault("may enter turns", {})
-    found = turns.get(type_name)
-    if found is None:
-        unit_type = rules.unit_type(type_name)
-        decl = rules.rulebook.get(unit_type.kind, type_name)
-        found = turns[type_name] = frozenset(p.get("turn") for p in (decl.all("may") if decl is not None else ())
-                                             if p.get("turn") is not None)
-    return (type_name, turn if turn in found else None)
+    turns = {e.turn for e in rules.unit_type(type_name).may_enter if e.turn is not None}
+    return (type_name, turn if turn in turns else None)
 
 
 def _terrain_cost_line(rules: Rules, terrain: str, unit_type: UnitType) -> tuple[Fraction | None, str]:
     cost = rules.terrain_cost(terrain, unit_type)
     if cost is not None:
         return cost, ""
-    decl = rules.rulebook.get("terrain", terrain)
-    line = next((p for p in decl.all("cost") if p.has("no")), None) if decl else None
-    return None, because(f"{terrain}: no entry", decl, line, f"terrain '{terrain}'")
+    known = rules.terrains.get(terrain)
+    line = next((c.source for c in known.costs if c.value is None), None) if known else None
+    return None, because(f"{terrain}: no entry", known.decl if known else None, line, f"terrain '{terrain}'")
 
 
 def _compile(rules: Rules, board: Board, unit_type: UnitType, turn: int | None = None) -> CostTable:
-    rulebook = rules.rulebook
-    mclass = movement_class(rules, unit_type)
+    mclass = rules.movement_of(unit_type)
     points = allowance(rules, unit_type)
     unit_names = unit_type.selectors
 
@@ -243,47 +213,35 @@ def _compile(rules: Rules, board: Board, unit_type: UnitType, turn: int | None =
     confine: list[tuple[frozenset[str], str]] = []  # (allowed cells, wording) per `enters only`, alternatives
     forbid: list[tuple[frozenset[str], str]] = []
     if mclass is not None:
-        for line in mclass.all("enters"):
-            where = as_names(line.get("where"))
-            distance = line.get("distance")
-            cells = cells_named(rules, board, where)
-            if distance:
-                cells = frozenset(within(board, cells, distance))
-            confine.append((cells, " ".join(where) + (f" within {distance}" if distance else "")))
-        for line in mclass.all("never"):
-            if line.has("moves"):
+        for line in mclass.confinements:
+            cells = cells_named(rules, board, line.where)
+            if line.distance:
+                cells = frozenset(within(board, cells, line.distance))
+            confine.append((cells, " ".join(line.where) + (f" within {line.distance}" if line.distance else "")))
+        for barrier in mclass.barriers:
+            if barrier.exceptions and unit_names & set(barrier.exceptions):
                 continue
-            exceptions = as_names(line.get("exceptions"))
-            if exceptions and unit_names & set(exceptions):
-                continue
-            cells = cells_named(rules, board, as_names(line.get("where"))) - cells_named(rules, board, exceptions)
-            where = " ".join(as_names(line.get("where")))
-            forbid.append((cells, because(f"movement '{mclass.name}' never enters {where}", mclass, line)))
-    decl = rulebook.get(unit_type.kind, unit_type.name)
-    may_enter = frozenset()
-    if decl is not None:
-        # A `may enter … on turn N` holds on turn N only: in that turn's table alone.
-        may_enter = cells_named(rules, board, [n for p in decl.all("may") if p.get("turn") in (None, turn)
-                                                for n in as_names(p.get("where"))])
-        for line in decl.all("never"):
-            if line.has("moves"):
-                continue
-            where = " ".join(as_names(line.get("where")))
-            forbid.append((cells_named(rules, board, as_names(line.get("where"))),
-                           because(f"{unit_type.name} never enters {where}", decl, line)))
-    side = rulebook.get("side", unit_type.side) if unit_type.side else None
+            cells = cells_named(rules, board, barrier.where) - cells_named(rules, board, barrier.exceptions)
+            forbid.append((cells, because(f"movement '{mclass.name}' never enters {' '.join(barrier.where)}",
+                                          mclass.decl, barrier.source)))
+    # A `may enter … on turn N` holds on turn N only: in that turn's table alone.
+    may_enter = cells_named(rules, board, [n for e in unit_type.may_enter if e.turn in (None, turn) for n in e.where])
+    for entry in unit_type.never_enters:
+        forbid.append((cells_named(rules, board, entry.where),
+                       because(f"{unit_type.name} never enters {' '.join(entry.where)}", unit_type.decl, entry.source)))
+    side = rules.side_rules.get(unit_type.side) if unit_type.side else None
     if side is not None:
-        for line in side.all("never"):
-            if line.get("option") is not None and option_on(rulebook, str(line.get("option"))):
+        for barrier in side.barriers:
+            if barrier.unless_option is not None and option_on(rules.rulebook, barrier.unless_option):
                 continue  # `never enters … unless option NAME` while NAME is in force
-            cells = cells_named(rules, board, as_names(line.get("where"))) - may_enter
-            where = " ".join(as_names(line.get("where")))
-            forbid.append((cells, because(f"side '{side.name}' never enters {where}", side, line)))
+            cells = cells_named(rules, board, barrier.where) - may_enter
+            forbid.append((cells, because(f"side '{side.name}' never enters {' '.join(barrier.where)}",
+                                          side.decl, barrier.source)))
     confine_reason = ""
     if confine and mclass is not None:
-        line = mclass.first("enters")
         confine_reason = because(f"movement '{mclass.name}' enters only "
-                                 f"{', or '.join(text for _, text in confine)}", mclass, line)
+                                 f"{', or '.join(text for _, text in confine)}", mclass.decl,
+                                 mclass.confinements[0].source)
 
     # Costs, terrain by terrain.
     by_terrain: dict[str, tuple[Fraction | None, str]] = {}
@@ -313,9 +271,8 @@ def _compile(rules: Rules, board: Board, unit_type: UnitType, turn: int | None =
 
     # Neighbours: every adjacent cell, unless the class limits diagonals or crossings.
     adj = adjacency(board)
-    if mclass is not None and (mclass.has("crosses") or any(p.has("no") for p in mclass.all("diagonals"))):
-        features = set(as_names(mclass.first("crosses").get("features"))) if mclass.has("crosses") else None
-        no_corners = any(p.has("no") for p in mclass.all("diagonals"))
+    if mclass is not None and (mclass.crosses_only is not None or mclass.no_diagonals):
+        features, no_corners = mclass.crosses_only, mclass.no_diagonals
         filtered = {}
         for cell, around in adj.items():
             keep = []
@@ -330,9 +287,8 @@ def _compile(rules: Rules, board: Board, unit_type: UnitType, turn: int | None =
         adj = filtered
 
     must_end, must_end_reason = None, ""
-    if mclass is not None and mclass.has("must"):
-        line = mclass.first("must")
-        must_end = cells_named(rules, board, as_names(line.get("where")))
-        must_end_reason = because(f"movement '{mclass.name}' must end on "
-                                  f"{' '.join(as_names(line.get('where')))}", mclass, line)
+    if mclass is not None and mclass.must_end_on:
+        must_end = cells_named(rules, board, mclass.must_end_on)
+        must_end_reason = because(f"movement '{mclass.name}' must end on {' '.join(mclass.must_end_on)}",
+                                  mclass.decl, mclass.must_end_source)
     return CostTable(unit_type.name, scale, cost, barred, adj, points, must_end, must_end_reason)

@@ -136,7 +136,7 @@ def _roll_on(ctx: Context, effect: RollOn, target: Target) -> Flow:
 @carries_out(Score, Where.EVENT, Where.MOMENT)
 def _score(ctx: Context, effect: Score, target: Target) -> Flow:
     if target.scope.unit is not None:
-        score_award(ctx, ctx.rulebook.get("award", effect.award), ctx.state.unit(target.scope.unit.id))
+        score_award(ctx, ctx.rules.awards[effect.award], ctx.state.unit(target.scope.unit.id))
     yield from ()
 
 

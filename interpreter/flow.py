@@ -217,19 +217,6 @@ def _asking(flow: Flow, side: str) -> Flow:
         flow.close()
 
 
-def _phase_end_stacking(ctx: Context) -> tuple:
-    """(declaration, its ``checked`` line, the rule read, the ``excess to`` box) of every stacking
-    checked at the end of phases, read once per rules."""
-    from .stacking import StackRule
-
-    found = []
-    for decl in ctx.rulebook.of_kind("stacking"):
-        checked, excess = decl.first("checked"), decl.first("excess")
-        if checked is not None and checked.has("end") and excess is not None:
-            found.append((decl, checked, StackRule(ctx.rules, decl), str(excess.get("box"))))
-    return tuple(found)
-
-
 def _after_operation(ctx: Context) -> None:
     """Units that are ``eliminated after operation in WHERE`` and stand there now are eliminated,
     scored as eliminations by combat (a raid into cells the unit may not stay in)."""
@@ -256,19 +243,21 @@ def _check_stacking(ctx: Context) -> Flow:
 
     The owner picks which units go, one at a time, among those counting against the broken limit.
     """
-    rules = ctx.rules.derived.get("stacking at phase ends")
-    if rules is None:
-        rules = ctx.rules.derived["stacking at phase ends"] = _phase_end_stacking(ctx)
-    for decl, checked, rule, box in rules:
-        sizes: dict[tuple[str, str], int] = {}
-        for unit in ctx.state.units:
-            if unit.on_map:
-                key = (unit.side, unit.location)
-                sizes[key] = sizes.get(key, 0) + 1
-        for side, cell in sorted(key for key, size in sizes.items() if size > rule.safe_size):
+    for rule in ctx.rules.stackings:
+        if rule.checked != "end" or rule.excess_box is None:
+            continue
+        box, line_of = rule.excess_box, rule.line_of
+        crowded = []  # (side, cell) holding more of a side's units than the rule is sure to allow
+        for cell, here in ctx.state.units_by_cell().items():
+            if len(here) > rule.safe_size and here[0].on_map:
+                sizes: dict[str, int] = {}
+                for unit in here:
+                    sizes[unit.side] = sizes.get(unit.side, 0) + 1
+                crowded += [(side, cell) for side, size in sizes.items() if size > rule.safe_size]
+        for side, cell in sorted(crowded):
             units = [u for u in ctx.state.units_at(cell) if u.side == side]
             for index, limit in enumerate(rule.counts):
-                counted = [u for u in units if rule.line_of(u.type) == index]
+                counted = [u for u in units if line_of.get(u.type) == index]
                 while len(counted) > limit:
                     action = yield from ctx.choose(
                         side, "stacking", f"{cell} holds {len(counted)} units against a limit of {limit}: "
@@ -277,7 +266,7 @@ def _check_stacking(ctx: Context) -> Flow:
                     counted = [u for u in counted if u.id != unit.id]
                     ctx.update_unit(replace(unit, location=box))
                     ctx.say(f"{ctx.label(unit)} goes to the {box}: over the stacking limit in {cell} "
-                            f"({cite(decl, checked) or decl.name})", kind="stacking", unit=unit.id, cell=cell,
+                            f"({cite(rule.decl, rule.checked_source) or rule.name})", kind="stacking", unit=unit.id, cell=cell,
                             box=box)
 
 

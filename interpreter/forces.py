@@ -37,7 +37,8 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Iterable
 
-from ..dsl.model import Declaration, Property
+from ..dsl.compiled.actions import ActionRule
+from ..dsl.compiled.movement import MovementClass
 from . import movement
 from .cells import cells_named
 from .context import Context
@@ -49,19 +50,19 @@ from .state import Unit
 # --- reading the rules -----------------------------------------------------------------------
 
 
-def class_of(ctx: Context, unit: Unit) -> Declaration | None:
+def class_of(ctx: Context, unit: Unit) -> MovementClass | None:
     """The unit's movement class (``None`` when its type names none)."""
-    return movement_class(ctx.rules, ctx.rules.unit_type(unit.type))
+    return ctx.rules.movement_of(ctx.rules.unit_type(unit.type))
 
 
-def is_carried(mclass: Declaration | None) -> bool:
+def is_carried(mclass: MovementClass | None) -> bool:
     """Whether units of the movement class move only when carried (``needs transport``)."""
-    return mclass is not None and mclass.has("needs")
+    return mclass is not None and mclass.needs_transport
 
 
-def joins_any_force(mclass: Declaration | None) -> bool:
+def joins_any_force(mclass: MovementClass | None) -> bool:
     """Whether units of the movement class may join any force (``joins any force``)."""
-    return mclass is not None and mclass.has("joins")
+    return mclass is not None and mclass.joins_any_force
 
 
 def _static(ctx: Context, unit: Unit) -> bool:
@@ -90,9 +91,9 @@ def _factor(unit_type: UnitType, name: str | None) -> Fraction:
     return Fraction(value) if isinstance(value, (int, Fraction)) else Fraction(0)
 
 
-def transported_by(mclass: Declaration) -> set[str]:
+def transported_by(mclass: MovementClass | None) -> set[str]:
     """The movement classes a carried class is ``transported by``."""
-    return {n for p in mclass.all("transported") for n in names_of(p.get("classes"))}
+    return set(mclass.transported_by) if mclass is not None else set()
 
 
 def names_of(values: Iterable | None) -> tuple[str, ...]:
@@ -100,12 +101,12 @@ def names_of(values: Iterable | None) -> tuple[str, ...]:
     return tuple(str(v) for v in values or ())
 
 
-def resource_cost(lines: Iterable[Property], unit_type: UnitType) -> tuple[str, Fraction] | None:
-    """(resource, amount) of the ``cost`` line among ``lines`` that applies to ``unit_type``, or ``None``."""
-    line = Rules.line_for([p for p in lines if p.get("amount") is not None], unit_type)
-    if line is None:
-        return None
-    return str(line.get("resource")), Fraction(line.get("amount"))
+def action_price(ctx: Context, action: ActionRule, selectors: frozenset[str] | None,
+                 per_unit: bool | None = None) -> tuple[str, Fraction] | None:
+    """(resource, amount) the action costs a unit with these selectors in the scenario's year
+    (``ActionRule.price``; ``None`` selectors: a pick not known yet), or ``None`` when no line applies."""
+    line = action.price(selectors, getattr(ctx.scenario, "year", None), per_unit)
+    return (line.resource, line.amount) if line is not None else None
 
 
 # --- forces ----------------------------------------------------------------------------------
@@ -154,9 +155,10 @@ class Force:
 
     def _carry_factors(self) -> tuple[str | None, str | None]:
         for unit in self.cargo:
-            line = class_of(self.ctx, unit).first("carried")
+            mclass = class_of(self.ctx, unit)
+            line = mclass.carried_with if mclass is not None else None
             if line is not None:
-                return str(line.get("capacity")), str(line.get("cost"))
+                return line.capacity, line.cost
         return None, None
 
     def capacity(self) -> Fraction:
@@ -173,16 +175,15 @@ class Force:
         ctx = self.ctx
         classes = {class_of(ctx, u).name: class_of(ctx, u) for u in self.movers}
         allowed: frozenset[str] | None = frozenset(ctx.board.cells)
-        for name, decl in classes.items():
+        for name, mclass in classes.items():
             for other in classes:
                 if other == name:
                     continue
-                line = next((p for p in decl.all("combines") if other in names_of(p.get("classes"))), None)
+                line = mclass.combination_with(other)
                 if line is None:
                     return None
-                where = names_of(line.get("where"))
-                if where:
-                    allowed &= cells_named(ctx.rules, ctx.board, where)
+                if line.where:
+                    allowed &= cells_named(ctx.rules, ctx.board, line.where)
         return allowed
 
     def path(self, cell: str) -> tuple[str, ...]:
@@ -216,7 +217,7 @@ class Force:
             allowed &= set(table.cost)
         if len({class_of(ctx, u).name for u in self.movers}) > 1:
             allowed &= self.combined_cells() or set()
-        stops = sit.enemy_cells if any(not class_of(ctx, u).has("ignores")
+        stops = sit.enemy_cells if any(not class_of(ctx, u).ignores_enemy
                                        for u in self.movers or self.joiners) else frozenset()
         start = self.units[0].location
         parent: dict[str, str] = {}
@@ -295,32 +296,31 @@ class Force:
 # --- cost and payment ------------------------------------------------------------------------
 
 
-def operation_cost(ctx: Context, actions: list[Declaration], units: list[Unit]) -> tuple[str, Fraction, str] | None:
+def operation_cost(ctx: Context, actions: list[ActionRule], units: list[Unit]) -> tuple[str, Fraction, str] | None:
     """(resource, amount, action name) a force pays; ``None`` when no named action prices it.
 
     A leader's action (``led by``) when the force has such a unit, at its cheapest leader's line;
     otherwise the ``per unit`` action, summed over the units; otherwise a flat-priced action, once.
     """
     best = None
+    year = getattr(ctx.scenario, "year", None)
     for action in actions:
-        led = action.first("led")
-        if led is None:
+        if not action.led_by:
             continue
         for unit in units:
             unit_type = ctx.rules.unit_type(unit.type)
-            if Rules.unit_matches(unit_type, led.get("who") or ()):
-                cost = resource_cost(action.all("cost"), unit_type)
+            if unit_type.matches(action.led_by):
+                cost = action_price(ctx, action, unit_type.selectors)
                 if cost is not None and (best is None or cost[1] < best[1]):
                     best = (cost[0], cost[1], action.name)
     if best is not None:
         return best
     for action in actions:
-        lines = [p for p in action.all("cost") if p.has("per")]
-        if not lines or action.has("led") or action.has("between"):
+        if action.led_by or action.between is not None or not any(c.per_unit for c in action.priced(year)):
             continue
         total, resource = Fraction(0), None
         for unit in units:
-            cost = resource_cost(lines, ctx.rules.unit_type(unit.type))
+            cost = action_price(ctx, action, ctx.rules.unit_type(unit.type).selectors, per_unit=True)
             if cost is None:
                 break
             resource = cost[0]
@@ -329,31 +329,29 @@ def operation_cost(ctx: Context, actions: list[Declaration], units: list[Unit]) 
             if resource is not None:
                 return resource, total, action.name
     for action in actions:
-        lines = [p for p in action.all("cost") if not p.has("per") and p.get("amount") is not None]
-        if not lines or action.has("led") or action.has("between"):
+        if action.led_by or action.between is not None:
             continue
-        types = [ctx.rules.unit_type(u.type) for u in units]
-        line = next((p for p in lines if p.get("who") and any(Rules.unit_matches(t, p.get("who")) for t in types)),
-                    next((p for p in lines if not p.get("who")), None))
-        if line is not None:
-            return str(line.get("resource")), Fraction(line.get("amount")), action.name
+        everyone = frozenset().union(*(ctx.rules.unit_type(u.type).selectors for u in units))
+        cost = action_price(ctx, action, everyone, per_unit=False)
+        if cost is not None:
+            return cost[0], cost[1], action.name
     return None
 
 
-def redeploy_cost(ctx: Context, action: Declaration, unit: Unit) -> tuple[str, Fraction] | None:
+def redeploy_cost(ctx: Context, action: ActionRule, unit: Unit) -> tuple[str, Fraction] | None:
     """The ``cost … times N transport`` price of moving ``unit`` by a ``between cells`` action."""
     mclass = class_of(ctx, unit)
-    carried = mclass.first("carried") if mclass is not None else None
+    carried = mclass.carried_with if mclass is not None else None
     if carried is None:
         return None
     unit_type = ctx.rules.unit_type(unit.type)
-    need = _factor(unit_type, str(carried.get("cost")))
+    need = _factor(unit_type, carried.cost)
     if need <= 0:
         return None
-    line = Rules.line_for([p for p in action.all("cost") if p.get("multiple") is not None], unit_type)
+    line = action.transport_multiple(unit_type.selectors)
     if line is None:
         return None
-    return str(line.get("resource")), need * line.get("multiple")
+    return line.resource, need * line.multiple
 
 
 def can_afford(ctx: Context, side: str, resource: str, amount: Fraction) -> bool:
@@ -395,9 +393,9 @@ def may_carry(ctx: Context, force: Force, unit: Unit, available: list[Unit]) -> 
     return False
 
 
-def redeploy_cells(ctx: Context, action: Declaration, unit: Unit) -> list[str]:
+def redeploy_cells(ctx: Context, action: ActionRule, unit: Unit) -> list[str]:
     """Cells a ``between cells with …`` move may go to from where ``unit`` is (none when it may not start)."""
-    who = action.first("between").get("who") or ()
+    who = action.between or ()
 
     def qualifies(cell: str) -> bool:
         return (not has_enemy(ctx, unit.side, cell)

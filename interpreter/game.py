@@ -171,8 +171,8 @@ class Game:
                 else None}
 
     def _open(self, resource: str) -> bool:
-        decl = self.ctx.rulebook.get("resource", resource)
-        return decl is not None and decl.has("open")
+        track = self.ctx.rules.resources.get(resource)
+        return track is not None and track.open
 
     # --- save and load (interpreter.savefile) -------------------------------------------------
 

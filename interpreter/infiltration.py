@@ -17,24 +17,16 @@ from __future__ import annotations
 
 from attrs import evolve
 
-from ..dsl.model import Declaration
+from ..dsl.compiled.scoring import Award
 from .actions import Action
 from .citations import cite
 from .context import Context, Flow
-from .options import in_force
-from .rules import Rules
 from .state import Unit
 
 
-def infiltration_awards(ctx: Context) -> tuple[Declaration, ...]:
-    """The ``award … on infiltrated`` declarations in force, read once per compiled rules (the
-    options in force are part of the rulebook a ``Rules`` is built from)."""
-    found = ctx.rules.derived.get("infiltration awards")
-    if found is None:
-        found = ctx.rules.derived["infiltration awards"] = tuple(
-            a for a in ctx.rulebook.of_kind("award")
-            if a.first("on") is not None and a.first("on").has("infiltrated") and in_force(ctx, a))
-    return found
+def infiltration_awards(ctx: Context) -> tuple[Award, ...]:
+    """The ``award … on infiltrated`` in force (``Rules.awards`` holds only those in force)."""
+    return tuple(a for a in ctx.rules.awards.values() if a.on == "infiltrated")
 
 
 def standing(ctx: Context, side: str) -> dict[str, str] | None:
@@ -73,29 +65,19 @@ def infiltrate(ctx: Context, units: list[Unit]) -> Flow:
             choice = yield from ctx.choose(unit.side, "infiltration", f"{unit.id} infiltrates {cell}: score",
                                            [Action("score", (a.name,)) for a in fitting])
             award = next(a for a in fitting if a.name == choice.args[0])
-        then = award.first("then")
-        box = str(then.get("box")) if then is not None else None
+        box = award.then_to
         shown = evolve(unit, hidden=False)
         ctx.update_unit(evolve(shown, location=box or cell))
         then_text = f" and goes to the {box}" if box else ""
-        where = cite(award)
+        where = cite(award.decl)
         ctx.say(f"{ctx.label(shown)} infiltrates {cell}{then_text}{f' ({where})' if where else ''}",
                 kind="infiltration", unit=unit.id, cell=cell, unit_type=unit.type)
         score_for(ctx, award, shown)
 
 
-def _fitting(ctx: Context, awards: tuple[Declaration, ...], unit: Unit) -> list[Declaration]:
+def _fitting(ctx: Context, awards: tuple[Award, ...], unit: Unit) -> list[Award]:
     """The awards whose ``of`` names the unit and whose ``cells`` hold the cell it stands in."""
-    unit_type = ctx.rules.unit_type(unit.type)
+    selectors = ctx.rules.unit_type(unit.type).selectors
     cell = unit.location
-    selectors = ctx.rules.cell_selectors(ctx.board.terrain(cell), ctx.board.tags(cell))
-    fitting = []
-    for award in awards:
-        of, cells = award.first("of"), award.first("cells")
-        if of is not None and not Rules.unit_matches(unit_type, of.get("who") or ()):
-            continue
-        if cells is not None and not (selectors & {str(w) for w in cells.get("where") or ()}
-                                      and not selectors & {str(w) for w in cells.get("except") or ()}):
-            continue
-        fitting.append(award)
-    return fitting
+    cell_selectors = ctx.rules.cell_selectors(ctx.board.terrain(cell), ctx.board.tags(cell))
+    return [a for a in awards if a.counts(selectors) and a.holds_cell(cell_selectors)]

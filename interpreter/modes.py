@@ -1,25 +1,23 @@
 """What a unit's mode (its orders: a ``mode`` declaration's ``forbids move attack transport``)
 forbids it to do.
 
-Read once per compiled ``Rules``, mode and action, so a phase may ask it of every unit it offers.
+The modes are compiled (``dsl.compiled.modes``), so a phase may ask it of every unit it offers.
 """
 
 from __future__ import annotations
 
-from .caches import rules_cache
+from ..dsl.compiled.modes import Mode
 from .context import Context
 from .state import Unit
 
 
+def forbidding_mode(ctx: Context, unit: Unit, what: str) -> Mode | None:
+    """The unit's mode when it ``forbids`` ``what`` (move, attack, transport), else ``None``."""
+    mode = ctx.rules.mode(unit.mode)
+    return mode if mode is not None and what in mode.forbids else None
+
+
 def mode_forbids(ctx: Context, unit: Unit, what: str) -> bool:
-    """Whether the unit's mode ``forbids`` ``what``; read once per ``Rules``, mode and ``what``."""
-    if not unit.mode:
-        return False
-    cache = rules_cache(ctx.rules).setdefault("mode_forbids", {})
-    key = (unit.mode, what)
-    found = cache.get(key)
-    if found is None:
-        mode = ctx.rulebook.get("mode", unit.mode)
-        found = cache[key] = mode is not None and any(p.has(what) for p in mode.all("forbids"))
-    return found
+    """Whether the unit's mode ``forbids`` ``what``."""
+    return forbidding_mode(ctx, unit, what) is not None
 

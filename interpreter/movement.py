@@ -175,10 +175,9 @@ def _search_profile(rules: Rules, type_name: str) -> tuple[bool, bool, bool, boo
     if found is None:
         unit_type = rules.unit_type(type_name)
         mclass = movement_class(rules, unit_type)
-        ignores_enemy = mclass is not None and mclass.has("ignores")
-        stop_lines = mclass.all("stops") if mclass is not None else ()
-        enemy_stops = any(p.has("enemy") and not p.has("zone") for p in stop_lines)
-        class_zone = any(p.has("enemy") and p.has("zone") for p in stop_lines)
+        ignores_enemy = mclass is not None and mclass.ignores_enemy
+        enemy_stops = mclass is not None and mclass.stops_on_enemy
+        class_zone = mclass is not None and mclass.stops_on_enemy_zone
         all_stop = all((z.stops or class_zone) and not z.is_ignored_by(unit_type) for z in zone_rules(rules))
         found = cache[type_name] = (ignores_enemy, enemy_stops, class_zone, all_stop)
     return found
@@ -495,7 +494,8 @@ def _explain_as(world: World, unit: Unit, cell: str, points, cargo: list[Unit], 
     table = cost_table(rules, world.board, type_name, world.state.turn)
     if table.allowance == 0 and points == "full":
         mclass = movement_class(rules, rules.unit_type(type_name))
-        return because(f"{unit.id} cannot move", mclass, None, f"movement '{mclass.name if mclass else 'none'}'")
+        return because(f"{unit.id} cannot move", mclass.decl if mclass else None, None,
+                       f"movement '{mclass.name if mclass else 'none'}'")
     if cell in table.barred:
         return f"{cell} is {table.barred[cell]}"
     sit = situation(world, unit.side)
@@ -503,8 +503,8 @@ def _explain_as(world: World, unit: Unit, cell: str, points, cargo: list[Unit], 
     if cell in sit.enemy_cells and (forbidding is not None or cargo):
         if cargo:
             return f"{cell} holds enemy counters: carried units may not be set down there"
-        line = next(p for p in forbidding.all("enemy") if p.has("forbidden"))
-        return because(f"{cell} holds enemy counters: enemy cells forbidden", forbidding, line,
+        return because(f"{cell} holds enemy counters: enemy cells forbidden", forbidding.decl,
+                       forbidding.enemy_cells_forbidden,
                        f"stacking '{forbidding.name}'")
     found = search(world, unit, points, cargo=cargo, as_type=type_name, sit=sit)
     if cell in found.ends:
@@ -531,7 +531,7 @@ def _explain_as(world: World, unit: Unit, cell: str, points, cargo: list[Unit], 
         have = table.allowance if points == "full" else points
         mclass = movement_class(rules, rules.unit_type(type_name))
         return because(f"{cell} is {show_points(anywhere.cost(cell))} away and {unit.id} has {show_points(have)}",
-                       mclass, None, f"movement '{mclass.name if mclass else '?'}'")
+                       mclass.decl if mclass else None, None, f"movement '{mclass.name if mclass else '?'}'")
     return f"{cell} cannot be reached from {unit.location}: no path avoids barred and enemy-held cells"
 
 

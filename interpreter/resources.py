@@ -22,29 +22,20 @@ from .context import Context
 from .victory import gain
 
 
-def lapsing_resources(rulebook) -> tuple:
-    """The ``resource`` declarations written ``carry over no``, in rulebook order, each with that line."""
-    found = []
-    for decl in rulebook.of_kind("resource"):
-        line = decl.first("carry")
-        if line is not None and line.has("no"):
-            found.append((decl, line))
-    return tuple(found)
-
-
 def forfeit_unspent(ctx: Context) -> None:
     """At the end of a turn another turn follows, every side loses its unspent points of each
     ``carry over no`` resource (module docstring); after the scenario's last turn, nothing."""
     if ctx.state.turn >= ctx.scenario.turns:
         return
-    for decl, line in lapsing_resources(ctx.rulebook):
-        minimum = decl.first("minimum")
-        floor = max(Fraction(0), Fraction(minimum.get("value"))) if minimum is not None else Fraction(0)
-        sections = cite(decl, line)
-        reason = f"unspent at the end of the turn: {decl.name} do not carry over"
+    for track in ctx.rules.resources.values():
+        if track.carries_over:
+            continue
+        floor = max(Fraction(0), track.floor)
+        sections = cite(track.decl, track.carry_source)
+        reason = f"unspent at the end of the turn: {track.name} do not carry over"
         if sections:
             reason = f"{reason}, {sections}"
         for side in ctx.rules.sides:
-            left = ctx.state.resource(side, decl.name)
+            left = ctx.state.resource(side, track.name)
             if left > floor:
-                gain(ctx, side, decl.name, floor - left, reason)
+                gain(ctx, side, track.name, floor - left, reason)

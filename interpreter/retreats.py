@@ -24,6 +24,7 @@ from fractions import Fraction
 
 from attrs import evolve
 
+from ..dsl.compiled.movement import CarriedWith
 from ..dsl.model import Declaration, Property
 from .actions import Action
 from .citations import cite_first
@@ -133,13 +134,12 @@ def _enemy_counter_in(ctx: Context, cell: str, side: str) -> bool:
     return any(u.side != side for u in ctx.state.units_at(cell))
 
 
-def _carried_line(ctx: Context, unit: Unit) -> tuple[Property, tuple[str, ...]] | None:
+def _carried_line(ctx: Context, unit: Unit) -> tuple[CarriedWith, tuple[str, ...]] | None:
     """(``carried with`` line, classes it is ``transported by``) of a carried unit's class, else ``None``."""
     mclass = movement_class(ctx.rules, ctx.rules.unit_type(unit.type))
-    if mclass is None or not mclass.has("needs") or not mclass.has("carried"):
+    if mclass is None or not mclass.needs_transport or mclass.carried_with is None:
         return None
-    by = tuple(str(c) for p in mclass.all("transported") for c in p.get("classes") or ())
-    return mclass.first("carried"), by
+    return mclass.carried_with, mclass.transported_by
 
 
 def break_off_cells(ctx: Context, combat: Declaration, unit: Unit) -> list[str]:
@@ -232,7 +232,7 @@ def _cargo_cells(ctx: Context, unit: Unit, room: dict[tuple[str, str], Fraction]
     if carried is None:
         return []
     line, by = carried
-    cost = unit_factor(ctx, unit, str(line.get("cost"))) or Fraction(0)
+    cost = unit_factor(ctx, unit, line.cost) or Fraction(0)
     table = cost_table(ctx.rules, ctx.board, unit.type)
     return sorted({cell for (cell, mclass), free in room.items()
                    if mclass in by and free >= cost and cell in table.cost}, key=lambda c: (len(c), c))
@@ -243,18 +243,18 @@ def _use_cargo_room(ctx: Context, unit: Unit, cell: str, room: dict[tuple[str, s
     carried = _carried_line(ctx, unit)
     if carried is not None:
         line, by = carried
-        cost = unit_factor(ctx, unit, str(line.get("cost"))) or Fraction(0)
+        cost = unit_factor(ctx, unit, line.cost) or Fraction(0)
         for key in sorted(k for k in room if k[0] == cell and k[1] in by):
             if room[key] >= cost:
                 room[key] -= cost
                 return
         return
     unit_type = ctx.rules.unit_type(unit.type)
-    for mclass in ctx.rulebook.of_kind("movement"):
-        carried_line = mclass.first("carried")
+    for mclass in ctx.rules.movement_classes.values():
+        carried_line = mclass.carried_with
         if carried_line is None:
             continue
-        capacity = unit_factor(ctx, unit, str(carried_line.get("capacity")))
+        capacity = unit_factor(ctx, unit, carried_line.capacity)
         if capacity and unit_type.movement:
             key = (cell, unit_type.movement)
             room[key] = room.get(key, Fraction(0)) + capacity

@@ -16,11 +16,22 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any, Iterable
 
-from attrs import frozen
-
+from ..dsl.compiled.actions import ActionRule, compile_action
+from ..dsl.compiled.boxes import Box, Placement, compile_box, compile_placement
+from ..dsl.compiled.lines import as_names
+from ..dsl.compiled.modes import Mode, Spotting, compile_mode, compile_spotting
+from ..dsl.compiled.movement import MovementClass, compile_movement
+from ..dsl.compiled.scoring import Award, Resource, Victory, compile_award, compile_resource, compile_victory
+from ..dsl.compiled.sides import Side, compile_side
+from ..dsl.compiled.stacking import Stacking, compile_stacking
+from ..dsl.compiled.terrain import Terrain, compile_terrain
+from ..dsl.compiled.units import UnitType, compile_unit, tag_closure, tag_parents
 from ..dsl.conditions import Names
 from ..dsl.effects import Effect, compile_effects
 from ..dsl.model import Declaration, Property, Rulebook
+from .options import in_force
+
+__all__ = ["Rules", "UnitType", "as_names", "ELIMINATED", "EFFECT_KINDS"]
 
 EFFECT_KINDS = ("result", "event", "unit", "marker", "option")
 """The kinds of declaration that carry ``effect`` lines."""
@@ -30,61 +41,35 @@ ELIMINATED = "eliminated"
 takes units from."""
 
 
-def as_names(value: Iterable[Any] | None) -> tuple[str, ...]:
-    """A rule line's list of names (``who``, ``where`` …) as strings; empty when the line leaves it out.
-
-    >>> as_names(None), as_names(["road", "clear"])
-    ((), ('road', 'clear'))
-    """
-    return tuple(str(v) for v in value or ())
-
-
-@frozen
-class UnitType:
-    """A unit or marker type with everything play needs, resolved."""
-
-    name: str
-    label: str
-    kind: str
-    """``unit`` or ``marker``."""
-    side: str | None
-    movement: str | None
-    tags: frozenset[str]
-    nationality: str | None
-    size: str | None
-    factors: tuple[tuple[str, Any], ...]
-    """Factor name to value: a ``Fraction``, ``"all"``, or ``None`` when written as ``none``."""
-    carries: int
-    dummy: bool
-
-    @property
-    def selectors(self) -> frozenset[str]:
-        """Every name a selector may use for this type."""
-        names = {self.name, *self.tags}
-        names.update(n for n in (self.side, self.movement, self.nationality, self.size) if n)
-        return frozenset(names)
-
-    def factor(self, name: str, default: Any = None) -> Any:
-        for key, value in self.factors:
-            if key == name:
-                return value
-        return default
-
-
 class Rules:
     """Compiled view of a rulebook for the interpreter (built once per game)."""
 
     def __init__(self, rulebook: Rulebook):
         self.rulebook = rulebook
-        self._parents = {t.name: tuple(str(r) for p in t.all("within") for r in p.get("parents") or ())
-                         for t in rulebook.of_kind("tag")}
-        self.unit_types: dict[str, UnitType] = {}
-        for decl in (*rulebook.of_kind("unit"), *rulebook.of_kind("marker")):
-            self.unit_types[decl.name] = self._compile_unit(decl)
+        self._parents = tag_parents(rulebook)
+        self.unit_types: dict[str, UnitType] = {
+            decl.name: compile_unit(rulebook, self._parents, decl)
+            for decl in (*rulebook.of_kind("unit"), *rulebook.of_kind("marker"))}
+        self.movement_classes: dict[str, MovementClass] = {
+            d.name: compile_movement(d) for d in rulebook.of_kind("movement")}
+        self.terrains: dict[str, Terrain] = {d.name: compile_terrain(d, self._parents)
+                                             for d in rulebook.of_kind("terrain")}
+        self.modes: dict[str, Mode] = {d.name: compile_mode(d) for d in rulebook.of_kind("mode")}
+        self.spottings: dict[str, Spotting] = {d.name: compile_spotting(d) for d in rulebook.of_kind("spotting")}
+        self.side_rules: dict[str, Side] = {d.name: compile_side(d) for d in rulebook.of_kind("side")}
+        self.stackings: tuple[Stacking, ...] = tuple(
+            compile_stacking(d, self.unit_types.values()) for d in rulebook.of_kind("stacking"))
+        self.actions: dict[str, ActionRule] = {d.name: compile_action(d) for d in rulebook.of_kind("action")}
+        self.resources: dict[str, Resource] = {d.name: compile_resource(d) for d in rulebook.of_kind("resource")}
+        self.awards: dict[str, Award] = {d.name: compile_award(d) for d in rulebook.of_kind("award")
+                                         if in_force(rulebook, d)}
+        """The awards in force: one whose ``requires option`` is off scores nothing, anywhere."""
+        victory = rulebook.of_kind("victory")
+        self.victory: Victory | None = compile_victory(victory[0]) if victory else None
         self.sides: tuple[str, ...] = tuple(d.name for d in rulebook.of_kind("side"))
-        self._terrain_tags = {t.name: self.tag_closure(str(r) for p in t.all("tags") for r in p.get("tags") or ())
-                              for t in rulebook.of_kind("terrain")}
-        self.eliminated_box: str = next((d.name for d in rulebook.of_kind("box") if d.has("holds")), ELIMINATED)
+        self.boxes: dict[str, Box] = {d.name: compile_box(d) for d in rulebook.of_kind("box")}
+        self.placements: tuple[Placement, ...] = tuple(compile_placement(d) for d in rulebook.of_kind("placement"))
+        self.eliminated_box: str = next((b.name for b in self.boxes.values() if b.holds_eliminated), ELIMINATED)
         """Where eliminated units go: the box that ``holds eliminated``, else out of play."""
         self.names = Names(rulebook)
         """What each declared name is, for reading conditions (``dsl.conditions``)."""
@@ -106,44 +91,15 @@ class Rules:
     # --- tags and selectors ---------------------------------------------------------
 
     def tag_closure(self, tags: Iterable[str]) -> frozenset[str]:
-        out: set[str] = set()
-        stack = list(tags)
-        while stack:
-            tag = stack.pop()
-            if tag not in out:
-                out.add(tag)
-                stack.extend(self._parents.get(tag, ()))
-        return frozenset(out)
+        return tag_closure(self._parents, tags)
 
-    def _compile_unit(self, decl: Declaration) -> UnitType:
-        def ref(prop: str, key: str) -> str | None:
-            p = decl.first(prop)
-            value = p.get(key) if p else None
-            return str(value) if value is not None else None
+    def movement_of(self, unit_type: UnitType) -> MovementClass | None:
+        """The type's movement class, or ``None`` when it names none."""
+        return self.movement_classes.get(unit_type.movement) if unit_type.movement else None
 
-        tags = self.tag_closure(str(r) for p in decl.all("tags") for r in p.get("tags") or ())
-        factors = []
-        for prop in decl.properties:
-            if prop.name.startswith("factor:"):
-                factors.append((prop.name.split(":", 1)[1], prop.get("value")))
-        for factor in self.rulebook.of_kind("factor"):
-            default = factor.first("default")
-            if default is not None and factor.name not in dict(factors):
-                factors.append((factor.name, default.get("value")))
-        carries = decl.first("carries")
-        side = ref("side", "side")
-        nationality = ref("nationality", "nationality")
-        if side is None and nationality is not None:
-            # A unit's side may come from its nationality (nationality blue_army { side blue }).
-            nation = self.rulebook.get("nationality", nationality)
-            fights_for = nation.first("side") if nation else None
-            side = str(fights_for.get("side")) if fights_for else None
-        return UnitType(
-            name=decl.name, label=decl.display, kind=decl.kind, side=side,
-            movement=ref("movement", "class"), tags=tags, nationality=nationality,
-            size=ref("size", "size"), factors=tuple(factors), carries=carries.get("count") if carries else 0,
-            dummy=decl.has("dummy"),
-        )
+    def mode(self, name: str | None) -> Mode | None:
+        """The mode called ``name`` (``None`` for no mode, or one not declared)."""
+        return self.modes.get(name) if name else None
 
     def effects(self, decl: Declaration) -> tuple[Effect, ...]:
         """A declaration's effect lines, compiled (``dsl.effects``), in order."""
@@ -164,11 +120,11 @@ class Rules:
     @staticmethod
     def unit_matches(unit_type: UnitType, names: Iterable[Any]) -> bool:
         """Whether any selector in ``names`` names this unit type."""
-        selectors = unit_type.selectors
-        return any(str(n) in selectors for n in names)
+        return unit_type.matches(names)
 
     def cell_selectors(self, terrain: str, cell_tags: Iterable[str] = ()) -> frozenset[str]:
-        return frozenset({terrain, *self._terrain_tags.get(terrain, ()), *self.tag_closure(cell_tags)})
+        known = self.terrains.get(terrain)
+        return frozenset({terrain, *(known.tags if known else ()), *self.tag_closure(cell_tags)})
 
     # --- terrain ------------------------------------------------------------------------
 
@@ -191,24 +147,16 @@ class Rules:
 
     def terrain_cost(self, terrain: str, unit_type: UnitType) -> Fraction | None:
         """Movement points to enter ``terrain``; ``None`` for no entry."""
-        decl = self.rulebook.get("terrain", terrain)
-        line = self.line_for(decl.all("cost"), unit_type) if decl else None
-        if line is None:
-            return Fraction(1)
-        return None if line.has("no") else line.get("amount")
+        known = self.terrains.get(terrain)
+        line = known.cost_for(unit_type.selectors) if known else None
+        return Fraction(1) if line is None else line.value
 
     def terrain_defence(self, terrain: str, unit_type: UnitType) -> Fraction:
         """The defence multiplier a terrain gives a defending unit (x1 when none is declared)."""
-        decl = self.rulebook.get("terrain", terrain)
-        line = self.line_for(decl.all("defence"), unit_type) if decl else None
-        if line is None or line.get("multiplier") is None:
-            return Fraction(1)
-        return line.get("multiplier")
+        known = self.terrains.get(terrain)
+        return known.multiplier_for(unit_type.selectors) if known else Fraction(1)
 
     def spot_range(self, terrain: str):
         """The roll that spots a hidden unit in this terrain: ``"auto"``, a ``Range``, or ``None``."""
-        decl = self.rulebook.get("terrain", terrain)
-        line = decl.first("spot") if decl else None
-        if line is None:
-            return None
-        return "auto" if line.has("auto") else line.get("roll")
+        known = self.terrains.get(terrain)
+        return known.spot if known else None

@@ -41,6 +41,7 @@ from .effects import Target, carry_out
 from .options import option_on
 from .rules import Rules
 from .scenario import Zone
+from .stacking import problem
 from .state import Unit
 
 
@@ -196,8 +197,8 @@ def _draw(ctx: Context, draw) -> tuple[list[str], list[str]]:
 def _start_resources(ctx: Context):
     declared = {(s, r): v for s, r, v in ctx.scenario.resources}
     for side in ctx.rules.sides:
-        for resource in ctx.rulebook.of_kind("resource"):
-            yield side, resource.name, Fraction(declared.get((side, resource.name), 0))
+        for resource in ctx.rules.resources:
+            yield side, resource, Fraction(declared.get((side, resource), 0))
 
 
 def _hides(ctx: Context, side: str) -> bool:
@@ -264,23 +265,12 @@ def _may_stand(ctx: Context, unit: Unit, cell: str, per_cell: int | None) -> boo
         return False
     if per_cell is not None and sum(1 for u in here if u.side == unit.side) >= per_cell:
         return False
-    unit_type = ctx.rules.unit_type(unit.type)
-    decl = ctx.rulebook.get(unit_type.kind, unit_type.name)
-    if decl is not None and decl.has("one") and any(u.type == unit.type for u in here):
+    if ctx.rules.unit_type(unit.type).one_per_cell and any(u.type == unit.type for u in here):
         return False  # a marker declared 'one per cell'
     together = [*(u for u in here if u.side == unit.side), unit]
-    return all(rule.problem(together, [unit]) is None for rule in _setup_stacking(ctx.rules))
-
-
-def _setup_stacking(rules: Rules) -> tuple:
-    """Every ``stacking`` rule, whenever the rulebook checks it: counters set up within the limits
-    (set-up is within the limits), even where play checks them only at the end of phases."""
-    from .stacking import StackRule, stacking_rules
-
-    key = ("setup", "stacking")
-    if key not in rules.derived:
-        rules.derived[key] = tuple(StackRule(rules, d) for d in stacking_rules(rules))
-    return rules.derived[key]
+    # Every stacking rule, whenever the rulebook checks it: set-up is within the limits, even
+    # where play checks them only at the end of phases.
+    return all(problem(rule, together, [unit]) is None for rule in ctx.rules.stackings)
 
 
 def apply_turn_modifiers(ctx: Context) -> None:

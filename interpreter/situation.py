@@ -32,7 +32,7 @@ from ..dsl.effects import Stop
 from .caches import rules_cache
 from .costs import movement_class
 from .effects import reads
-from .rules import Rules, as_names
+from .rules import Rules
 from .state import Unit
 from .world import World
 from .zones import ZoneRule, counter_types, enemy_zones, others_on_map
@@ -46,7 +46,7 @@ def stop_markers(world: World, unit: Unit, cell: str, *, known_only: bool = Fals
     rules = world.rules
     unit_type = rules.unit_type(unit.type)
     mclass = movement_class(rules, unit_type)
-    named = {n for p in (mclass.all("stops") if mclass else ()) for n in as_names(p.get("markers"))}
+    named = mclass.stops_on_markers if mclass else frozenset()
     out = []
     for marker in world.state.units:
         if marker.location != cell or marker.id == unit.id:

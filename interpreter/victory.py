@@ -19,8 +19,8 @@ from fractions import Fraction
 
 from attrs import evolve
 
+from ..dsl.compiled.scoring import Award
 from .context import Context
-from .rules import Rules
 from .state import Unit
 
 
@@ -29,15 +29,14 @@ class GameEnds(Exception):
     ``interpreter.flow.play`` stops the turn and decides the result.  Not an error."""
 
 
-def _victory(ctx: Context):
-    found = ctx.rulebook.of_kind("victory")
-    return found[0] if found else None
+def victory_resource(ctx: Context) -> str | None:
+    """The resource the ``victory`` is decided ``by`` (``None`` without a victory declaration)."""
+    return ctx.rules.victory.resource if ctx.rules.victory is not None else None
 
 
-def _victory_resource(ctx: Context) -> str | None:
-    decl = _victory(ctx)
-    prop = decl.first("by") if decl else None
-    return str(prop.get("resource")) if prop else None
+def _shown(ctx: Context, side: str) -> str:
+    known = ctx.rules.side_rules.get(side)
+    return known.label if known is not None else side
 
 
 def gains_multiplier(ctx: Context, side: str, resource: str) -> int:
@@ -59,13 +58,10 @@ def gain(ctx: Context, side: str, resource: str, amount: Fraction, reason: str) 
     A positive amount is first multiplied by the side's ``gains:RESOURCE`` turn modifiers
     (``gains_multiplier``); spending is never multiplied.
     """
-    decl = ctx.rulebook.get("resource", resource)
-    cap = decl.first("cap") if decl else None
-    floor = decl.first("minimum") if decl else None
+    track = ctx.rules.resources.get(resource)
     before = ctx.state.resource(side, resource)
-    if amount < 0 and decl is not None and decl.has("never"):
-        side_decl = ctx.rulebook.get("side", side)
-        shown = side_decl.display if side_decl else side
+    if amount < 0 and track is not None and track.never_lost:
+        shown = _shown(ctx, side)
         ctx.say(f"{shown}: {resource} is never lost; {resource} stays {before} ({reason})", kind="resource",
                 side=side, resource=resource, value=str(before))
         return
@@ -75,18 +71,17 @@ def gain(ctx: Context, side: str, resource: str, amount: Fraction, reason: str) 
             amount *= multiplier
             reason = f"{reason}, x{multiplier} this turn"
     after = before + amount
-    if cap is not None:
-        after = min(after, cap.get("value"))
-    if floor is not None:
-        after = max(after, floor.get("value"))
+    if track is not None and track.cap is not None:
+        after = min(after, track.cap)
+    if track is not None and track.minimum is not None:
+        after = max(after, track.minimum)
     if after != before:
         ctx.state = ctx.state.with_resource(side, resource, after)
-        side_decl = ctx.rulebook.get("side", side)
-        shown = side_decl.display if side_decl else side
+        shown = _shown(ctx, side)
         sign = "+" if after > before else "-"
         ctx.say(f"{shown}: {sign}{abs(after - before)} {resource}, now {after} ({reason})",
                 kind="resource", side=side, resource=resource, value=str(after))
-        if resource == _victory_resource(ctx) and not ctx.state.over and check_sudden_death(ctx):
+        if resource == victory_resource(ctx) and not ctx.state.over and check_sudden_death(ctx):
             raise GameEnds(f"sudden death: {resource} lead")
 
 
@@ -96,8 +91,7 @@ def change_within(ctx: Context, side: str, resource: str, amount: int, floor: in
     before = ctx.state.resource(side, resource)
     if floor is not None and amount < 0:
         amount = -min(-amount, max(before - floor, 0))
-    side_decl = ctx.rulebook.get("side", side)
-    shown = side_decl.display if side_decl else side
+    shown = _shown(ctx, side)
     if amount == 0:
         ctx.say(f"{shown}: no change to {resource} ({why})", kind="resource", side=side, resource=resource)
         return
@@ -111,44 +105,32 @@ def award_for_loss(ctx: Context, unit: Unit, how: str) -> None:
     unit_type = ctx.rules.unit_type(unit.type)
     if unit.dummy:
         return
-    for award in ctx.rulebook.of_kind("award"):
-        on = award.first("on")
-        if on is None or not on.has(how):
-            continue
-        of = award.first("of")
-        if of is not None and not Rules.unit_matches(unit_type, of.get("who") or ()):
-            continue
-        score_for(ctx, award, unit)
+    for award in ctx.rules.awards.values():
+        if award.on == how and award.counts(unit_type.selectors):
+            score_for(ctx, award, unit)
 
 
-def score_award(ctx: Context, award, unit: Unit) -> None:
+def score_award(ctx: Context, award: Award, unit: Unit) -> None:
     """Score one award for one counter (an effect's ``score AWARD``), saying so when it is worth nothing."""
     if not score_for(ctx, award, unit):
-        ctx.say(f"{award.display}: {ctx.label(unit)} scores nothing", kind="resource", award=award.name)
+        ctx.say(f"{award.label}: {ctx.label(unit)} scores nothing", kind="resource", award=award.name)
 
 
-def score_for(ctx: Context, award, unit: Unit) -> bool:
+def score_for(ctx: Context, award: Award, unit: Unit) -> bool:
     """Score an award's points for one counter's type; whether anything was scored.
 
     The award's ``to`` scores (else the counter's enemy); ``resource`` or the victory resource is scored.
     """
-    to = award.first("to")
-    side = str(to.get("side")) if to else next(s for s in ctx.rules.sides if s != unit.side)
-    points = _points(ctx, award, ctx.rules.unit_type(unit.type))
-    resource = award.first("resource")
-    name = str(resource.get("resource")) if resource else _victory_resource(ctx)
+    side = award.to or next(s for s in ctx.rules.sides if s != unit.side)
+    points = award.points_for(ctx.rules.unit_type(unit.type).selectors)
+    name = award.resource or victory_resource(ctx)
     if not (points and name):
         return False
-    gain(ctx, side, name, Fraction(points), f"{award.display}: {ctx.label(unit)}")
+    gain(ctx, side, name, Fraction(points), f"{award.label}: {ctx.label(unit)}")
     return True
 
 
-def _points(ctx: Context, award, unit_type) -> int:
-    line = Rules.line_for(award.all("points"), unit_type)
-    return line.get("value") if line is not None else 0
-
-
-def score_held(ctx: Context, award) -> None:
+def score_held(ctx: Context, award: Award) -> None:
     """An ``award … on held; cells …`` scores each matching cell only its side occupies.
 
     Its side is the award's ``to``: an award without ``to`` is received by no side and scores
@@ -158,60 +140,49 @@ def score_held(ctx: Context, award) -> None:
     place), else its general ``points``; twice that with a unit of the holder that ``doubled with``
     names in the cell (a leader or political unit in the cell).
     """
-    to = award.first("to")
-    if to is None or award.first("cells") is None:
+    if award.to is None or award.cells is None:
         return
-    side = str(to.get("side"))
-    name = (award.first("resource").get("resource") if award.first("resource") else None) or _victory_resource(ctx)
-    doubled = award.first("doubled")
-    doublers = tuple(str(w) for w in doubled.get("who") or ()) if doubled is not None else ()
+    side = award.to
+    name = award.resource or victory_resource(ctx)
+    doublers = award.doubled_with
     total, held = 0, 0
     for cell, points in _award_cells(ctx, award):
         real = [u for u in ctx.state.units_at(cell) if not u.dummy]
         if not real or any(u.side != side for u in real):
             continue
         held += 1
-        if doublers and any(Rules.unit_matches(ctx.rules.unit_type(u.type), doublers) for u in real):
+        if doublers and any(ctx.rules.unit_type(u.type).matches(doublers) for u in real):
             points *= 2
         total += points
     if held and total and name:
-        gain(ctx, side, str(name), Fraction(total), f"{award.display}: {held} held")
+        gain(ctx, side, str(name), Fraction(total), f"{award.label}: {held} held")
 
 
-def _award_cells(ctx: Context, award) -> tuple[tuple[str, int], ...]:
+def _award_cells(ctx: Context, award: Award) -> tuple[tuple[str, int], ...]:
     """The cells an award's ``cells`` names (by terrain, tag or place, less its ``except``), each with
     its points; found once per rules and map."""
     from .caches import rules_cache
 
     cache = rules_cache(ctx.rules, ctx.board).setdefault("award_cells", {})
     if award.name not in cache:
-        line = award.first("cells")
-        wanted = {str(w) for w in line.get("where") or ()}
-        unwanted = {str(w) for w in line.get("except") or ()}
         found = []
         for cell in ctx.board.cells:
             names = {*ctx.rules.cell_selectors(ctx.board.terrain(cell), ctx.board.tags(cell))}
             place = ctx.board.graph.nodes[cell].get("place")
             if place is not None:
                 names.add(place)
-            if not wanted & names or unwanted & names:
-                continue
-            special = next((p for p in award.all("points") if p.get("who")
-                            and names & {str(w) for w in p.get("who")}), None)
-            general = next((p for p in award.all("points") if not p.get("who")), None)
-            chosen = special or general
-            found.append((cell, int(chosen.get("value")) if chosen is not None else 0))
+            if award.holds_cell(frozenset(names)):
+                found.append((cell, award.points_for(frozenset(names))))
         cache[award.name] = tuple(found)
     return cache[award.name]
 
 
 def check_sudden_death(ctx: Context) -> bool:
-    decl = _victory(ctx)
-    prop = decl.first("sudden") if decl else None
-    resource = _victory_resource(ctx)
-    if prop is None or resource is None:
+    victory = ctx.rules.victory
+    lead = victory.sudden_death_lead if victory is not None else None
+    resource = victory_resource(ctx)
+    if lead is None or resource is None:
         return False
-    lead = prop.get("lead")
     totals = sorted((ctx.state.resource(s, resource), s) for s in ctx.rules.sides)
     if totals[-1][0] - totals[0][0] >= lead:
         ctx.say(f"sudden death: {totals[-1][1]} leads by {totals[-1][0] - totals[0][0]} {resource}", kind="victory")
@@ -222,31 +193,26 @@ def check_sudden_death(ctx: Context) -> bool:
 
 def final_result(ctx: Context) -> dict:
     """Decide and log the result: ``{"winner": side or None, "level": label, "margin": n}``."""
-    decl = _victory(ctx)
-    resource = _victory_resource(ctx)
-    if decl is None or resource is None:
+    victory = ctx.rules.victory
+    resource = victory_resource(ctx)
+    if victory is None or resource is None:
         result = {"winner": None, "level": "no victory conditions", "margin": 0}
     else:
         totals = sorted(((ctx.state.resource(s, resource), s) for s in ctx.rules.sides), reverse=True)
         margin = totals[0][0] - totals[-1][0]
         # ``by … margin`` reads the levels with the lead, ``by … total`` with the leader's own total.
-        score = totals[0][0] if decl.first("by").has("total") else margin
+        score = totals[0][0] if victory.by_total else margin
         tied = len(totals) < 2 or totals[0][0] == totals[1][0]
-        levels = decl.all("level")
-        drawn = next((p for p in levels if str(p.get("level")) == "draw"), None)
-        level_name, label = "draw", (str(drawn.get("label")) if drawn is not None and drawn.get("label") else "Draw")
-        for prop in levels if not tied else ():
-            if score in prop.get("range"):
-                level_name = str(prop.get("level"))
-                label = str(prop.get("label")) if prop.get("label") else level_name
-        sudden = decl.first("sudden")
-        named = next((p for p in levels if sudden is not None and str(p.get("level")) == str(sudden.get("level"))),
-                     None)
-        if named is not None and not tied and margin >= sudden.get("lead"):
+        drawn = victory.level("draw")
+        level_name, label = "draw", (drawn.label if drawn is not None and drawn.label else "Draw")
+        for level in victory.levels if not tied else ():
+            if score in level.range:
+                level_name, label = level.name, level.shown
+        named = victory.level(victory.sudden_death_level) if victory.sudden_death_level else None
+        if named is not None and not tied and margin >= victory.sudden_death_lead:
             # A lead that ends the game at once wins at the level its line names, even where the
             # level table puts that margin in another level.
-            level_name = str(named.get("level"))
-            label = str(named.get("label")) if named.get("label") else level_name
+            level_name, label = named.name, named.shown
         winner = None if tied or level_name == "draw" else totals[0][1]
         result = {"winner": winner, "level": label, "margin": int(margin),
                   "totals": {s: str(v) for v, s in totals}}

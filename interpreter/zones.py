@@ -87,11 +87,8 @@ def is_counter(unit_type: UnitType) -> bool:
 
 def zone_extra(rules: Rules, unit: Unit, unit_type: UnitType) -> int:
     """The ``zone range +N`` of the unit's mode (the first line naming it, else the general one)."""
-    mode = rules.rulebook.get("mode", unit.mode) if unit.mode else None
-    if mode is None:
-        return 0
-    line = Rules.line_for(mode.all("zone"), unit_type)
-    return int(line.get("modifier")) if line is not None else 0
+    mode = rules.mode(unit.mode)
+    return mode.zone_extra(unit_type.selectors) if mode is not None else 0
 
 
 def zone_of(world: World, unit: Unit, zone: ZoneRule) -> frozenset[str]:

@@ -52,6 +52,7 @@ from ...dsl.diagnostics import RulesError, diagnostic
 from ...dsl.model import Property
 from ..combat import Engagement, roll_on_table
 from ..flags import BOARDED, BOMBARDED, UNBOARDED
+from ..modes import mode_forbids
 from ..results import apply_result
 from ..context import Context, Flow
 from . import procedure
@@ -116,8 +117,7 @@ def engagement(ctx: Context, side: str, cell: str, firing_sides: Iterable[str]) 
 
 
 def _forbids_attack(ctx: Context, unit: Unit) -> bool:
-    mode = ctx.rulebook.get("mode", unit.mode) if unit.mode else None
-    return bool(mode and any(p.has("attack") for p in mode.all("forbids")))
+    return mode_forbids(ctx, unit, "attack")
 
 
 def _engage(ctx: Context, prop: Property, cell: str, roles: dict[str, list[Unit]]) -> Flow:

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from ...dsl.compiled.actions import ActionRule
 from ...dsl.diagnostics import RulesError, diagnostic
 from ...dsl.model import Declaration, Property
 from .. import combat as fire
@@ -57,12 +58,12 @@ def _strike_fights(side: str):
     return lambda s: s != side
 
 
-def _strikers(action: Declaration) -> frozenset[str]:
+def _strikers(action: ActionRule) -> frozenset[str]:
     """The marker types a ``strike with MARKER…`` action strikes with."""
-    return frozenset(str(m) for m in action.first("strike").get("markers") or ())
+    return frozenset(action.strike_with)
 
 
-def _ready_strikers(ctx: Context, action: Declaration, side: str) -> list[tuple[Unit, tuple[str, Fraction]]]:
+def _ready_strikers(ctx: Context, action: ActionRule, side: str) -> list[tuple[Unit, tuple[str, Fraction]]]:
     """One marker of each type ``action`` strikes with that ``side`` has ready in its box and can pay
     for, with its price: whether it may go into a cell is then a question about the type alone."""
     kinds, ready = _strikers(action), {}
@@ -77,7 +78,7 @@ def _ready_strikers(ctx: Context, action: Declaration, side: str) -> list[tuple[
     return list(ready.values())
 
 
-def strike_price(ctx: Context, action: Declaration, side: str, cell: str,
+def strike_price(ctx: Context, action: ActionRule, side: str, cell: str,
                  ready: list | None = None) -> tuple[str, Fraction] | None:
     """What a strike on ``cell`` costs ``side`` under ``action`` (its line for the cheapest marker
     that could strike there), or ``None`` when no marker could or the side cannot pay."""
@@ -87,27 +88,27 @@ def strike_price(ctx: Context, action: Declaration, side: str, cell: str,
     return min(prices, key=lambda price: price[1]) if prices else None
 
 
-def strike_cells(ctx: Context, actions: list[Declaration], side: str) -> list[str]:
+def strike_cells(ctx: Context, actions: list[ActionRule], side: str) -> list[str]:
     """Cells holding enemy counters that ``side`` could strike with support markers alone."""
-    ready = [(a, r) for a in actions if a.has("strike") and (r := _ready_strikers(ctx, a, side))]
+    ready = [(a, r) for a in actions if a.strike_with and (r := _ready_strikers(ctx, a, side))]
     if not ready:
         return []
     cells = sorted({u.location for u in ctx.state.units if u.side != side and u.on_map})
     return [c for c in cells if any(strike_price(ctx, a, side, c, r) is not None for a, r in ready)]
 
 
-def strike(ctx: Context, actions: list[Declaration], side: str, cell: str) -> Flow:
+def strike(ctx: Context, actions: list[ActionRule], side: str, cell: str) -> Flow:
     """Designate a strike on ``cell``: pay the cheapest ``strike with MARKER…`` action once, then
     commit at least one of those markers; the battle that follows rolls no recon (``recon``) and
     ends after one round of fire (``resolve fire``)."""
-    priced = [(p, a) for a in actions if a.has("strike") and (p := strike_price(ctx, a, side, cell)) is not None]
+    priced = [(p, a) for a in actions if a.strike_with and (p := strike_price(ctx, a, side, cell)) is not None]
     (resource, amount), action = min(priced, key=lambda pa: pa[0][1])
     operation = ctx.operation
     operation.mode, operation.cell = "strike", cell
-    line = action.first("strike")
+    line = action.strike_source
     if amount:
-        gain(ctx, side, resource, -amount, f"{action.display}: strike on {cell}")
-    ctx.say(f"{ctx.shown('side', side)} strikes {cell} with support markers alone ({cite(action, line)})",
+        gain(ctx, side, resource, -amount, f"{action.label}: strike on {cell}")
+    ctx.say(f"{ctx.shown('side', side)} strikes {cell} with support markers alone ({cite(action.decl, line)})",
             kind="operation", side=side, cell=cell)
     yield from commit_markers(ctx, side, cell, None, _strikers(action), units_fight=_strike_fights(side), must=True)
     if not battle_on(ctx):  # face-down markers alone: nothing there fights

@@ -72,6 +72,7 @@ from ..context import Context, Flow
 from ..effects import Target, carries_out, reads, sides_for
 from ..event_effects import trigger_moments
 from ..flags import ATTACKED, BOMBARDED, TRAP
+from ..modes import forbidding_mode
 from . import procedure
 from ..results import resolve
 from ..rules import Rules
@@ -98,25 +99,10 @@ def _facts(ctx: Context) -> dict:
     return rules_cache(ctx.rules).setdefault("combat_procedures", {})
 
 
-def forbidding_mode(ctx: Context, unit: Unit, what: str) -> Declaration | None:
-    """The unit's mode when it ``forbids`` ``what`` (move, attack, transport), else ``None``."""
-    if not unit.mode:
-        return None
-    cache = _facts(ctx).setdefault("forbids", {})
-    key = (unit.mode, what)
-    if key not in cache:
-        mode = ctx.rulebook.get("mode", unit.mode)
-        cache[key] = mode if mode is not None and any(p.has(what) for p in mode.all("forbids")) else None
-    return cache[key]
-
-
 def may_attack_hidden(ctx: Context) -> bool:
     """Whether face-down counters may be attacked unspotted (SPOTTING-style `unspotted may be attacked`)."""
-    facts = _facts(ctx)
-    if "hidden_ok" not in facts:
-        spotting = ctx.rulebook.of_kind("spotting")
-        facts["hidden_ok"] = not spotting or any(d.has("unspotted") for d in spotting)
-    return facts["hidden_ok"]
+    spottings = ctx.rules.spottings.values()
+    return not spottings or any(s.unspotted_may_be_attacked for s in spottings)
 
 
 def _fights(ctx: Context, combat: Declaration, unit: Unit) -> bool:
@@ -325,7 +311,7 @@ def _why_not_attack(ctx: Context, combat: Declaration, side: str, action: Action
             return f"{unit_id} is not {side}'s"
         mode = forbidding_mode(ctx, unit, "attack")
         if mode is not None:
-            return f"{unit_id} is on {mode.display} orders, which forbid attacking{_cite(mode)}"
+            return f"{unit_id} is on {mode.label} orders, which forbid attacking{_cite(mode.decl)}"
         if ATTACKED in unit.spent:
             return f"{unit_id} has already attacked this phase{cite}"
         if combat.has("adjacent") and cell not in set(ctx.board.neighbours(unit.location)):
@@ -350,8 +336,8 @@ def _reach(ctx: Context, combat: Declaration, unit: Unit) -> tuple[list[str], bo
         cells = [c for c in ctx.board.within(unit.location, int(reach)) if c != unit.location]
     else:
         unit_type = ctx.rules.unit_type(unit.type)
-        movement = ctx.rulebook.get("movement", unit_type.movement) if unit_type.movement else None
-        if movement is None or not movement.has("unlimited"):
+        movement = ctx.rules.movement_of(unit_type)
+        if movement is None or not movement.unlimited_distance:
             return [], False
         cells, flies = list(ctx.board.cells), True
     # Only cells holding an enemy counter can hold a target: look there, not at every cell.

@@ -48,9 +48,7 @@ def counter_decl(ctx: Context, unit: Unit) -> Declaration | None:
 
 def support_box(ctx: Context, marker: Unit) -> str | None:
     """The box a ``support from BOX`` marker is committed from and goes back to (``None``: no support marker)."""
-    decl = counter_decl(ctx, marker)
-    line = next((p for p in decl.all("support") if p.get("box") is not None), None) if decl is not None else None
-    return str(line.get("box")) if line is not None else None
+    return ctx.rules.unit_type(marker.type).support_box
 
 
 def defenders_of(ctx: Context) -> list[str]:

@@ -12,11 +12,12 @@ from fractions import Fraction
 
 from attrs import evolve
 
+from ...dsl.compiled.actions import ActionRule
 from ...dsl.model import Declaration, Property
 from ..actions import Action
 from ..citations import cite
 from ..context import Context, Flow
-from ..forces import Force, can_afford, is_movable, pay, resource_cost
+from ..forces import Force, action_price, can_afford, is_movable, pay
 from ..rules import Rules
 from ..state import Unit
 from ..zones import is_counter, zone_of, zone_rules
@@ -45,7 +46,7 @@ def intercept(ctx: Context, force: Force, previous: str, cell: str) -> Flow:
                     and cell in zone_of(ctx, u, zone)]
         if not any(previous not in zone_of(ctx, u, zone) for u in exerting):
             continue
-        action = ctx.rulebook.get("action", str(line.get("action")))
+        action = ctx.rules.actions[str(line.get("action"))]
         for owner in dict.fromkeys(u.side for u in exerting):
             picked = yield from _choose_interceptors(ctx, zone.decl, line, action, owner,
                                                      [u for u in exerting if u.side == owner], cell)
@@ -54,7 +55,7 @@ def intercept(ctx: Context, force: Force, previous: str, cell: str) -> Flow:
     return []
 
 
-def _choose_interceptors(ctx: Context, zone: Declaration, line: Property, action: Declaration, side: str,
+def _choose_interceptors(ctx: Context, zone: Declaration, line: Property, action: ActionRule, side: str,
                          candidates: list[Unit], cell: str) -> Flow:
     """``side`` picks interceptors among ``candidates`` one at a time while it can pay for one more;
     returns them (paid for), or none when it declines."""
@@ -63,7 +64,7 @@ def _choose_interceptors(ctx: Context, zone: Declaration, line: Property, action
     while True:
         options = [Action("go")] if picked else [Action("decline")]
         for unit in candidates:
-            cost = resource_cost(action.all("cost"), ctx.rules.unit_type(unit.type))
+            cost = action_price(ctx, action, ctx.rules.unit_type(unit.type).selectors)
             total = cost[1] + (spent[1] if spent else 0) if cost else None
             if unit not in picked and cost is not None and can_afford(ctx, side, cost[0], total):
                 options.append(Action("intercept", (unit.id,)))
@@ -74,10 +75,10 @@ def _choose_interceptors(ctx: Context, zone: Declaration, line: Property, action
         if choice.kind == "decline":
             return []
         if choice.kind == "go":
-            pay(ctx, side, spent[0], spent[1], f"{action.display}: {', '.join(u.id for u in picked)}")
+            pay(ctx, side, spent[0], spent[1], f"{action.label}: {', '.join(u.id for u in picked)}")
             return picked
         unit = ctx.state.unit(choice.args[0])
-        cost = resource_cost(action.all("cost"), ctx.rules.unit_type(unit.type))
+        cost = action_price(ctx, action, ctx.rules.unit_type(unit.type).selectors)
         spent = (cost[0], cost[1] + (spent[1] if spent else 0))
         picked.append(unit)
 

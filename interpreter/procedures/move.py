@@ -317,7 +317,7 @@ def _walk_can_stop(rules) -> bool:
     found = cache.get("walk_can_stop")
     if found is None:
         found = cache["walk_can_stop"] = (
-            any(m.has("fires") for m in rules.rulebook.of_kind("mode"))
+            any(m.fires_during_enemy_movement for m in rules.modes.values())
             or any(t.kind == "marker" and not t.dummy for t in rules.unit_types.values()))
     return found
 

@@ -51,7 +51,7 @@ def move_force(ctx: Context, prop: Property) -> Flow:
         return  # nothing designated, or the force has moved already
     units = [ctx.state.unit(i) for i in operation.force]
     if operation.mode.startswith("redeploy:"):
-        action = ctx.rulebook.get("action", operation.mode.split(":", 1)[1])
+        action = ctx.rules.actions[operation.mode.split(":", 1)[1]]
         cells = redeploy_cells(ctx, action, units[0])
         choice = yield from ctx.choose(side, "redeploy", f"redeploy {units[0].id} to", 
                                        [Action("redeploy", (units[0].id, c)) for c in cells])

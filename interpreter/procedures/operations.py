@@ -18,7 +18,8 @@ costs and where it may go are read by ``interpreter.forces``.  Here:
 
 from __future__ import annotations
 
-from ...dsl.model import Declaration, Property
+from ...dsl.compiled.actions import ActionRule
+from ...dsl.model import Property
 from ..actions import Action
 from ..context import Context, Flow
 from . import procedure
@@ -29,14 +30,9 @@ from ..state import Unit
 from . import battle
 
 
-def _actions(ctx: Context, prop: Property, side: str) -> list[Declaration]:
-    found = []
-    for name in names_of(prop.get("actions")):
-        decl = ctx.rulebook.get("action", name)
-        owner = decl.first("side") if decl is not None else None
-        if decl is not None and (owner is None or str(owner.get("side")) == side):
-            found.append(decl)
-    return found
+def _actions(ctx: Context, prop: Property, side: str) -> list[ActionRule]:
+    return [action for name in names_of(prop.get("actions"))
+            if (action := ctx.rules.actions.get(name)) is not None and action.taken_by(side)]
 
 
 # --- designate force -------------------------------------------------------------------------
@@ -63,8 +59,8 @@ def designate_force(ctx: Context, prop: Property) -> Flow:
     actions = _actions(ctx, prop, side)
     if not actions or operation.ended or operation.passed:
         return
-    strikes = [a for a in actions if a.has("strike")]
-    actions = [a for a in actions if not a.has("strike")]
+    strikes = [a for a in actions if a.strike_with]
+    actions = [a for a in actions if not a.strike_with]
     if operation.fighting():
         if not (operation.mode == "strike" and side == operation.side):  # a strike is markers alone
             yield from _designate_reaction(ctx, actions, side)
@@ -107,7 +103,7 @@ class _Airlifters:
         return [u for u in self._all if u.location != cell]
 
 
-def _could_operate(ctx: Context, actions: list[Declaration], side: str, cell: str,
+def _could_operate(ctx: Context, actions: list[ActionRule], side: str, cell: str,
                    airlifters: _Airlifters | None = None) -> bool:
     """Whether some one-unit force in ``cell`` (or an airlift of it) is affordable."""
     airlifters = airlifters or _Airlifters(ctx, side)
@@ -131,11 +127,11 @@ def _could_operate(ctx: Context, actions: list[Declaration], side: str, cell: st
 
 
 
-def _choose_force(ctx: Context, actions: list[Declaration], side: str, cell: str) -> Flow:
+def _choose_force(ctx: Context, actions: list[ActionRule], side: str, cell: str) -> Flow:
     """Add units one at a time, then ``go`` (or ``redeploy``); returns whether a force was designated."""
     operation = ctx.operation
     picked: list[str] = []
-    redeploy = [a for a in actions if a.has("between")]
+    redeploy = [a for a in actions if a.between is not None]
     while True:
         units = [ctx.state.unit(i) for i in picked]
         force = Force(ctx, units)
@@ -166,18 +162,18 @@ def _choose_force(ctx: Context, actions: list[Declaration], side: str, cell: str
         if choice.kind == "go":
             resource, amount, name = cost
             operation.mode = "operation"
-            pay(ctx, side, resource, amount, f"{ctx.rulebook.get('action', name).display}: {', '.join(picked)}")
+            pay(ctx, side, resource, amount, f"{ctx.rules.actions[name].label}: {', '.join(picked)}")
         else:
             action = next(a for a in redeploy if redeploy_cost(ctx, a, units[0]) is not None)
             resource, amount = redeploy_cost(ctx, action, units[0])
             operation.mode = f"redeploy:{action.name}"
-            pay(ctx, side, resource, amount, f"{action.display}: {picked[0]}")
+            pay(ctx, side, resource, amount, f"{action.label}: {picked[0]}")
         ctx.say(f"{ctx.shown('side', side)} designates {', '.join(ctx.label(u) for u in units)} in {cell}",
                 kind="operation", side=side, cell=cell, force=list(picked))
         return True
 
 
-def _designate_reaction(ctx: Context, actions: list[Declaration], side: str) -> Flow:
+def _designate_reaction(ctx: Context, actions: list[ActionRule], side: str) -> Flow:
     """During a battle: a force of reacting classes flies into the contested cell (or none does)."""
     operation = ctx.operation
     target = operation.cell
@@ -210,7 +206,7 @@ def _designate_reaction(ctx: Context, actions: list[Declaration], side: str) -> 
             picked.append(choice.args[0])
             continue
         resource, amount, name = cost
-        pay(ctx, side, resource, amount, f"{ctx.rulebook.get('action', name).display}: {', '.join(picked)}")
+        pay(ctx, side, resource, amount, f"{ctx.rules.actions[name].label}: {', '.join(picked)}")
         operation.moving = list(picked)
         ctx.say(f"{ctx.shown('side', side)} reacts with {', '.join(ctx.label(u) for u in units)} from {cell}",
                 kind="operation", side=side, cell=cell, force=list(picked))
@@ -219,12 +215,11 @@ def _designate_reaction(ctx: Context, actions: list[Declaration], side: str) -> 
 
 def _reacts(ctx: Context, unit: Unit) -> bool:
     mclass = class_of(ctx, unit)
-    return mclass is not None and mclass.has("reacts")
+    return mclass is not None and mclass.reacts
 
 
 def _reaction_allowed(ctx: Context, unit: Unit, target: str) -> bool:
-    line = class_of(ctx, unit).first("reacts")
-    who = line.get("who") or ()
+    who = class_of(ctx, unit).reacts_with
 
     def holds(cell: str) -> bool:
         return any(u.side == unit.side and Rules.unit_matches(ctx.rules.unit_type(u.type), who)

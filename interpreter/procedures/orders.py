@@ -34,11 +34,9 @@ def _type_may_take(rules: Rules, mode, type_name: str, unit_side: str) -> bool:
     unit_type = rules.unit_type(type_name)
     if unit_type.kind == "marker":
         return False
-    side = mode.first("side")
-    if side is not None and str(side.get("side")) != unit_side:
+    if mode.side is not None and mode.side != unit_side:
         return False
-    who = mode.first("for")
-    return who is None or Rules.unit_matches(unit_type, who.get("who") or ())
+    return not mode.who or unit_type.matches(mode.who)
 
 
 DONE = Action("done")
@@ -46,13 +44,13 @@ DONE = Action("done")
 
 @procedure("declare")
 def declare(ctx: Context, prop: Property) -> Flow:
-    mode = ctx.rulebook.get("mode", str(prop.get("mode")))
+    mode = ctx.rules.mode(str(prop.get("mode")))
     sides = [ctx.acting] if ctx.acting else list(ctx.player_order)
     cache = rules_cache(ctx.rules)
     takes = cache.setdefault("may_take", {})  # may_take's memo, read directly in the loop
     # The options are values: made once per unit and mode, they serve every decision and game.
     made = cache.setdefault("declare options", {})
-    kind, prompt = f"declare {mode.name}", f"put units on {mode.display} orders"
+    kind, prompt = f"declare {mode.name}", f"put units on {mode.label} orders"
     for side in sides:
         while True:
             options = []
@@ -75,7 +73,7 @@ def declare(ctx: Context, prop: Property) -> Flow:
                 break
             unit = ctx.state.unit(action.args[0])
             ctx.update_unit(replace(unit, mode=mode.name))
-            ctx.say(f"{ctx.label(unit)} goes on {mode.display}", kind="order", unit=unit.id, mode=mode.name)
+            ctx.say(f"{ctx.label(unit)} goes on {mode.label}", kind="order", unit=unit.id, mode=mode.name)
 
 
 @procedure("score")
@@ -87,11 +85,10 @@ def score(ctx: Context, prop: Property) -> Flow:
     skips it (``score_held`` scores nothing for it anywhere).  A ``mutual`` phase scores them all.
     """
     for ref in prop.get("awards") or ():
-        award = ctx.rulebook.get("award", str(ref))
-        if award is None or award.first("on") is None or not award.first("on").has("held"):
+        award = ctx.rules.awards.get(str(ref))
+        if award is None or award.on != "held":
             continue
-        to = award.first("to")
-        if ctx.acting is not None and (to is None or str(to.get("side")) != ctx.acting):
+        if ctx.acting is not None and award.to != ctx.acting:
             continue  # another side's award: it scores in that side's own phase
         score_held(ctx, award)
     return

@@ -26,96 +26,65 @@ from __future__ import annotations
 
 from attrs import evolve
 
-from ...dsl.model import Declaration, Property
+from ...dsl.compiled.boxes import Holding, Placement
 from ..actions import Action
 from ..caches import rules_cache
 from ..cells import cell_selectors
 from ..context import Context, Flow
 from ..costs import cost_table
-from ..forces import names_of
 from ..grid import parse_cell_id
-from ..rules import Rules
-from ..stacking import StackRule
+from ..stacking import problem
 from ..state import Unit
 
 
 def _hides(ctx: Context, side: str) -> bool:
     """Whether the side's counters are placed face down (``counters face down``)."""
-    decl = ctx.rulebook.get("side", side)
-    counters = decl.first("counters") if decl is not None else None
-    return bool(counters is not None and counters.has("down"))
+    known = ctx.rules.side_rules.get(side)
+    return known is not None and known.face_down
 
 
-def placements_for(ctx: Context, unit: Unit) -> tuple[Declaration, ...]:
-    """The ``placement`` declarations that place a unit of this type and side."""
-    cache = rules_cache(ctx.rules).setdefault("placements", {})
-    key = (unit.type, unit.side)
-    if key not in cache:
-        unit_type = ctx.rules.unit_type(unit.type)
-        found = []
-        for decl in ctx.rulebook.of_kind("placement"):
-            side = decl.first("side")
-            if side is not None and str(side.get("side")) != unit.side:
-                continue
-            units = decl.first("units")
-            if units is None or not Rules.unit_matches(unit_type, units.get("who") or ()):
-                continue
-            if Rules.unit_matches(unit_type, units.get("except") or ()):
-                continue
-            found.append(decl)
-        cache[key] = tuple(found)
-    return cache[key]
+def placements_for(ctx: Context, unit: Unit) -> tuple[Placement, ...]:
+    """The placements that place a unit of this type and side."""
+    unit_type = ctx.rules.unit_type(unit.type)
+    return tuple(p for p in ctx.rules.placements if p.places(unit_type, unit.side))
 
 
-def _static_cells(ctx: Context, decl: Declaration) -> frozenset[str] | None:
+def _static_cells(ctx: Context, placement: Placement) -> frozenset[str] | None:
     """The cells a placement's ``on``/``at``/``anywhere`` lines allow (``None``: it places in a box)."""
+    if placement.box_only:
+        return None
     cache = rules_cache(ctx.rules, ctx.board).setdefault("placement_cells", {})
-    if decl.name not in cache:
-        if decl.has("to") and not (decl.has("on") or decl.has("with") or decl.has("at") or decl.has("anywhere")):
-            cache[decl.name] = None
-        else:
-            selectors = cell_selectors(ctx.rules, ctx.board)
-            cells = set(ctx.board.cells)
-            for line in decl.all("on"):
-                wanted = set(names_of(line.get("where")))
-                cells = {c for c in cells if selectors[c] & wanted}
-            edge = decl.first("at")
-            if edge is not None:
-                cells = {c for c in cells if _on_edge(ctx, c, edge)}
-            cache[decl.name] = frozenset(cells)
-    return cache[decl.name]
+    if placement.name not in cache:
+        selectors = cell_selectors(ctx.rules, ctx.board)
+        cells = set(ctx.board.cells)
+        for wanted in placement.on:
+            cells = {c for c in cells if selectors[c].intersection(wanted)}
+        if placement.edges is not None:
+            cells = {c for c in cells if _on_edge(ctx, c, placement.edges)}
+        cache[placement.name] = frozenset(cells)
+    return cache[placement.name]
 
 
-def _on_edge(ctx: Context, cell: str, line: Property) -> bool:
+def _on_edge(ctx: Context, cell: str, edges: frozenset[str]) -> bool:
     where = parse_cell_id(cell)
     if where is None:
         return False
     column, row = where
-    return ((line.has("west") and column == 1) or (line.has("east") and column == ctx.board.width)
-            or (line.has("north") and row == 1) or (line.has("south") and row == ctx.board.height))
+    return (("west" in edges and column == 1) or ("east" in edges and column == ctx.board.width)
+            or ("north" in edges and row == 1) or ("south" in edges and row == ctx.board.height))
 
 
-def _holding(ctx: Context, side: str, line: Property) -> set[str]:
+def _holding(ctx: Context, side: str, line: Holding) -> set[str]:
     """Cells holding a friendly real counter that the ``with`` line names (``of``: and that too)."""
-    who, of = line.get("who") or (), line.get("of") or ()
+    who, of = line.who, line.of
     cells = set()
     for unit in ctx.state.units:
         if unit.side != side or not unit.on_map or unit.dummy:
             continue
         unit_type = ctx.rules.unit_type(unit.type)
-        if Rules.unit_matches(unit_type, who) and (not of or Rules.unit_matches(unit_type, of)):
+        if unit_type.matches(who) and (not of or unit_type.matches(of)):
             cells.add(unit.location)
     return cells
-
-
-def _stack_rules(ctx: Context) -> list[StackRule]:
-    rules = []
-    for decl in ctx.rulebook.of_kind("stacking"):
-        key = ("stack rule", decl.name)
-        if key not in ctx.rules.derived:
-            ctx.rules.derived[key] = StackRule(ctx.rules, decl)
-        rules.append(ctx.rules.derived[key])
-    return rules
 
 
 def _enemy_seen(ctx: Context, side: str, cell: str) -> bool:
@@ -143,28 +112,26 @@ def may_stand(ctx: Context, unit: Unit, cell: str, *, no_enemy: bool) -> bool:
     if no_enemy and _enemy_seen(ctx, unit.side, cell):
         return False
     here = [u for u in ctx.state.units_at(cell) if u.side == unit.side and u.id != unit.id]
-    decl = ctx.rulebook.get(unit_type.kind, unit_type.name)
-    if decl is not None and decl.has("one") and any(u.type == unit.type for u in here):
+    if unit_type.one_per_cell and any(u.type == unit.type for u in here):
         return False
     together = [*here, unit]
-    return all(rule.problem(together, [unit]) is None for rule in _stack_rules(ctx))
+    return all(problem(rule, together, [unit]) is None for rule in ctx.rules.stackings)
 
 
 def placement_options(ctx: Context, unit: Unit, source: str) -> list[str]:
     """Where a counter entering play from ``source`` may go: cells, then boxes, in order."""
-    box = ctx.rulebook.get("box", source)
-    no_enemy = bool(box is not None and any(p.has("placed") for p in box.all("never")))
+    box = ctx.rules.boxes.get(source)
+    no_enemy = box is not None and box.never_placed_with_enemy
     cells: set[str] = set()
     boxes: set[str] = set()
-    for decl in placements_for(ctx, unit):
-        to = decl.first("to")
-        if to is not None:
-            boxes.add(str(to.get("box")))
-        allowed = _static_cells(ctx, decl)
+    for placement in placements_for(ctx, unit):
+        if placement.to is not None:
+            boxes.add(placement.to)
+        allowed = _static_cells(ctx, placement)
         if allowed is None:
             continue
         candidates = set(allowed)
-        for line in decl.all("with"):
+        for line in placement.holding:
             candidates &= _holding(ctx, unit.side, line)
         cells |= {c for c in candidates if c not in cells and may_stand(ctx, unit, c, no_enemy=no_enemy)}
     boxes.discard(source)
@@ -172,9 +139,8 @@ def placement_options(ctx: Context, unit: Unit, source: str) -> list[str]:
 
 
 def _unplaced_box(ctx: Context, source: str, default: str) -> str:
-    box = ctx.rulebook.get("box", source)
-    line = box.first("unplaced") if box is not None else None
-    return str(line.get("box")) if line is not None else default
+    box = ctx.rules.boxes.get(source)
+    return box.unplaced_to if box is not None and box.unplaced_to is not None else default
 
 
 def place(ctx: Context, unit: Unit, source: str, *, why: str, shown: bool = True, back_to: str | None = None) -> Flow:

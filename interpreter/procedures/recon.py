@@ -73,11 +73,11 @@ def recon_candidates(ctx: Context, side: str, factor: str | None) -> list[Unit]:
 
 
 def _terrain_recon(ctx: Context, cell: str, role: str) -> tuple[int, str | None]:
-    decl = ctx.rulebook.get("terrain", ctx.board.terrain(cell))
-    line = decl.first("recon") if decl is not None else None
-    if line is None or line.get("modifier") is None or str(line.get("role")) != role:
+    terrain = ctx.rules.terrains.get(ctx.board.terrain(cell))
+    recon = terrain.recon if terrain is not None else None
+    if recon is None or recon.role != role:
         return 0, None
-    return line.get("modifier"), f"{line.get('modifier'):+d} {decl.display}"
+    return recon.modifier, f"{recon.modifier:+d} {terrain.label}"
 
 
 def _ties_to(combat: Declaration | None, attacker: str, defender: str) -> str:

@@ -27,16 +27,15 @@ from .prices import paid_picks, paying_sides
 
 
 def _via(ctx: Context, box: str) -> str:
-    decl = ctx.rulebook.get("box", box)
-    line = decl.first("returns") if decl is not None else None
-    return str(line.get("box")) if line is not None else box
+    known = ctx.rules.boxes.get(box)
+    return known.returns_via if known is not None and known.returns_via is not None else box
 
 
 @procedure("refit")
 def refit(ctx: Context, prop: Property) -> Flow:
     """Pay for chosen counters of the box and put each on the turn it returns (module docstring)."""
     box = str(prop.get("box"))
-    action = ctx.rulebook.get("action", str(prop.get("action")))
+    action = ctx.rules.actions.get(str(prop.get("action")))
     dice = prop.get("dice")
     via = _via(ctx, box)
 
@@ -54,7 +53,7 @@ def refit(ctx: Context, prop: Property) -> Flow:
 
     for side in paying_sides(ctx, action):
         yield from paid_picks(ctx, side, box, action, "refit", "refit",
-                              f"refit a counter from the {ctx.shown('box', box)} ({action.display})",
+                              f"refit a counter from the {ctx.shown('box', box)} ({action.label})",
                               put_on_track)
 
 
@@ -70,12 +69,11 @@ def _dice(ctx: Context, dice) -> Dice:
 @procedure("return refitted units")
 def return_refitted(ctx: Context, prop: Property) -> Flow:
     """Counters waiting in ``BOX:TURN`` for this turn enter play from ``BOX`` (module docstring)."""
-    boxes = {b.name for b in ctx.rulebook.of_kind("box")}
+    boxes = set(ctx.rules.boxes)
     origins: dict[str, str] = {}
-    for box in ctx.rulebook.of_kind("box"):
-        line = box.first("returns")
-        if line is not None:
-            origins.setdefault(str(line.get("box")), box.name)
+    for box in ctx.rules.boxes.values():
+        if box.returns_via is not None:
+            origins.setdefault(box.returns_via, box.name)
     suffix = f":{ctx.state.turn}"
     for side in [ctx.acting] if ctx.acting else list(ctx.player_order):
         due = sorted(u for u in ctx.state.units

@@ -22,34 +22,31 @@ Placing a reinforcement follows ``interpreter.procedures.placement``; its price,
 
 from __future__ import annotations
 
+from ...dsl.compiled.actions import ActionRule
 from ...dsl.diagnostics import RulesError, diagnostic
 from ...dsl.effects import PickReinforcement, Where
-from ...dsl.model import Declaration, Property
+from ...dsl.model import Property
 from ...dsl.values import Dice
 from ..actions import Action
 from ..context import Context, Flow
 from ..effects import Target, carries_out, sides_for
 from . import procedure
-from ..forces import names_of
 from .placement import place, placement_options
 from .prices import can_pay, paid_picks, pay, paying_sides, price
 from .strategic_readings import counters_in_box
 
 
 def _random_box(ctx: Context) -> str | None:
-    return next((b.name for b in ctx.rulebook.of_kind("box") if b.has("draw")), None)
+    return next((b.name for b in ctx.rules.boxes.values() if b.draw_at_random), None)
 
 
 def _shown(ctx: Context, box: str, side: str) -> bool:
-    decl = ctx.rulebook.get("box", box)
-    line = decl.first("draws") if decl is not None else None
-    if decl is None or not decl.has("draw"):
-        return True
-    return line is not None and side in names_of(line.get("sides"))
+    known = ctx.rules.boxes.get(box)
+    return known is None or known.shows_draws_of(side)
 
 
 def draw_reinforcement(ctx: Context, side: str, box: str | None = None, *, free: bool = False,
-                       action: Declaration | None = None) -> Flow:
+                       action: ActionRule | None = None) -> Flow:
     """One blind pick from ``box`` (default: the box that says ``draw at random``), then its placement.
 
     ``free``: nothing is paid (an event's free pick); otherwise ``action``'s price for a blind pick
@@ -66,7 +63,7 @@ def draw_reinforcement(ctx: Context, side: str, box: str | None = None, *, free:
         cost = price(ctx, action, None) if action is not None else None
         if not can_pay(ctx, side, cost):
             return None
-        pay(ctx, side, cost, f"{action.display}")
+        pay(ctx, side, cost, f"{action.label}")
     index = ctx.roll(Dice(1, len(pool)), f"draw from the {ctx.shown('box', box)} ({len(pool)} counters)")
     unit = pool[index - 1]
     shown = _shown(ctx, box, side)
@@ -86,7 +83,7 @@ def draw_reinforcement(ctx: Context, side: str, box: str | None = None, *, free:
 def reinforce(ctx: Context, prop: Property) -> Flow:
     """Draw from a random box, or take from another, paying the action (module docstring)."""
     box = str(prop.get("box"))
-    action = ctx.rulebook.get("action", str(prop.get("action")))
+    action = ctx.rules.actions.get(str(prop.get("action")))
     box_decl = ctx.rulebook.get("box", box)
     for side in paying_sides(ctx, action):
         if box_decl is not None and box_decl.has("draw"):
@@ -95,23 +92,23 @@ def reinforce(ctx: Context, prop: Property) -> Flow:
             yield from _take_loop(ctx, side, box, action)
 
 
-def _draw_loop(ctx: Context, side: str, box: str, action: Declaration) -> Flow:
+def _draw_loop(ctx: Context, side: str, box: str, action: ActionRule) -> Flow:
     while counters_in_box(ctx, side, box):
         cost = price(ctx, action, None)
         if not can_pay(ctx, side, cost):
             return
         choice = yield from ctx.choose(side, "reinforce", f"pay {cost[1]} {cost[0]} to draw from the "
-                                       f"{ctx.shown('box', box)} ({action.display})",
+                                       f"{ctx.shown('box', box)} ({action.label})",
                                        [Action("draw"), Action("done")])
         if choice.kind == "done":
             return
         yield from draw_reinforcement(ctx, side, box, action=action)
 
 
-def _take_loop(ctx: Context, side: str, box: str, action: Declaration) -> Flow:
+def _take_loop(ctx: Context, side: str, box: str, action: ActionRule) -> Flow:
     yield from paid_picks(ctx, side, box, action, "reinforce", "take",
-                          f"{action.display}: take a counter from the {ctx.shown('box', box)}",
-                          lambda unit: place(ctx, unit, box, why=action.display),
+                          f"{action.label}: take a counter from the {ctx.shown('box', box)}",
+                          lambda unit: place(ctx, unit, box, why=action.label),
                           allowed=lambda unit: bool(placement_options(ctx, unit, box)))
 
 

@@ -47,30 +47,31 @@ from __future__ import annotations
 from attrs import evolve
 
 from ...dsl.diagnostics import RulesError, diagnostic
-from ...dsl.model import Declaration, Property
+from ...dsl.compiled.modes import Spotting
+from ...dsl.model import Property
 from ..context import Context, Flow
 from . import procedure
-from ..rules import Rules
 from ..state import Unit
 
 
 @procedure("spot")
 def spot(ctx: Context, prop: Property) -> Flow:
     """Hide, reveal and spot as the named ``spotting`` declaration says (module docstring)."""
-    spotting = ctx.rulebook.get("spotting", str(prop.get("spotting")))
-    if spotting.has("hide"):
+    spotting = ctx.rules.spottings[str(prop.get("spotting"))]
+    if spotting.hide_again:
         _hide_again(ctx)
-    if spotting.has("reveal"):
+    if spotting.reveal_on_entering:
         _reveal_with_enemy(ctx)
     sides = [ctx.acting] if ctx.acting else list(ctx.player_order)
     for side in sides:
+        spotters = _spotters(ctx, spotting, side)  # a side's units do not move while it spots
         for counter in sorted(ctx.state.units, key=lambda u: u.id):
             counter = ctx.state.unit(counter.id)
             if not (counter.hidden and counter.on_map and counter.side != side):
                 continue
-            if not _in_range_of(ctx, spotting, side, counter.location):
+            if not any(ctx.board.distance(cell, counter.location) <= distance for cell, distance in spotters):
                 continue
-            _try_to_spot(ctx, spotting, prop, side, counter)
+            _try_to_spot(ctx, spotting, side, counter)
     return
     yield  # a generator that needs no decision
 
@@ -78,56 +79,44 @@ def spot(ctx: Context, prop: Property) -> Flow:
 # --- range --------------------------------------------------------------------------------
 
 
-def spot_range_of(ctx: Context, spotting: Declaration, unit: Unit) -> int | None:
+def spot_range_of(ctx: Context, spotting: Spotting, unit: Unit) -> int | None:
     """How far ``unit`` spots under ``spotting`` and its mode, or ``None`` when no line applies."""
-    unit_type = ctx.rules.unit_type(unit.type)
-    lines = [(p.get("mode"), p.get("who"), p.get("range")) for p in spotting.all("range")]
-    mode = ctx.rulebook.get("mode", unit.mode) if unit.mode else None
-    if mode is not None:
-        lines += [(unit.mode, p.get("who"), p.get("range")) for p in mode.all("spot")]
-    best: tuple[int, int] | None = None
-    for in_mode, who, distance in lines:
-        if in_mode is not None and str(in_mode) != unit.mode:
-            continue
-        if who and not Rules.unit_matches(unit_type, who):
-            continue
-        key = (2 * (in_mode is not None) + bool(who), distance)
-        if best is None or key > best:
-            best = key
-    return best[1] if best else None
+    return spotting.range_of(ctx.rules.unit_type(unit.type).selectors, ctx.rules.mode(unit.mode))
 
 
-def _in_range_of(ctx: Context, spotting: Declaration, side: str, cell: str) -> bool:
+def _spotters(ctx: Context, spotting: Spotting, side: str) -> list[tuple[str, int]]:
+    """(cell, range) of each of the side's units that may spot (not dummies, a line applies)."""
+    out = []
     for unit in ctx.state.units_of(side):
         if unit.dummy:
             continue
         distance = spot_range_of(ctx, spotting, unit)
-        if distance is not None and ctx.board.distance(unit.location, cell) <= distance:
-            return True
-    return False
+        if distance is not None:
+            out.append((unit.location, distance))
+    return out
 
 
 # --- revealing ----------------------------------------------------------------------------
 
 
-def _try_to_spot(ctx: Context, spotting: Declaration, prop: Property, side: str, counter: Unit) -> None:
+def _try_to_spot(ctx: Context, spotting: Spotting, side: str, counter: Unit) -> None:
     cell = counter.location
-    terrain = ctx.board.terrain(cell)
-    decl = ctx.rulebook.get("terrain", terrain)
-    where = f"{decl.display if decl else terrain} {cell}"
-    needed = ctx.rules.spot_range(terrain)
+    terrain_name = ctx.board.terrain(cell)
+    terrain = ctx.rules.terrains.get(terrain_name)
+    where = f"{terrain.label if terrain else terrain_name} {cell}"
+    needed = terrain.spot if terrain else None
     if needed is None:
         return
     if needed == "auto":
         _reveal(ctx, counter, f"{counter.id} spotted in {where} (automatic)", side=side)
         return
-    line = decl.first("spot")
-    dice = line.get("dice") or (spotting.first("roll").get("dice") if spotting.first("roll") else None)
+    dice = terrain.spot_dice or spotting.dice
     if dice is None:
-        raise RulesError([diagnostic("E805", line.span, f"no dice to roll for spotting in terrain {terrain!r}",
+        raise RulesError([diagnostic("E805", terrain.spot_source.span,
+                                     f"no dice to roll for spotting in terrain {terrain_name!r}",
                                      f"write 'spot {needed.text} on d6' or 'roll d6 against terrain' "
                                      f"in spotting {spotting.name!r}")])
-    value = ctx.roll(str(dice), f"spot {counter.id} in {where} (needs {needed.text})")
+    value = ctx.roll(dice, f"spot {counter.id} in {where} (needs {needed.text})")
     text = f"roll {value} on {dice}, needs {needed.text}"
     if value in needed:
         _reveal(ctx, counter, f"{counter.id} spotted in {where}: {text}", side=side)
@@ -150,9 +139,8 @@ def _reveal(ctx: Context, counter: Unit, text: str, **data) -> None:
 
 
 def _face_down(ctx: Context, side: str) -> bool:
-    decl = ctx.rulebook.get("side", side)
-    counters = decl.first("counters") if decl else None
-    return bool(counters and counters.has("down"))
+    known = ctx.rules.side_rules.get(side)
+    return known is not None and known.face_down
 
 
 def _enemy_in(ctx: Context, side: str, cell: str) -> bool:
@@ -170,7 +158,7 @@ def _reveal_with_enemy(ctx: Context) -> None:
 def hide_again(ctx: Context) -> None:
     """After a move: where a ``spotting`` says ``hide again when enemy leaves``, revealed counters of
     a face-down side with no enemy left in their cell go face down again (a fog-of-war rule)."""
-    if any(d.has("hide") for d in ctx.rulebook.of_kind("spotting")):
+    if any(s.hide_again for s in ctx.rules.spottings.values()):
         _hide_again(ctx)
 
 

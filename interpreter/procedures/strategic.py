@@ -63,7 +63,7 @@ def reclaim_markers(ctx: Context, prop: Property) -> Flow:
     types = set(names_of(prop.get("markers")))
     for side in [ctx.acting] if ctx.acting else list(ctx.player_order):
         for unit in sorted(u for u in ctx.state.units if u.side == side and u.type in types):
-            homes = [str(d.first("to").get("box")) for d in placements_for(ctx, unit) if d.has("to")]
+            homes = [p.to for p in placements_for(ctx, unit) if p.to is not None]
             home = homes[0] if homes else None
             if unit.on_map and home is not None:
                 ctx.update_unit(evolve(unit, location=home, turn_flags=unit.turn_flags - {COMMITTED}))

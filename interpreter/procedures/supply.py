@@ -16,14 +16,14 @@ from __future__ import annotations
 
 from attrs import evolve
 
+from ...dsl.compiled.actions import ActionRule
 from ...dsl.effects import Supply, Where
-from ...dsl.model import Declaration, Property
+from ...dsl.model import Property
 from ..actions import Action
 from ..conditions import Scope, effect_condition, holds
 from ..context import Context, Flow
 from ..effects import Target, reads, sides_for
 from . import procedure
-from ..forces import names_of
 from ..rules import Rules
 from ..state import Unit
 from .prices import can_pay, pay, paying_sides, price
@@ -49,14 +49,14 @@ def _supplies(ctx: Context, source: Unit, side: str) -> tuple[bool, bool]:
 
 
 def _terrain_supplies(ctx: Context, cell: str, side: str) -> bool:
-    decl = ctx.rulebook.get("terrain", ctx.board.terrain(cell))
-    return decl is not None and any(side in names_of(p.get("sides")) for p in decl.all("supplies"))
+    terrain = ctx.rules.terrains.get(ctx.board.terrain(cell))
+    return terrain is not None and side in terrain.supplies
 
 
 @procedure("check supply")
 def check_supply(ctx: Context, prop: Property) -> Flow:
     """Supply every unit of the acting side, or pay for it, or send it to the box (module docstring)."""
-    action = ctx.rulebook.get("action", str(prop.get("action")))
+    action = ctx.rules.actions.get(str(prop.get("action")))
     box = str(prop.get("box"))
     exempt = prop.get("exempt") or ()
     for side in paying_sides(ctx, action):
@@ -95,7 +95,7 @@ def check_supply(ctx: Context, prop: Property) -> Flow:
                 yield from _out_of_supply(ctx, ctx.state.unit(unit.id), action, box, prop)
 
 
-def _out_of_supply(ctx: Context, unit: Unit, action: Declaration, box: str, prop: Property) -> Flow:
+def _out_of_supply(ctx: Context, unit: Unit, action: ActionRule, box: str, prop: Property) -> Flow:
     cost = price(ctx, action, ctx.rules.unit_type(unit.type))
     options = [Action("send", (unit.id, box))]
     if can_pay(ctx, unit.side, cost):
@@ -107,7 +107,7 @@ def _out_of_supply(ctx: Context, unit: Unit, action: Declaration, box: str, prop
     else:
         choice = options[0]
     if choice.kind == "pay":
-        pay(ctx, unit.side, cost, f"{action.display}: {ctx.label(unit)}")
+        pay(ctx, unit.side, cost, f"{action.label}: {ctx.label(unit)}")
         ctx.say(f"{ctx.label(unit)} in {unit.location} is supplied for {cost[1]} {cost[0]}", kind="supply",
                 unit=unit.id, side=unit.side, paid=True)
     else:

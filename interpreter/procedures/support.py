@@ -21,19 +21,19 @@ from fractions import Fraction
 
 from attrs import evolve
 
-from ...dsl.model import Declaration, Property
+from ...dsl.compiled.actions import ActionRule
+from ...dsl.model import Property
 from ..actions import Action
 from ..caches import rules_cache
 from ..cells import within
 from ..citations import cite
 from ..context import Context, Flow
 from ..flags import COMMITTED
+from ..forces import action_price
 from . import procedure
-from ..rules import Rules
 from ..state import Unit
 from ..victory import gain
-from .combatants import (battle_on, counter_decl, defenders_of, is_unit, side_in_battle, side_in_battle_units,
-                         support_box)
+from .combatants import battle_on, defenders_of, is_unit, side_in_battle, side_in_battle_units
 
 
 def support_problem(ctx: Context, marker: Unit, cell: str, units_fight=None) -> str | None:
@@ -43,27 +43,28 @@ def support_problem(ctx: Context, marker: Unit, cell: str, units_fight=None) -> 
     battle stands; a strike being designated passes its own answer).
     """
     units_fight = units_fight or (lambda s: side_in_battle_units(ctx, s))
-    decl = counter_decl(ctx, marker)
-    box = support_box(ctx, marker)
+    marker_type = ctx.rules.unit_type(marker.type)
+    decl, label = marker_type.decl, marker_type.label
+    box = marker_type.support_box
     if box is None:
         return f"{marker.id} is no support marker"
     if marker.location != box:
         return f"{marker.id} is not in the {box}"
     if COMMITTED in marker.turn_flags:
-        return f"{marker.id} has been used this turn ({cite(decl, decl.first('support'))})"
-    for line in decl.all("support"):
-        if line.get("where"):
-            wanted = tuple(sorted(str(w) for w in line.get("where")))
-            if cell not in _support_cells(ctx, wanted, line.get("distance") or 0):
-                return f"{decl.display} only goes into {' '.join(wanted)} ({cite(decl, line)})"
+        return f"{marker.id} has been used this turn ({cite(decl, marker_type.support[0].source)})"
+    for line in marker_type.support:
+        if line.where:
+            wanted = tuple(sorted(line.where))
+            if cell not in _support_cells(ctx, wanted, line.distance):
+                return f"{label} only goes into {' '.join(wanted)} ({cite(decl, line.source)})"
         friendly = any(u.side == marker.side and is_unit(ctx, u) for u in ctx.state.units_at(cell))
-        if line.has("friendly") and friendly:
-            return f"{decl.display} never goes into a cell with friendly units ({cite(decl, line)})"
-        if line.has("against"):
+        if line.never_with_friendly and friendly:
+            return f"{label} never goes into a cell with friendly units ({cite(decl, line.source)})"
+        if line.never_against_markers_alone:
             if not any(units_fight(s) for s in ctx.player_order if s != marker.side):
-                return f"{decl.display} is never played against markers alone ({cite(decl, line)})"
-        elif line.has("alone") and not units_fight(marker.side):
-            return f"{decl.display} never goes alone into a battle ({cite(decl, line)})"
+                return f"{label} is never played against markers alone ({cite(decl, line.source)})"
+        elif line.never_alone and not units_fight(marker.side):
+            return f"{label} never goes alone into a battle ({cite(decl, line.source)})"
     return None
 
 
@@ -78,11 +79,9 @@ def _support_cells(ctx: Context, wanted: tuple[str, ...], distance: int) -> froz
     return cache[key]
 
 
-def support_price(ctx: Context, action: Declaration, marker: Unit) -> tuple[str, Fraction] | None:
-    """``(resource, amount)``: the action's ``cost`` line for the marker's type, or ``None`` when none applies."""
-    line = Rules.line_for([p for p in action.all("cost") if p.get("amount") is not None],
-                          ctx.rules.unit_type(marker.type))
-    return (str(line.get("resource")), Fraction(line.get("amount"))) if line is not None else None
+def support_price(ctx: Context, action: ActionRule, marker: Unit) -> tuple[str, Fraction] | None:
+    """``(resource, amount)``: the action's price for the marker's type, or ``None`` when none applies."""
+    return action_price(ctx, action, ctx.rules.unit_type(marker.type).selectors)
 
 
 @procedure("commit support")
@@ -91,12 +90,11 @@ def commit_support(ctx: Context, prop: Property) -> Flow:
     operation = ctx.operation
     if operation is None or not operation.fighting():
         return
-    action = ctx.rulebook.get("action", str(prop.get("action"))) if prop.get("action") is not None else None
-    owner = action.first("side") if action is not None else None
+    action = ctx.rules.actions[str(prop.get("action"))] if prop.get("action") is not None else None
     if prop.has("each"):
         sides = [operation.side, *defenders_of(ctx)]
     else:
-        sides = [ctx.acting or (str(owner.get("side")) if owner is not None else None)]
+        sides = [ctx.acting or (action.side if action is not None else None)]
     kinds = frozenset(str(m) for m in prop.get("markers") or ())
     for side in sides:
         if side is None or not battle_on(ctx) or not side_in_battle(ctx, side):
@@ -106,12 +104,12 @@ def commit_support(ctx: Context, prop: Property) -> Flow:
         yield from commit_markers(ctx, side, operation.cell, paying, kinds)
 
 
-def commit_markers(ctx: Context, side: str, cell: str, action: Declaration | None,
+def commit_markers(ctx: Context, side: str, cell: str, action: ActionRule | None,
                    kinds: frozenset[str] = frozenset(), *, units_fight=None, must: bool = False) -> Flow:
     """Offer ``side``'s support markers (of ``kinds``, or any) for ``cell`` one at a time until it is
     ``done``, paying ``action``'s price for each (nothing when ``None``); ``must``: at least one."""
     operation = ctx.operation
-    ask = (f"{action.display}: commit support to the battle in {cell}?" if action is not None
+    ask = (f"{action.label}: commit support to the battle in {cell}?" if action is not None
            else f"commit support to the battle in {cell} (at no cost)?")
     while True:
         ready: dict[str, Unit] = {}
@@ -136,7 +134,7 @@ def commit_markers(ctx: Context, side: str, cell: str, action: Declaration | Non
         marker = ctx.state.unit(choice.args[0])
         price = support_price(ctx, action, marker) if action is not None else None
         if price is not None and price[1]:
-            gain(ctx, side, price[0], -price[1], f"{action.display}: {marker.id}")
+            gain(ctx, side, price[0], -price[1], f"{action.label}: {marker.id}")
         ctx.update_unit(evolve(marker, location=cell, hidden=False, turn_flags=marker.turn_flags | {COMMITTED}))
         operation.support.append(marker.id)
         ctx.say(f"{ctx.label(marker)} is committed to the battle in {cell}", kind="support", unit=marker.id,

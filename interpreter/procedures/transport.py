@@ -32,7 +32,7 @@ from ..actions import Action
 from ..citations import because
 from ..costs import movement_class
 from ..context import Flow
-from ..modes import mode_forbids
+from ..modes import forbidding_mode
 from ..stacking import stacking_problem
 from ..state import Unit, replace
 from ..zones import is_counter
@@ -53,8 +53,7 @@ class Transport:
 
     def _board_cost(self, unit: Unit) -> Fraction:
         mclass = movement_class(self.ctx.rules, self.ctx.rules.unit_type(unit.type))
-        line = mclass.first("board") if mclass is not None else None
-        return Fraction(line.get("points")) if line is not None else Fraction(0)
+        return mclass.board_cost if mclass is not None else Fraction(0)
 
     def why_not_carry(self, carrier: Unit, unit_id: str, cargo: list[str]) -> str | None:
         """Why ``carrier`` may not pick up ``unit_id`` now, or ``None`` when it may."""
@@ -74,25 +73,24 @@ class Transport:
             return f"{unit_id} has already been carried this phase"
         unit_type = rules.unit_type(unit.type)
         mclass = movement_class(rules, unit_type)
-        by = {str(c) for p in (mclass.all("transported") if mclass else ()) for c in p.get("classes") or ()}
-        if carrier_type.movement not in by:
+        if mclass is None or carrier_type.movement not in mclass.transported_by:
             return because(f"movement '{unit_type.movement}' is not transported by '{carrier_type.movement}'",
-                           mclass)
+                           mclass.decl if mclass else None)
         for what in ("move", "transport"):
-            if mode_forbids(ctx, unit, what):
-                mode = ctx.rulebook.get("mode", unit.mode)
-                return because(f"{unit_id} is on {mode.display} orders, which forbid {what}", mode)
+            mode = forbidding_mode(ctx, unit, what)
+            if mode is not None:
+                return because(f"{unit_id} is on {mode.label} orders, which forbid {what}", mode.decl)
         have = self.phase.points_in_hand(unit)
         cost = self._board_cost(unit)
-        board_line = mclass.first("board") if mclass else None
+        board_line = mclass.board_source
         if have is not None and have < cost:
             return because(f"boarding costs {mv.show_points(cost)} and {unit_id} has "
-                           f"{mv.show_points(have)} left", mclass, board_line)
+                           f"{mv.show_points(have)} left", mclass.decl, board_line)
         if unit.location != carrier.location:
             found = mv.search(ctx, unit, None if have is None else have - cost)
             if carrier.location not in found.dist:
                 return because(f"{unit_id} cannot reach {carrier.location} and still pay "
-                               f"{mv.show_points(cost)} to board", mclass, board_line)
+                               f"{mv.show_points(cost)} to board", mclass.decl, board_line)
             # The walk to the rendezvous ends in the carrier's hex, so stacking applies there
             # (the carrier may yet stay and set the unit down where it boarded).
             crowded = stacking_problem(ctx, unit.side, carrier.location, [unit])

@@ -15,7 +15,7 @@ phase (``watch_fired`` in its ``spent`` flags).
 from __future__ import annotations
 
 
-from ...dsl.model import Declaration
+from ...dsl.compiled.modes import Mode
 from ..flags import WATCH_FIRED
 from .. import results
 from ..actions import Action
@@ -33,12 +33,10 @@ class WatchFire:
         self.ctx = ctx
         self.fired: set[str] = set()
 
-    def _watch_combat(self, mode: Declaration) -> tuple[str, int] | None:
+    def _watch_combat(self, mode: Mode) -> tuple[str, int] | None:
         """The combat a watching mode fires with (the one using the table its roll modifier names)."""
-        modifier, table = 0, None
-        for line in mode.all("roll"):
-            modifier += line.get("modifier") or 0
-            table = table or (str(line.get("table")) if line.get("table") is not None else None)
+        modifier = sum(m.modifier for m in mode.roll_modifiers)
+        table = next((m.table for m in mode.roll_modifiers if m.table is not None), None)
         combats = self.ctx.rulebook.of_kind("combat")
         if table is not None:
             combats = tuple(c for c in combats if c.first("table") and str(c.first("table").get("table")) == table)
@@ -57,8 +55,8 @@ class WatchFire:
                 continue
             if unit.location not in around or not unit.mode:
                 continue
-            mode = ctx.rulebook.get("mode", unit.mode)
-            if mode is None or not mode.has("fires") or mode_forbids(ctx, unit, "attack"):
+            mode = ctx.rules.mode(unit.mode)
+            if mode is None or not mode.fires_during_enemy_movement or mode_forbids(ctx, unit, "attack"):
                 continue
             out.append(unit)
         order = ctx.player_order
@@ -87,14 +85,14 @@ class WatchFire:
                 return
             if not watcher.on_map or watcher.id in self.fired or not watcher.mode:
                 continue
-            mode = ctx.rulebook.get("mode", watcher.mode)
+            mode = ctx.rules.mode(watcher.mode)
             found = self._watch_combat(mode)
             if found is None or not self._may_be_fired_at(found[0], mover, watcher):
                 continue
             combat_name, modifier = found
             fire, hold = Action("watch-fire", (watcher.id, mover_id)), Action("hold", (watcher.id,))
 
-            def why_not(action: Action, watcher_id=watcher.id, mode_decl=mode) -> str | None:
+            def why_not(action: Action, watcher_id=watcher.id, mode_decl=mode.decl) -> str | None:
                 if action.args[:1] != (watcher_id,):
                     return f"{watcher_id} is the unit that may fire now"
                 if action.kind == "watch-fire" and action.args[1:] != (mover_id,):
@@ -103,13 +101,13 @@ class WatchFire:
                 return None
 
             action = yield from ctx.choose(
-                watcher.side, "watch", f"{ctx.label(watcher, watcher.side)} ({mode.display}) may fire at "
+                watcher.side, "watch", f"{ctx.label(watcher, watcher.side)} ({mode.label}) may fire at "
                 f"{ctx.label(mover, watcher.side)} entering {cell}", [fire, hold], why_not)
             if action.kind != "watch-fire":
                 continue
             self.fired.add(watcher.id)
             ctx.update_unit(replace(watcher, spent=watcher.spent | {WATCH_FIRED}))
-            reason = f"{mode.display} fire by {watcher.id} at {mover_id} entering {cell}"
+            reason = f"{mode.label} fire by {watcher.id} at {mover_id} entering {cell}"
             ctx.say(reason, kind="watch", unit=watcher.id, target=mover_id, cell=cell)
             yield from results.resolve(ctx, combat_name, [watcher], [mover], reason=reason, roll_modifier=modifier,
                                attacker_side=watcher.side)

@@ -24,7 +24,7 @@ import pytest
 from warbook.interpreter.agents import GreedyAgent, RandomAgent
 from warbook.interpreter.game import Game
 from warbook.interpreter.costs import cost_table
-from warbook.interpreter.stacking import StackRule, enemy_cells_forbidden, stack_rules
+from warbook.interpreter.stacking import enemy_cells_forbidden, problem, stack_rules
 from warbook.interpreter.rng import choice_rng
 from warbook.interpreter.scenario import load_scenario
 from warbook.interpreter.rules import ELIMINATED
@@ -52,8 +52,7 @@ class Facts:
         self.units = {name for name, t in rules.unit_types.items() if t.kind == "unit"}
         self.alternating = any(d.has("alternate") for d in rules.rulebook.walk() if d.kind == "phase")
         self.forbidding = enemy_cells_forbidden(rules) is not None
-        self.stacking = (*stack_rules(rules), *(StackRule(rules, d) for d in rules.rulebook.of_kind("stacking")
-                                                if d.first("checked") is not None and d.first("checked").has("end")))
+        self.stacking = (*stack_rules(rules), *(s for s in rules.stackings if s.checked == "end"))
         self.limits = []
         for side, name, _ in game.state.resources:
             decl = game.scenario.rulebook.get("resource", name)
@@ -101,7 +100,7 @@ def check_invariants(game: Game, phase_ended: bool) -> None:
             for side in {u.side for u in here}:
                 together = [u for u in here if u.side == side]
                 for rule in facts.stacking:
-                    assert rule.problem(together, together) is None, \
+                    assert problem(rule, together, together) is None, \
                         f"{side} over-stacked in {cell} at the end of {state.phase} on turn {state.turn}"
 
 

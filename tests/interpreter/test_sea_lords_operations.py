@@ -63,8 +63,7 @@ def cp(ctx, side):
 
 def actions(ctx, side):
     names = [str(n) for n in do_line(ctx, "designate force").get("actions")]
-    return [ctx.rulebook.get("action", n) for n in names
-            if str(ctx.rulebook.get("action", n).first("side").get("side")) == side]
+    return [ctx.rules.actions[n] for n in names if ctx.rules.actions[n].side == side]
 
 
 def units(ctx, *unit_ids):

@@ -316,19 +316,19 @@ def test_hamlet_hexes_held_by_the_allies_score_one_each(scenarios):
     scenario = scenarios["klicks_village_sweep"]
     hamlet = ["0507", "0606", "0607", "0609", "0707", "0709"]
     ctx = held_by(scenario, "allies", "us_infantry", hamlet)
-    score_held(ctx, scenario.rulebook.get("award", "hamlet_held"))
+    score_held(ctx, ctx.rules.awards["hamlet_held"])
     assert ctx.state.resource("allies", "vp") == 6
     # A hamlet hex shared with a VC unit is not held.
     ctx = held_by(scenario, "allies", "us_infantry", hamlet)
     ctx.state = GameState(turn=1, units=(*ctx.state.units, Unit("Y", "vc_local", "vc_nva", "0507")))
-    score_held(ctx, scenario.rulebook.get("award", "hamlet_held"))
+    score_held(ctx, ctx.rules.awards["hamlet_held"])
     assert ctx.state.resource("allies", "vp") == 5
 
 
 def test_firebase_hexes_held_by_the_attackers_score_four_each(scenarios):
     scenario = scenarios["klicks_firebase_night"]
     ctx = held_by(scenario, "vc_nva", "nva_sappers", ["1106", "1107", "1206"])
-    score_held(ctx, scenario.rulebook.get("award", "firebase_overrun"))
+    score_held(ctx, ctx.rules.awards["firebase_overrun"])
     assert ctx.state.resource("vc_nva", "vp") == 12
 
 

@@ -1,0 +1,136 @@
+"""Movement classes compiled: how far a class moves, where it may go, when it stops, how it is carried.
+
+Each ``movement NAME { … }`` becomes one ``MovementClass``; every property of the kind
+(``dsl.schema``) is a field here, so the interpreter never reads a class's words at play.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from attrs import field, frozen
+
+from ..model import Declaration, Property
+from .lines import as_names
+
+
+@frozen
+class Confinement:
+    """``enters only WHERE… [within N]``: the cells named, and those within ``distance`` of them."""
+
+    where: tuple[str, ...]
+    distance: int | None
+    source: Property = field(repr=False)
+
+
+@frozen
+class Barrier:
+    """``never enters WHERE… [unless EXCEPTIONS…]``: a type named by an exception is not barred."""
+
+    where: tuple[str, ...]
+    exceptions: tuple[str, ...]
+    source: Property = field(repr=False)
+
+
+@frozen
+class Combination:
+    """``combines with CLASSES… [only in WHERE…]``: may form one force with these classes (where)."""
+
+    classes: tuple[str, ...]
+    where: tuple[str, ...]
+    source: Property = field(repr=False)
+
+
+@frozen
+class CarriedWith:
+    """``carried with CAPACITY against COST``: the carriers' capacity factor must cover the cost factor."""
+
+    capacity: str
+    cost: str
+    source: Property = field(repr=False)
+
+
+@frozen
+class MovementClass:
+    """One movement class, every line of it read."""
+
+    name: str
+    decl: Declaration = field(repr=False)
+    """The declaration, for citations."""
+    points: int | str | None
+    """``points`` as written: a count, ``"unlimited"``, ``"none"``, ``"factor NAME"``; ``None`` when absent."""
+    unlimited_distance: bool
+    confinements: tuple[Confinement, ...]
+    barriers: tuple[Barrier, ...]
+    must_end_on: tuple[str, ...]
+    must_end_source: Property | None = field(repr=False)
+    crosses_only: frozenset[str] | None
+    """Features a step must cross (``None``: any step)."""
+    no_diagonals: bool
+    stops_on_enemy: bool
+    stops_on_enemy_zone: bool
+    stops_on_markers: frozenset[str]
+    ignores_enemy: bool
+    needs_transport: bool
+    never_moves: bool
+    transported_by: tuple[str, ...]
+    board_cost: Fraction
+    board_source: Property | None = field(repr=False)
+    combinations: tuple[Combination, ...]
+    joins_any_force: bool
+    carried_with: CarriedWith | None
+    reacts_with: tuple[str, ...]
+    """``reacts from or to cells with WHO…`` (empty: the class never reacts)."""
+
+    def combination_with(self, other: str) -> Combination | None:
+        """The ``combines with`` line naming class ``other``, if any."""
+        return next((c for c in self.combinations if other in c.classes), None)
+
+    @property
+    def reacts(self) -> bool:
+        return bool(self.reacts_with)
+
+
+def _points(line: Property | None) -> int | str | None:
+    if line is None:
+        return None
+    if line.has("none"):
+        return "none"
+    if line.has("unlimited"):
+        return "unlimited"
+    if line.get("factor") is not None:
+        return f"factor {line.get('factor')}"
+    return int(line.get("count") or 0)
+
+
+def compile_movement(decl: Declaration) -> MovementClass:
+    """One ``movement`` declaration as a ``MovementClass``."""
+    stops = decl.all("stops")
+    never = decl.all("never")
+    must = decl.first("must")
+    crosses = decl.first("crosses")
+    board = decl.first("board")
+    carried = decl.first("carried")
+    reacts = decl.first("reacts")
+    return MovementClass(
+        name=decl.name, decl=decl, points=_points(decl.first("points")),
+        unlimited_distance=decl.has("unlimited"),
+        confinements=tuple(Confinement(as_names(p.get("where")), p.get("distance"), p) for p in decl.all("enters")),
+        barriers=tuple(Barrier(as_names(p.get("where")), as_names(p.get("exceptions")), p)
+                       for p in never if not p.has("moves")),
+        must_end_on=as_names(must.get("where")) if must else (), must_end_source=must,
+        crosses_only=frozenset(as_names(crosses.get("features"))) if crosses else None,
+        no_diagonals=any(p.has("no") for p in decl.all("diagonals")),
+        stops_on_enemy=any(p.has("enemy") and not p.has("zone") for p in stops),
+        stops_on_enemy_zone=any(p.has("enemy") and p.has("zone") for p in stops),
+        stops_on_markers=frozenset(n for p in stops for n in as_names(p.get("markers"))),
+        ignores_enemy=decl.has("ignores"), needs_transport=decl.has("needs"),
+        never_moves=any(p.has("moves") for p in never),
+        transported_by=tuple(n for p in decl.all("transported") for n in as_names(p.get("classes"))),
+        board_cost=Fraction(board.get("points")) if board is not None else Fraction(0), board_source=board,
+        combinations=tuple(Combination(as_names(p.get("classes")), as_names(p.get("where")), p)
+                           for p in decl.all("combines")),
+        joins_any_force=decl.has("joins"),
+        carried_with=CarriedWith(str(carried.get("capacity")), str(carried.get("cost")), carried) if carried else None,
+        reacts_with=as_names(reacts.get("who")) if reacts else (),
+    )

@@ -1,0 +1,98 @@
+"""Terrain types compiled: what a cell of each costs, how it defends, how it hides and supplies.
+
+Each ``terrain NAME { … }`` becomes one ``Terrain``.  Selector matching for cells
+(docs/reference.md, "Selectors"): a name matches a cell when it is the cell's terrain, one of the
+terrain's tags (with their ``within`` parents) or one of the cell's own tags.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Mapping
+
+from attrs import field, frozen
+
+from ..model import Declaration, Property
+from ..values import Range, Shift
+from .lines import ForLine, as_names, for_lines, line_for
+from .units import tag_closure
+
+
+@frozen
+class Defence:
+    """``defence (xN | SHIFT | no effect) [for WHO…] [when SIDE defending]``."""
+
+    multiplier: Fraction | None
+    shift: Shift | None
+    defending: str | None
+    """The side that must be defending for the line to hold (``None``: either)."""
+
+
+@frozen
+class Recon:
+    """``recon ROLE MOD``: a modifier to the recon roll of that role."""
+
+    role: str
+    modifier: int
+
+
+@frozen
+class Terrain:
+    """One terrain type, every line of it read."""
+
+    name: str
+    label: str
+    decl: Declaration = field(repr=False)
+    tags: frozenset[str]
+    """Its tags with their parents."""
+    costs: tuple[ForLine[Fraction | None], ...]
+    """Movement points to enter (``None``: no entry), per ``for`` line."""
+    defence: tuple[ForLine[Defence], ...]
+    recon: Recon | None
+    spot: Range | str | None
+    """The roll that spots a hidden unit here: a ``Range``, ``"auto"``, or ``None`` (never spotted)."""
+    spot_dice: str | None
+    spot_source: Property | None = field(repr=False)
+    supplies: frozenset[str]
+    """Sides whose units in such a cell are in supply."""
+    defers: bool
+    """``effects from other terrain``."""
+
+    @property
+    def selectors(self) -> frozenset[str]:
+        return self.tags | {self.name}
+
+    def cost_for(self, selectors: frozenset[str]) -> ForLine[Fraction | None] | None:
+        """The cost line that applies to a unit with these selectors, or ``None`` (cost 1)."""
+        return line_for(self.costs, selectors)
+
+    def multiplier_for(self, selectors: frozenset[str]) -> Fraction:
+        """The defence multiplier for a defending unit (x1 when none is declared)."""
+        line = line_for(self.defence, selectors)
+        if line is None or line.value.multiplier is None:
+            return Fraction(1)
+        return line.value.multiplier
+
+
+def _defence(p: Property) -> Defence:
+    side = p.get("side")
+    return Defence(p.get("multiplier"), p.get("shift"), str(side) if side is not None else None)
+
+
+def compile_terrain(decl: Declaration, parents: Mapping[str, tuple[str, ...]]) -> Terrain:
+    """One ``terrain`` declaration as a ``Terrain``."""
+    recon = decl.first("recon")
+    spot = decl.first("spot")
+    dice = spot.get("dice") if spot is not None else None
+    return Terrain(
+        name=decl.name, label=decl.display, decl=decl,
+        tags=tag_closure(parents, (t for p in decl.all("tags") for t in as_names(p.get("tags")))),
+        costs=for_lines(decl.all("cost"), lambda p: None if p.has("no") else p.get("amount")),
+        defence=for_lines(decl.all("defence"), _defence),
+        recon=(Recon(str(recon.get("role")), recon.get("modifier"))
+               if recon is not None and recon.get("modifier") is not None else None),
+        spot=None if spot is None else ("auto" if spot.has("auto") else spot.get("roll")),
+        spot_dice=str(dice) if dice is not None else None, spot_source=spot,
+        supplies=frozenset(n for p in decl.all("supplies") for n in as_names(p.get("sides"))),
+        defers=decl.has("effects"),
+    )

@@ -1,0 +1,159 @@
+"""Unit and marker types compiled: side, movement class, tags, factors and the selectors that name them.
+
+Selector matching (docs/reference.md, "Selectors"): a name matches a unit when it is the unit's
+type, side, nationality, movement class, size or one of its tags (tags include their ``within``
+parents).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterable, Mapping
+
+from attrs import field, frozen
+
+from ..model import Declaration, Property, Rulebook
+from .lines import as_names
+
+
+def tag_parents(rulebook: Rulebook) -> dict[str, tuple[str, ...]]:
+    """Each tag's ``within`` parents."""
+    return {t.name: tuple(str(r) for p in t.all("within") for r in p.get("parents") or ())
+            for t in rulebook.of_kind("tag")}
+
+
+def tag_closure(parents: Mapping[str, tuple[str, ...]], tags: Iterable[str]) -> frozenset[str]:
+    """The tags and every tag they are ``within``, transitively.
+
+    >>> sorted(tag_closure({"jeep": ("vehicle",), "vehicle": ("unit",)}, ["jeep"]))
+    ['jeep', 'unit', 'vehicle']
+    """
+    out: set[str] = set()
+    stack = list(tags)
+    while stack:
+        tag = stack.pop()
+        if tag not in out:
+            out.add(tag)
+            stack.extend(parents.get(tag, ()))
+    return frozenset(out)
+
+
+def _selectors(unit_type: "UnitType") -> frozenset[str]:
+    names = {unit_type.name, *unit_type.tags}
+    names.update(n for n in (unit_type.side, unit_type.movement, unit_type.nationality, unit_type.size) if n)
+    return frozenset(names)
+
+
+@frozen
+class Entry:
+    """A type's own ``never enters WHERE…`` or ``may enter WHERE… [on turn N]`` line."""
+
+    where: tuple[str, ...]
+    turn: int | None
+    source: Property = field(repr=False)
+
+
+@frozen
+class SupportLine:
+    """A support marker's ``support …`` line: ``from BOX``, ``only into WHERE… [within N]``, or a ban."""
+
+    box: str | None
+    where: tuple[str, ...]
+    distance: int
+    never_with_friendly: bool
+    never_alone: bool
+    never_against_markers_alone: bool
+    source: Property = field(repr=False)
+
+
+def _support(p: Property) -> SupportLine:
+    box = p.get("box")
+    return SupportLine(str(box) if box is not None else None, as_names(p.get("where")), p.get("distance") or 0,
+                       p.has("friendly"), p.has("alone") and not p.has("against"), p.has("against"), p)
+
+
+@frozen
+class UnitType:
+    """A unit or marker type with everything play needs, resolved."""
+
+    name: str
+    label: str
+    kind: str
+    """``unit`` or ``marker``."""
+    side: str | None
+    movement: str | None
+    tags: frozenset[str]
+    nationality: str | None
+    size: str | None
+    factors: tuple[tuple[str, Any], ...]
+    """Factor name to value: a ``Fraction``, ``"all"``, or ``None`` when written as ``none``."""
+    carries: int
+    dummy: bool
+    never_moves: bool = False
+    """``never moves`` on the type itself (a marker that stays where placed)."""
+    never_enters: tuple[Entry, ...] = ()
+    may_enter: tuple[Entry, ...] = ()
+    """Cells it may enter although its side's ``never enters`` forbids them (on turn ``turn`` only)."""
+    support: tuple[SupportLine, ...] = ()
+    """A marker's ``support`` lines, in order."""
+    counts_for_stacking: bool | None = None
+    """A marker's ``counts for stacking yes|no`` (``None``: unsaid)."""
+    one_per_cell: bool = False
+    """A marker's ``one per cell``."""
+    decl: Declaration | None = field(default=None, repr=False, eq=False)
+    selectors: frozenset[str] = field(init=False, eq=False, repr=False)
+    """Every name a selector may use for this type."""
+
+    def __attrs_post_init__(self) -> None:
+        object.__setattr__(self, "selectors", _selectors(self))
+
+    def factor(self, name: str, default: Any = None) -> Any:
+        for key, value in self.factors:
+            if key == name:
+                return value
+        return default
+
+    @property
+    def support_box(self) -> str | None:
+        """The box a ``support from BOX`` marker is committed from and goes back to."""
+        return next((line.box for line in self.support if line.box is not None), None)
+
+    def matches(self, names: Iterable[Any]) -> bool:
+        """Whether any selector in ``names`` names this type."""
+        selectors = self.selectors
+        return any(str(n) in selectors for n in names)
+
+
+def compile_unit(rulebook: Rulebook, parents: Mapping[str, tuple[str, ...]], decl: Declaration) -> UnitType:
+    """One ``unit`` or ``marker`` declaration as a ``UnitType``."""
+    def ref(prop: str, key: str) -> str | None:
+        p = decl.first(prop)
+        value = p.get(key) if p else None
+        return str(value) if value is not None else None
+
+    tags = tag_closure(parents, (str(r) for p in decl.all("tags") for r in as_names(p.get("tags"))))
+    factors = [(prop.name.split(":", 1)[1], prop.get("value"))
+               for prop in decl.properties if prop.name.startswith("factor:")]
+    for factor in rulebook.of_kind("factor"):
+        default = factor.first("default")
+        if default is not None and factor.name not in dict(factors):
+            factors.append((factor.name, default.get("value")))
+    carries = decl.first("carries")
+    counts = decl.first("counts")
+    side = ref("side", "side")
+    nationality = ref("nationality", "nationality")
+    if side is None and nationality is not None:
+        # A unit's side may come from its nationality (nationality blue_army { side blue }).
+        nation = rulebook.get("nationality", nationality)
+        fights_for = nation.first("side") if nation else None
+        side = str(fights_for.get("side")) if fights_for else None
+    return UnitType(
+        name=decl.name, label=decl.display, kind=decl.kind, side=side,
+        movement=ref("movement", "class"), tags=tags, nationality=nationality,
+        size=ref("size", "size"), factors=tuple(factors), carries=carries.get("count") if carries else 0,
+        dummy=decl.has("dummy"), never_moves=any(p.has("moves") for p in decl.all("never")),
+        never_enters=tuple(Entry(as_names(p.get("where")), None, p) for p in decl.all("never") if not p.has("moves")),
+        may_enter=tuple(Entry(as_names(p.get("where")), p.get("turn"), p) for p in decl.all("may")),
+        support=tuple(_support(p) for p in decl.all("support")),
+        counts_for_stacking=None if counts is None else counts.has("yes"),
+        one_per_cell=decl.has("one"), decl=decl,
+    )
