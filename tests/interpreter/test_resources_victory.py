@@ -171,3 +171,22 @@ def test_an_operation_with_a_flat_price_is_paid_once():
         game.apply(answer)
     spent = [text.split(" (")[0] for turn, text in resource_lines(game, "orders") if turn == 1 and "-" in text]
     assert spent == ["Blue: -2 orders, now 0"]
+
+
+def test_an_award_whose_option_is_off_scores_nothing():
+    """`requires option NAME` — "Only in force when the named optional rule is on."
+
+    fixtures/resources/optional.rules adds an award worth 3 VP for the town that requires the
+    option `bonus` (off by default) and scores it with the town each turn: off, Blue scores 2 a
+    turn (6); on, 2 + 3 a turn (15).
+    """
+    off = Game.new(FIXTURES / "optional.toml", seed=1)
+    on = Game.new(FIXTURES / "optional.toml", seed=1, options={"bonus": True})
+    for game in (off, on):
+        for answer in ANSWERS:
+            game.apply(answer)
+    assert off.state.resource("blue", "vp") == 6
+    assert not any("Town bonus" in text for _, text in resource_lines(off, "vp"))
+    assert on.state.resource("blue", "vp") == 15
+    assert [text.split(" (")[1] for _, text in resource_lines(on, "vp")][:2] == ["Town held: 1 held)",
+                                                                                 "Town bonus: 1 held)"]
