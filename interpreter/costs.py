@@ -137,6 +137,13 @@ class CostTable:
         return min(self.cost.values(), default=0)
 
     @functools.cached_property
+    def searches(self) -> dict:
+        """Searches of this table already made, by what decides them (``interpreter.movement``):
+        the same unit type from the same cell among the same obstacles is searched again and again
+        in a phase.  Shared like the table; ``movement`` bounds it."""
+        return {}
+
+    @functools.cached_property
     def known_steps(self) -> dict[str, tuple[tuple[str, int], ...]]:
         """``steps`` of the cells asked so far (read it directly in a loop; never change it)."""
         return {}
@@ -191,8 +198,7 @@ def cost_table(rules: Rules, board: Board, type_name: str, turn: int | None = No
 
 def table_key(rules: Rules, type_name: str, turn: int | None) -> tuple[str, int | None]:
     """(type, turn) when the type has a ``may enter … on turn`` line for that turn, else (type, None)."""
-    turns = {e.turn for e in rules.unit_type(type_name).may_enter if e.turn is not None}
-    return (type_name, turn if turn in turns else None)
+    return (type_name, turn if turn in rules.unit_type(type_name).may_enter_turns else None)
 
 
 def _terrain_cost_line(rules: Rules, terrain: str, unit_type: UnitType) -> tuple[Fraction | None, str]:

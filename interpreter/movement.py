@@ -319,8 +319,27 @@ def search(world: World, unit: Unit, points: Fraction | None | str = "full", *, 
     return Reach(unit, table, points, dist, parent, reached_stops, ends, zone_step)
 
 
+SEARCHES_KEPT = 4096
+"""Searches a cost table keeps (``CostTable.searches``) before it forgets them all and starts again."""
+
+
 def _dijkstra(table: CostTable, start: str, budget: int | None, blocked: Collection[str], stop: Collection[str],
               zone: Mapping[str, ZoneRule] | None) -> tuple[dict[str, int], dict[str, str] | None, set[str]]:
+    """``_search_cells``, kept per table: what it finds depends only on its arguments, and the same
+    search is asked again and again (a unit offered moves, then walking one).  The answer is shared,
+    so it is never changed: ``Reach`` only adds to the predecessors, which the answer decides."""
+    key = (start, budget, frozenset(blocked), frozenset(stop), frozenset(zone) if zone is not None else None)
+    memo = table.searches
+    found = memo.get(key)
+    if found is None:
+        if len(memo) >= SEARCHES_KEPT:
+            memo.clear()
+        found = memo[key] = _search_cells(table, start, budget, blocked, stop, zone)
+    return found
+
+
+def _search_cells(table: CostTable, start: str, budget: int | None, blocked: Collection[str], stop: Collection[str],
+                  zone: Mapping[str, ZoneRule] | None) -> tuple[dict[str, int], dict[str, str] | None, set[str]]:
     """Scaled costs of the cells reachable from ``start`` within ``budget``, their canonical
     predecessors (``None``: for ``Reach`` to find when asked), and the reached cells where a move
     must stop (``stop``, never expanded; ``start`` never counts).
@@ -338,6 +357,8 @@ def _dijkstra(table: CostTable, start: str, budget: int | None, blocked: Collect
     """
     if zone is None and budget is not None and budget <= costs.BUCKETS and table.min_step >= 1 and start not in blocked:
         return _dial(table, start, budget, blocked, stop)
+    if budget is None and table.min_step == table.max_step == 1:
+        return _breadth_first(table, start, blocked, stop)
     steps = table.steps
     limit = budget if budget is not None else math.inf
     dist = {start: 0}
@@ -404,6 +425,46 @@ def _dijkstra(table: CostTable, start: str, budget: int | None, blocked: Collect
                 push(heap, (nd, n))
             elif nd == old and cell < parent[n]:
                 parent[n] = cell
+    return dist, parent, stops
+
+
+def _breadth_first(table: CostTable, start: str, blocked: Collection[str],
+                   stop: Collection[str]) -> tuple[dict[str, int], dict[str, str], set[str]]:
+    """``_dijkstra``'s heap when there is no budget and every step costs 1 (``unlimited distance``).
+
+    Cells are expanded a distance at a time, in id order within it, which is the order the heap
+    pops them in: so ``dist`` is filled in the same order, and each cell's predecessor is the
+    lowest-id cell one step nearer, as there.  No heap, no costs to add."""
+    steps = table.steps
+    dist = {start: 0}
+    parent: dict[str, str] = {}
+    stops: set[str] = set()
+    frontier = []
+    for n, _ in steps(start):
+        if n not in blocked and n not in dist:
+            dist[n] = 1
+            parent[n] = start
+            frontier.append(n)
+    d = 1
+    while frontier:
+        frontier.sort()
+        following = []
+        nd = d + 1
+        for cell in frontier:
+            if cell in stop:
+                stops.add(cell)
+                continue
+            for n, _ in steps(cell):
+                old = dist.get(n)
+                if old is None:
+                    if n in blocked:
+                        continue
+                    dist[n] = nd
+                    parent[n] = cell
+                    following.append(n)
+                elif old == nd and cell < parent[n]:
+                    parent[n] = cell
+        frontier, d = following, nd
     return dist, parent, stops
 
 

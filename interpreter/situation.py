@@ -48,8 +48,8 @@ def stop_markers(world: World, unit: Unit, cell: str, *, known_only: bool = Fals
     mclass = movement_class(rules, unit_type)
     named = mclass.stops_on_markers if mclass else frozenset()
     out = []
-    for marker in world.state.units:
-        if marker.location != cell or marker.id == unit.id:
+    for marker in world.state.units_at(cell):
+        if marker.id == unit.id:
             continue
         marker_type = rules.unit_type(marker.type)
         if marker_type.kind != "marker" or marker_type.dummy:

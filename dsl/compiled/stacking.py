@@ -43,20 +43,21 @@ class Stacking:
     """Each unit type's ``limit`` line (its index), or ``None`` when it counts against none."""
     one_names: Mapping[str, frozenset[str]] = field(repr=False)
     """Each unit type's names among the ``one per cell`` lines."""
+    counts: tuple[int, ...] = field(init=False, repr=False)
+    """Each ``limit`` line's count."""
+    safe_size: float = field(init=False, repr=False)
+    """So many counters or fewer together break no line of this rule (no limit below it)."""
+
+    def __attrs_post_init__(self) -> None:
+        # Asked for every stack a search considers: worked out once.
+        counts = tuple(line.value for line in self.limits)
+        object.__setattr__(self, "counts", counts)
+        object.__setattr__(self, "safe_size", min([*counts, *((1,) if self.one_per_cell else ())], default=math.inf))
 
     @property
     def on_moves(self) -> bool:
         """Checked where a move ends: ``checked always``, ``during movement``, or when unsaid."""
         return self.checked in (None, "always", "during")
-
-    @property
-    def counts(self) -> tuple[int, ...]:
-        return tuple(line.value for line in self.limits)
-
-    @property
-    def safe_size(self) -> float:
-        """So many counters or fewer together break no line of this rule (no limit below it)."""
-        return min([*self.counts, *((1,) if self.one_per_cell else ())], default=math.inf)
 
 
 def _line_of(limits: tuple[ForLine[int], ...], exempt: tuple[str, ...], unit_type: UnitType) -> int | None:

@@ -93,6 +93,8 @@ class UnitType:
     never_enters: tuple[Entry, ...] = ()
     may_enter: tuple[Entry, ...] = ()
     """Cells it may enter although its side's ``never enters`` forbids them (on turn ``turn`` only)."""
+    may_enter_turns: frozenset[int] = frozenset()
+    """The turns its ``may enter … on turn N`` lines name."""
     support: tuple[SupportLine, ...] = ()
     """A marker's ``support`` lines, in order."""
     counts_for_stacking: bool | None = None
@@ -153,6 +155,7 @@ def compile_unit(rulebook: Rulebook, parents: Mapping[str, tuple[str, ...]], dec
         dummy=decl.has("dummy"), never_moves=any(p.has("moves") for p in decl.all("never")),
         never_enters=tuple(Entry(as_names(p.get("where")), None, p) for p in decl.all("never") if not p.has("moves")),
         may_enter=tuple(Entry(as_names(p.get("where")), p.get("turn"), p) for p in decl.all("may")),
+        may_enter_turns=frozenset(p.get("turn") for p in decl.all("may") if p.get("turn") is not None),
         support=tuple(_support(p) for p in decl.all("support")),
         counts_for_stacking=None if counts is None else counts.has("yes"),
         one_per_cell=decl.has("one"), decl=decl,
