@@ -16,5 +16,6 @@ BENCHMARKS: dict[str, str] = {
     "linearity": "benchmarks.generated_rulebook",
     "memory": "benchmarks.memory",
     "scenarios": "benchmarks.scenarios",
+    "lookups": "benchmarks.lookups",
 }
 """Benchmark name → the module whose ``run(name, profile=False)`` returns its figures, in suite order."""

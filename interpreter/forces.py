@@ -52,7 +52,7 @@ from .state import Unit
 
 def class_of(ctx: Context, unit: Unit) -> MovementClass | None:
     """The unit's movement class (``None`` when its type names none)."""
-    return ctx.rules.movement_of(ctx.rules.unit_type(unit.type))
+    return ctx.rules.movement_by_type[unit.type]
 
 
 def is_carried(mclass: MovementClass | None) -> bool:

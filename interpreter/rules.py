@@ -52,6 +52,12 @@ class Rules:
             for decl in (*rulebook.of_kind("unit"), *rulebook.of_kind("marker"))}
         self.movement_classes: dict[str, MovementClass] = {
             d.name: compile_movement(d) for d in rulebook.of_kind("movement")}
+        self.movement_by_type: dict[str, MovementClass | None] = {
+            name: self.movement_classes.get(t.movement) if t.movement else None for name, t in self.unit_types.items()}
+        """Each unit type's movement class (``None``: it names none), for loops over counters."""
+        self.marker_types: frozenset[str] = frozenset(
+            name for name, t in self.unit_types.items() if t.kind == "marker" and not t.dummy)
+        """The marker types that are not dummies."""
         self.terrains: dict[str, Terrain] = {d.name: compile_terrain(d, self._parents)
                                              for d in rulebook.of_kind("terrain")}
         self.modes: dict[str, Mode] = {d.name: compile_mode(d) for d in rulebook.of_kind("mode")}
@@ -69,6 +75,7 @@ class Rules:
         self.sides: tuple[str, ...] = tuple(d.name for d in rulebook.of_kind("side"))
         self.boxes: dict[str, Box] = {d.name: compile_box(d) for d in rulebook.of_kind("box")}
         self.placements: tuple[Placement, ...] = tuple(compile_placement(d) for d in rulebook.of_kind("placement"))
+        self._placing: dict[tuple[str, str], tuple[Placement, ...]] = {}
         self.eliminated_box: str = next((b.name for b in self.boxes.values() if b.holds_eliminated), ELIMINATED)
         """Where eliminated units go: the box that ``holds eliminated``, else out of play."""
         self.names = Names(rulebook)
@@ -97,6 +104,15 @@ class Rules:
         """The type's movement class, or ``None`` when it names none."""
         return self.movement_classes.get(unit_type.movement) if unit_type.movement else None
 
+    def placements_for(self, type_name: str, side: str) -> tuple[Placement, ...]:
+        """The placements that place a counter of this type and side (worked out once per pair)."""
+        key = (type_name, side)
+        found = self._placing.get(key)
+        if found is None:
+            unit_type = self.unit_types[type_name]
+            found = self._placing[key] = tuple(p for p in self.placements if p.places(unit_type, side))
+        return found
+
     def mode(self, name: str | None) -> Mode | None:
         """The mode called ``name`` (``None`` for no mode, or one not declared)."""
         return self.modes.get(name) if name else None
@@ -120,7 +136,7 @@ class Rules:
     @staticmethod
     def unit_matches(unit_type: UnitType, names: Iterable[Any]) -> bool:
         """Whether any selector in ``names`` names this unit type."""
-        return unit_type.matches(names)
+        return unit_type.matches([str(n) for n in names])
 
     def cell_selectors(self, terrain: str, cell_tags: Iterable[str] = ()) -> frozenset[str]:
         known = self.terrains.get(terrain)

@@ -115,10 +115,9 @@ def _situation(world: World, side: str, omniscient: bool, others: tuple[Unit, ..
     enemy, zone = _enemy_reading(world, side, omniscient, others)
     markers = set()
     if _has_markers(rules):
+        marker_types = rules.marker_types
         for unit in state.units:
-            ut = rules.unit_type(unit.type)
-            if unit.on_map and ut.kind == "marker" and not ut.dummy and (omniscient or not unit.hidden
-                                                                        or unit.side == side):
+            if unit.type in marker_types and unit.on_map and (omniscient or not unit.hidden or unit.side == side):
                 markers.add(unit.location)
     return Situation(side, enemy, zone, frozenset(markers))
 

@@ -48,7 +48,7 @@ def _first_for(lines, selectors: frozenset[str] | None):
     general = None
     for line in lines:
         if line.who:
-            if selectors is not None and any(n in selectors for n in line.who):
+            if selectors is not None and not selectors.isdisjoint(line.who):
                 return line
         elif general is None:
             general = line
@@ -72,16 +72,23 @@ class ActionRule:
     strike_source: Property | None = field(repr=False)
     during: tuple[str, ...]
     once_per_turn: bool
+    _priced: dict = field(factory=dict, init=False, eq=False, repr=False)
+    """``priced`` by year, worked out once each."""
 
     def taken_by(self, side: str) -> bool:
         return self.side is None or self.side == side
 
     def priced(self, year: int | None) -> tuple[Cost, ...]:
         """The ``cost RESOURCE AMOUNT`` lines in force in ``year`` (the module docstring's rule)."""
-        lines = tuple(c for c in self.costs if c.amount is not None)
-        if year is None:
-            return tuple(c for c in lines if not c.dated) or lines
-        return tuple(c for c in lines if c.in_year(year))
+        found = self._priced.get(year)
+        if found is None:
+            lines = tuple(c for c in self.costs if c.amount is not None)
+            if year is None:
+                found = tuple(c for c in lines if not c.dated) or lines
+            else:
+                found = tuple(c for c in lines if c.in_year(year))
+            self._priced[year] = found
+        return found
 
     def price(self, selectors: frozenset[str] | None, year: int | None = None,
               per_unit: bool | None = None) -> Cost | None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from attrs import field, frozen
 
-from ..model import Declaration, Property
+from ..model import Declaration
 from .lines import as_names
 from .units import UnitType
 

@@ -44,7 +44,7 @@ def line_for(lines: Iterable[ForLine[V]], selectors: frozenset[str]) -> ForLine[
     general = None
     for line in lines:
         if line.who:
-            if any(name in selectors for name in line.who):
+            if not selectors.isdisjoint(line.who):
                 return line
         elif general is None:
             general = line

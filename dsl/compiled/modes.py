@@ -103,7 +103,7 @@ class Spotting:
         for line in lines:
             if line.mode is not None and (mode is None or line.mode != mode.name):
                 continue
-            if line.who and not any(n in selectors for n in line.who):
+            if line.who and selectors.isdisjoint(line.who):
                 continue
             key = (2 * (line.mode is not None) + bool(line.who), line.distance)
             if best is None or key > best:

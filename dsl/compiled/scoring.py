@@ -83,7 +83,7 @@ class Award:
 
     def counts(self, selectors: frozenset[str]) -> bool:
         """Whether its ``of`` names a counter with these selectors (an award without ``of`` counts any)."""
-        return not self.of or any(name in selectors for name in self.of)
+        return not self.of or not selectors.isdisjoint(self.of)
 
     def holds_cell(self, selectors: frozenset[str]) -> bool:
         """Whether its ``cells`` (less ``except``) name a cell with these selectors."""

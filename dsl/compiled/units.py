@@ -119,10 +119,9 @@ class UnitType:
         """The box a ``support from BOX`` marker is committed from and goes back to."""
         return next((line.box for line in self.support if line.box is not None), None)
 
-    def matches(self, names: Iterable[Any]) -> bool:
-        """Whether any selector in ``names`` names this type."""
-        selectors = self.selectors
-        return any(str(n) in selectors for n in names)
+    def matches(self, names: Iterable[str]) -> bool:
+        """Whether any of ``names`` (selectors, as strings) names this type."""
+        return not self.selectors.isdisjoint(names)
 
 
 def compile_unit(rulebook: Rulebook, parents: Mapping[str, tuple[str, ...]], decl: Declaration) -> UnitType:

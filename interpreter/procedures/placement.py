@@ -45,8 +45,7 @@ def _hides(ctx: Context, side: str) -> bool:
 
 def placements_for(ctx: Context, unit: Unit) -> tuple[Placement, ...]:
     """The placements that place a unit of this type and side."""
-    unit_type = ctx.rules.unit_type(unit.type)
-    return tuple(p for p in ctx.rules.placements if p.places(unit_type, unit.side))
+    return ctx.rules.placements_for(unit.type, unit.side)
 
 
 def _static_cells(ctx: Context, placement: Placement) -> frozenset[str] | None:
