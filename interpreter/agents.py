@@ -137,17 +137,15 @@ class GreedyAgent:
     """
 
     def __init__(self, rng, game):
-        from .rules import Rules
-
         self.rng = rng
         self.scenario = game.scenario
-        self.rules = Rules(self.scenario.rulebook)
+        self.rules = self.scenario.rules  # compiled once per scenario, shared by every game of it
         self.board = self.scenario.board
         self._objectives = self._objective_points()
-        self._combats = tuple(d.name for d in self.scenario.rulebook.of_kind("combat"))
-        self._combat_titles = tuple((d.name, d.display) for d in self.scenario.rulebook.of_kind("combat"))
-        combats = self.scenario.rulebook.of_kind("combat")
-        self._same_cell_combat = bool(combats) and not any(c.has("adjacent") for c in combats)
+        combats = tuple(self.rules.combats.values())
+        self._combats = tuple(c.name for c in combats)
+        self._combat_titles = tuple((c.name, c.label) for c in combats)
+        self._same_cell_combat = bool(combats) and not any(c.adjacent for c in combats)
         self._context = None
 
     def choose(self, observation: dict, decision: Decision) -> Action:

@@ -60,12 +60,12 @@ from fractions import Fraction
 from attrs import define, evolve, field, frozen
 
 from ..dsl.effects import Shift, Where
-from ..dsl.model import Declaration
+from ..dsl.compiled.combat import CombatRule
 from ..dsl.tables import TableView
 from ..dsl.values import Dice, Odds, read_dice
 from . import combat_effects
 from .caches import rules_cache
-from .conditions import Scope, effect_condition, holds
+from .conditions import Scope, effect_condition, holds, line_condition
 from .context import Context
 from .effects import Target, reads, sides_for
 from .rules import Rules
@@ -152,10 +152,9 @@ def value_column(view: TableView, total: Fraction, rounding: str = "down") -> in
 # --- strengths and shifts ----------------------------------------------------------------------
 
 
-def factor_name(combat: Declaration, which: str) -> str | None:
-    """The factor a combat's ``attack``/``defence`` line names (``attack factor firepower``)."""
-    prop = combat.first(which)
-    return str(prop.get("factor")) if prop is not None and prop.get("factor") is not None else None
+def factor_name(combat: CombatRule, which: str) -> str | None:
+    """The factor a combat's ``attack``/``defence``/``range`` line names (``attack factor firepower``)."""
+    return {"attack": combat.attack_factor, "defence": combat.defence_factor, "range": combat.range_factor}[which]
 
 
 def unit_factor(ctx: Context, unit: Unit, factor: str | None) -> Fraction | None:
@@ -166,22 +165,17 @@ def unit_factor(ctx: Context, unit: Unit, factor: str | None) -> Fraction | None
     return value if isinstance(value, Fraction) else None
 
 
-def _terrain_rule(combat: Declaration) -> str:
-    prop = combat.first("terrain")
-    return prop.words[1].text if prop is not None else "ignored"
-
-
-def combat_strength(ctx: Context, combat_decl: Declaration, attackers: Iterable[Unit], defenders: Iterable[Unit],
+def combat_strength(ctx: Context, combat_decl: CombatRule, attackers: Iterable[Unit], defenders: Iterable[Unit],
                     cell: str | None, ignore_terrain: bool = False) -> tuple[Fraction, Fraction]:
     """(attack, defence): summed factors, each defender's multiplied by its own terrain multiplier.
 
     Dummies count nothing.  With ``ignore_terrain`` or no ``terrain multiplies
     defence`` line, defence is the plain sum.
     """
-    attack_factor = factor_name(combat_decl, "attack")
-    defence_factor = factor_name(combat_decl, "defence")
+    attack_factor = combat_decl.attack_factor
+    defence_factor = combat_decl.defence_factor
     attack = sum((unit_factor(ctx, u, attack_factor) or Fraction(0) for u in attackers), Fraction(0))
-    multiplies = (not ignore_terrain and _terrain_rule(combat_decl) == "multiplies" and cell is not None
+    multiplies = (not ignore_terrain and combat_decl.terrain == "multiplies" and cell is not None
                   and cell in ctx.board.graph)
     defence = Fraction(0)
     for unit in defenders:
@@ -203,7 +197,7 @@ def _matches_any(ctx: Context, units: Iterable[Unit], who) -> bool:
     return any(Rules.unit_matches(ctx.rules.unit_type(u.type), who) for u in units if not u.dummy)
 
 
-def column_shifts(ctx: Context, combat: Declaration, view: TableView, attackers: Sequence[Unit],
+def column_shifts(ctx: Context, combat: CombatRule, view: TableView, attackers: Sequence[Unit],
                   defenders: Sequence[Unit], cell: str | None, attacker_side: str | None,
                   ignore_terrain: bool = False, defending_side: str | None = None) -> list[tuple[int, str]]:
     """Every column shift that applies, as (columns, why); positive moves right.
@@ -215,12 +209,12 @@ def column_shifts(ctx: Context, combat: Declaration, view: TableView, attackers:
     defending = defending_side if defending_side is not None else target_side
     shifts: list[tuple[int, str]] = []
     better = better_direction(view)
-    prop = combat.first("column")
+    prop = combat.difference_shift
     if prop is not None:
-        factor = str(prop.get("factor"))
+        factor = prop.factor
         ours, theirs = _best(ctx, attackers, factor), _best(ctx, defenders, factor)
         if ours is not None and theirs is not None and ours != theirs:
-            toward_higher = not prop.has("lower")
+            toward_higher = prop.toward_higher
             difference = int(ours - theirs)
             columns = difference * better if toward_higher else -difference * better
             shifts.append((columns, f"{factor} {ours} against {theirs}"))
@@ -228,18 +222,18 @@ def column_shifts(ctx: Context, combat: Declaration, view: TableView, attackers:
     with_attacker = [*attackers, *(u for u in here if u.side == attacker_side)]
     with_defender = [*defenders, *(u for u in here if u.side != attacker_side and u not in attackers)]
     scope = combat_scope(attackers, defenders, cell, attacker_side, defending)
-    for line in combat.all("shift"):
-        if not holds(ctx, line, scope):
+    for line in combat.shifts:
+        if not holds(ctx, line_condition(line), scope):
             continue
-        columns = line.get("shift").columns
-        who = line.get("who")
+        columns = line.shift.columns
+        who = line.who
         helps_roller = columns * better > 0
         if who and not (_matches_any(ctx, with_attacker if helps_roller else with_defender, who)
                         or combat_effects.names_cell(ctx, who, None if ignore_terrain else cell)):
             continue
-        shifts.append((columns, f"shift {line.get('shift').text}"))
+        shifts.append((columns, f"shift {line.shift.text}"))
     shifts += counter_shifts(ctx, [*attackers, *defenders, *here], cell, attacker_side, defending)
-    if (_terrain_rule(combat) == "shifts" and not ignore_terrain and cell is not None and defenders
+    if (combat.terrain == "shifts" and not ignore_terrain and cell is not None and defenders
             and target_side == defending):
         terrain = ctx.rules.terrains.get(ctx.board.terrain(cell))
         for line in terrain.defence if terrain else ():
@@ -305,17 +299,17 @@ class CombatColumn:
         return self.view.columns[self.index].label
 
 
-def find_column(ctx: Context, combat: Declaration, attackers: Sequence[Unit], defenders: Sequence[Unit],
+def find_column(ctx: Context, combat: CombatRule, attackers: Sequence[Unit], defenders: Sequence[Unit],
                 *, attacker_side: str | None, fixed_odds: Odds | None = None, ignore_terrain: bool = False,
                 strength: Fraction | None = None, defending_side: str | None = None) -> CombatColumn:
     """The column an attack uses: base column from odds, fixed odds or a total, then every shift, clamped."""
-    view = table_view(ctx, str(combat.first("table").get("table")))
+    view = table_view(ctx, combat.table)
     cell = defenders[0].location if defenders else None
     attack, defence = combat_strength(ctx, combat, attackers, defenders, cell, ignore_terrain)
     if strength is not None:
         attack = Fraction(strength)
-    if fixed_odds is None and combat.first("fixed") is not None:
-        fixed_odds = combat.first("fixed").get("odds")
+    if fixed_odds is None and combat.fixed_odds is not None:
+        fixed_odds = combat.fixed_odds
     rounding = table_rounding(view)
     if fixed_odds is not None:
         base = odds_column(view, Fraction(fixed_odds.attack), Fraction(fixed_odds.defence), rounding)
@@ -348,9 +342,9 @@ def row_for(view: TableView, roll: int) -> int:
     return min(rows, key=gap)[0]
 
 
-def combat_roll_modifier(ctx: Context, combat: Declaration, scope: Scope) -> int:
+def combat_roll_modifier(ctx: Context, combat: CombatRule, scope: Scope) -> int:
     """The sum of the combat's ``roll modifier`` lines whose condition holds (``combat_scope``)."""
-    return sum(p.get("modifier") for p in combat.all("roll") if holds(ctx, p, scope))
+    return sum(p.modifier for p in combat.roll_modifiers if holds(ctx, line_condition(p), scope))
 
 
 def mode_roll_modifier(ctx: Context, units: Iterable[Unit], table: str) -> int:
@@ -392,7 +386,7 @@ class Battle:
 class Engagement:
     """The two sides of one combat while its result is carried out (ids; units re-read from the state)."""
 
-    def __init__(self, ctx: Context, combat: Declaration | None, attackers: Iterable[Unit], defenders: Iterable[Unit],
+    def __init__(self, ctx: Context, combat: CombatRule | None, attackers: Iterable[Unit], defenders: Iterable[Unit],
                  attacker_side: str | None, reason: str, battle: Battle | None = None):
         self.ctx = ctx
         self.combat = combat
@@ -415,7 +409,7 @@ class Engagement:
     def units(self, role: str, *, struck: bool = True) -> list[Unit]:
         """The units of a role still in play, in id order (``struck``: only those results may hit)."""
         # ``attackers unharmed``: fire from a distance, so results against the firers fall on nobody.
-        attackers = () if struck and self.combat is not None and self.combat.has("attackers") else self.attackers
+        attackers = () if struck and self.combat is not None and self.combat.attackers_unharmed else self.attackers
         if role in ATTACKER_ROLES:
             ids = attackers
         elif role in DEFENDER_ROLES:
@@ -498,7 +492,7 @@ def expected_worth(ctx: Context, combat_name: str, attackers: Sequence[Unit], de
     """
     from ..dsl.tables import cell_worth
 
-    combat = ctx.rulebook.get("combat", combat_name)
+    combat = ctx.rules.combats.get(combat_name)
     attackers = current_units(ctx, attackers)
     defenders = [d for d in current_units(ctx, defenders) if not d.dummy]
     if not defenders:

@@ -119,6 +119,21 @@ def condition_of(ctx: Context, prop: Property) -> Condition | None:
     return found
 
 
+def line_condition(line) -> Condition | None:
+    """A compiled rule line's condition (``dsl.compiled``: a combat's ``shift … when``, ``roll
+    modifier … when``), or ``None`` without one.
+
+    Raises:
+        RulesError: (E805) when the grammar could not read it (the linter reports it as W508).
+    """
+    error = line.condition_error
+    if error is not None:
+        words = " ".join(str(w) for w in line.source.get("condition"))
+        raise RulesError([diagnostic("E805", line.source.span, f"cannot read condition {words!r}: {error.message}",
+                                     error.hint)])
+    return line.condition
+
+
 def effect_condition(effect: Effect) -> Condition | None:
     """A compiled effect line's condition, or ``None`` without one.
 

@@ -33,7 +33,7 @@ from fractions import Fraction
 from attrs import evolve
 
 from ..dsl.effects import BreakOff, Eliminate, Losses, NoEffect, Refit, Retreat, RollOn, Stand, Where
-from ..dsl.model import Declaration, Property
+from ..dsl.compiled.combat import CombatRule
 from ..dsl.tables import result_parts
 from ..dsl.values import Dice, Odds
 from . import combat_effects
@@ -70,7 +70,7 @@ def resolve(ctx: Context, combat_name: str, attackers: Sequence[Unit], defenders
     side's fire in a round of a battle (``Battle``); ``attacker_side`` is then the firing side.
     Returns a ``CombatOutcome``.
     """
-    combat = ctx.rulebook.get("combat", combat_name)
+    combat = ctx.rules.combats.get(combat_name)
     if combat is None:
         raise KeyError(f"no combat {combat_name!r}")
     attackers, defenders = current_units(ctx, attackers), current_units(ctx, defenders)
@@ -88,8 +88,7 @@ def resolve(ctx: Context, combat_name: str, attackers: Sequence[Unit], defenders
                          defending_side=battle.defending_side if battle is not None else None)
     view = column.view
     shifts = "".join(f", {'+' if s > 0 else ''}{s} ({why})" for s, why in column.shifts if s)
-    compare = combat.first("compare")
-    strengths = f"total {column.attack}" if compare is not None and compare.has("total") else \
+    strengths = f"total {column.attack}" if combat.compare == "total" else \
         f"attack {column.attack} against defence {column.defence}"
     ctx.say(f"{reason}: {strengths} at {view.columns[column.base].label}{shifts}: column {column.label}",
             kind="combat", cell=cell,
@@ -164,7 +163,7 @@ def _refit_some(ctx: Context, effect: Refit, target: Target) -> Flow:
         forced = next((u for u in group if u.id == first), None)
         if forced is not None:
             ctx.say(f"{ctx.label(forced)} made its side's recon roll, so it is the first to refit "
-                    f"({cite_first(engagement.combat, 'recon')})", kind="combat", unit=forced.id)
+                    f"({cite_first(engagement.combat.decl, 'recon')})", kind="combat", unit=forced.id)
             lost.append(forced)
         rest = [u for u in group if u not in lost]
         lost += yield from _pick_losses(ctx, rest, count - len(lost), chooser, engagement)
@@ -196,7 +195,7 @@ def _stand(ctx: Context, effect: Stand, target: Target) -> Flow:
 def _break_off(ctx: Context, effect: BreakOff, target: Target) -> Flow:
     engagement = target.engagement
     units = engagement.units(effect.role)
-    if engagement.combat is not None and engagement.combat.has("break"):
+    if engagement.combat is not None and engagement.combat.break_offs:
         for side in sorted({u.side for u in units}):
             gone = yield from break_off(ctx, engagement.combat, side, [u for u in units if u.side == side],
                                         forced=True, reason=engagement.reason)
@@ -245,29 +244,22 @@ def loss_candidates(ctx: Context, group: Sequence[Unit], code: str | None) -> li
     ``losses never``: never taken.  ``losses only on CODE…``: only by a result part of those codes.
     ``losses last``: only when no unit (a counter that is not a marker) of the group may be taken.
     """
-    lines = {u.id: _losses_line(ctx, u) for u in group}
+    types = {u.id: ctx.rules.unit_type(u.type) for u in group}
     kept = []
     for unit in group:
-        line = lines[unit.id]
-        if line is not None and line.has("never"):
+        unit_type = types[unit.id]
+        if unit_type.losses == "never":
             continue
-        if line is not None and line.has("only") and code not in {str(r) for r in line.get("results") or ()}:
+        if unit_type.losses == "only" and code not in unit_type.losses_only_on:
             continue
         kept.append(unit)
-    if any(ctx.rules.unit_type(u.type).kind == "unit" for u in kept):
-        kept = [u for u in kept if not (lines[u.id] is not None and lines[u.id].has("last"))]
+    if any(types[u.id].kind == "unit" for u in kept):
+        kept = [u for u in kept if types[u.id].losses != "last"]
     return kept
 
 
-def _losses_line(ctx: Context, unit: Unit) -> Property | None:
-    unit_type = ctx.rules.unit_type(unit.type)
-    decl = ctx.rulebook.get(unit_type.kind, unit.type)
-    return decl.first("losses") if decl is not None else None
-
-
-def _losses_chosen_by(combat: Declaration | None) -> str:
-    prop = combat.first("losses") if combat is not None else None
-    return prop.words[-1].text if prop is not None else "owner"
+def _losses_chosen_by(combat: CombatRule | None) -> str:
+    return combat.losses_chosen_by if combat is not None else "owner"
 
 
 def _pick_losses(ctx: Context, group: list[Unit], count: int, chooser: str, engagement: Engagement) -> Flow:

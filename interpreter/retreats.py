@@ -25,14 +25,13 @@ from fractions import Fraction
 from attrs import evolve
 
 from ..dsl.compiled.movement import CarriedWith
-from ..dsl.model import Declaration, Property
+from ..dsl.compiled.combat import BreakOff as BreakOffLine, CombatRule
 from .actions import Action
 from .citations import cite_first
 from .combat import Engagement, eliminate, unit_factor
 from .context import Context, Flow
 from .costs import cost_table, movement_class, never_moves
 from .flags import BROKE_OFF
-from .rules import Rules
 from .stacking import stacking_problem
 from .state import Unit
 from .zones import enemy_zones, is_counter
@@ -112,21 +111,16 @@ def retreat(ctx: Context, unit: Unit, distance: int, engagement: Engagement) -> 
 # A combat's ``break off …`` lines say where units leaving a battle may go (breaking off).
 
 
-def _break_lines(combat: Declaration) -> tuple[Property, ...]:
-    return combat.all("break")
-
-
-def _line_applies(ctx: Context, line: Property, unit: Unit) -> bool:
+def _line_applies(ctx: Context, line: BreakOffLine, unit: Unit) -> bool:
     unit_type = ctx.rules.unit_type(unit.type)
-    if line.has("markers") and line.get("who") is None:
+    if line.markers:
         return unit_type.kind == "marker"
-    who = line.get("who")
-    return not who or Rules.unit_matches(unit_type, who)
+    return not line.who or unit_type.matches(line.who)
 
 
-def never_breaks_off(ctx: Context, combat: Declaration, unit: Unit) -> bool:
+def never_breaks_off(ctx: Context, combat: CombatRule, unit: Unit) -> bool:
     """Whether a ``break off never for …`` line keeps ``unit`` where it is."""
-    return any(line.has("never") and _line_applies(ctx, line, unit) for line in _break_lines(combat))
+    return any(line.to == "never" and _line_applies(ctx, line, unit) for line in combat.break_offs)
 
 
 def _enemy_counter_in(ctx: Context, cell: str, side: str) -> bool:
@@ -142,7 +136,7 @@ def _carried_line(ctx: Context, unit: Unit) -> tuple[CarriedWith, tuple[str, ...
     return mclass.carried_with, mclass.transported_by
 
 
-def break_off_cells(ctx: Context, combat: Declaration, unit: Unit) -> list[str]:
+def break_off_cells(ctx: Context, combat: CombatRule, unit: Unit) -> list[str]:
     """Cells ``unit`` may break off into by itself (no box, no carrier), in id order.
 
     ``to adjacent``: a neighbour its class may step to and enter; ``to cells with WHO``: any cell
@@ -155,30 +149,26 @@ def break_off_cells(ctx: Context, combat: Declaration, unit: Unit) -> list[str]:
     if never_moves(ctx.rules, ctx.rules.unit_type(unit.type)):
         return []
     cells: set[str] = set()
-    for line in _break_lines(combat):
-        if line.has("never") or line.has("carried") or line.get("box") is not None:
+    for line in combat.break_offs:
+        if line.to not in ("adjacent", "cells") or not _line_applies(ctx, line, unit):
             continue
-        if not _line_applies(ctx, line, unit):
-            continue
-        if line.has("adjacent"):
+        if line.to == "adjacent":
             cells.update(c for c in table.adjacency.get(unit.location, ()) if c in table.cost)
-        elif line.get("where"):
-            where = line.get("where")
+        elif line.where:
             cells.update(u.location for u in ctx.state.units_of(unit.side)
                          if u.location != unit.location and u.location in table.cost
-                         and Rules.unit_matches(ctx.rules.unit_type(u.type), where))
+                         and ctx.rules.unit_type(u.type).matches(line.where))
     return sorted((c for c in cells if not _enemy_counter_in(ctx, c, unit.side)), key=lambda c: (len(c), c))
 
 
-def break_off_boxes(ctx: Context, combat: Declaration, unit: Unit) -> list[str]:
+def break_off_boxes(ctx: Context, combat: CombatRule, unit: Unit) -> list[str]:
     """Boxes ``unit`` may break off into (``break off to BOX``: any unit, statics too)."""
     if never_breaks_off(ctx, combat, unit):
         return []
-    return sorted({str(line.get("box")) for line in _break_lines(combat)
-                   if line.get("box") is not None and _line_applies(ctx, line, unit)})
+    return sorted({line.box for line in combat.break_offs if line.box is not None and _line_applies(ctx, line, unit)})
 
 
-def break_off(ctx: Context, combat: Declaration, side: str, units: Sequence[Unit], *, forced: bool,
+def break_off(ctx: Context, combat: CombatRule, side: str, units: Sequence[Unit], *, forced: bool,
               reason: str) -> Flow:
     """``side`` breaks off some of ``units`` (all of them when ``forced``, as for a B result).
 
@@ -189,11 +179,11 @@ def break_off(ctx: Context, combat: Declaration, side: str, units: Sequence[Unit
     off leaves the force of the operation in progress (``ctx.operation``), which ends when no unit
     of its force is left in the contested cell.  Returns the ids that broke off.
     """
-    carries = any(line.has("carried") for line in _break_lines(combat))
+    carries = any(line.to == "carried" for line in combat.break_offs)
     cargo_room: dict[tuple[str, str], Fraction] = {}  # (cell, carrier class) -> capacity left
     left = [ctx.state.unit(u.id) for u in units]
     gone: list[str] = []
-    cite = cite_first(combat, "break")
+    cite = cite_first(combat.decl, "break")
     while True:
         left = [ctx.state.unit(u.id) for u in left]
         left = [u for u in left if u.on_map and not never_breaks_off(ctx, combat, u)]

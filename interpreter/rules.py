@@ -18,6 +18,7 @@ from typing import Any, Iterable
 
 from ..dsl.compiled.actions import ActionRule, compile_action
 from ..dsl.compiled.boxes import Box, Placement, compile_box, compile_placement
+from ..dsl.compiled.combat import CombatRule, compile_combat
 from ..dsl.compiled.lines import as_names
 from ..dsl.compiled.modes import Mode, Spotting, compile_mode, compile_spotting
 from ..dsl.compiled.movement import MovementClass, compile_movement
@@ -80,6 +81,8 @@ class Rules:
         """Where eliminated units go: the box that ``holds eliminated``, else out of play."""
         self.names = Names(rulebook)
         """What each declared name is, for reading conditions (``dsl.conditions``)."""
+        self.combats: dict[str, CombatRule] = {d.name: compile_combat(d, self.names)
+                                               for d in rulebook.of_kind("combat")}
         self._effects: dict[tuple[str, str], tuple[Effect, ...]] = {
             (d.kind, d.name): compile_effects(d, self.names)
             for kind in EFFECT_KINDS for d in rulebook.of_kind(kind)}

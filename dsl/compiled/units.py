@@ -97,6 +97,12 @@ class UnitType:
     """The turns its ``may enter … on turn N`` lines name."""
     support: tuple[SupportLine, ...] = ()
     """A marker's ``support`` lines, in order."""
+    printed: frozenset[str] = frozenset()
+    """The factors its own declaration prints (``factors`` also holds the factors' defaults)."""
+    losses: str | None = None
+    """A marker's ``losses never|last|only on …`` (``None``: taken like any counter)."""
+    losses_only_on: frozenset[str] = frozenset()
+    """The result codes of ``losses only on CODE…``."""
     counts_for_stacking: bool | None = None
     """A marker's ``counts for stacking yes|no`` (``None``: unsaid)."""
     one_per_cell: bool = False
@@ -140,6 +146,7 @@ def compile_unit(rulebook: Rulebook, parents: Mapping[str, tuple[str, ...]], dec
             factors.append((factor.name, default.get("value")))
     carries = decl.first("carries")
     counts = decl.first("counts")
+    losses = decl.first("losses")
     side = ref("side", "side")
     nationality = ref("nationality", "nationality")
     if side is None and nationality is not None:
@@ -156,6 +163,9 @@ def compile_unit(rulebook: Rulebook, parents: Mapping[str, tuple[str, ...]], dec
         may_enter=tuple(Entry(as_names(p.get("where")), p.get("turn"), p) for p in decl.all("may")),
         may_enter_turns=frozenset(p.get("turn") for p in decl.all("may") if p.get("turn") is not None),
         support=tuple(_support(p) for p in decl.all("support")),
+        printed=frozenset(prop.name.split(":", 1)[1] for prop in decl.properties if prop.name.startswith("factor:")),
+        losses=(next(w for w in ("never", "last", "only") if losses.has(w)) if losses is not None else None),
+        losses_only_on=frozenset(as_names(losses.get("results"))) if losses is not None else frozenset(),
         counts_for_stacking=None if counts is None else counts.has("yes"),
         one_per_cell=decl.has("one"), decl=decl,
     )

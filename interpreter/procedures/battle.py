@@ -32,9 +32,10 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from ...dsl.compiled.combat import CombatRule
 from ...dsl.compiled.actions import ActionRule
 from ...dsl.diagnostics import RulesError, diagnostic
-from ...dsl.model import Declaration, Property
+from ...dsl.model import Property
 from .. import combat as fire
 from .. import event_effects
 from ..citations import cite
@@ -42,7 +43,6 @@ from ..context import Context, Flow
 from ..flags import COMMITTED
 from . import procedure
 from ..results import resolve
-from ..rules import Rules
 from ..state import Unit
 from ..victory import gain
 from .combatants import battle_on, battle_over, counters_here, defenders_of, fighting_counters, support_box
@@ -119,20 +119,19 @@ def strike(ctx: Context, actions: list[ActionRule], side: str, cell: str) -> Flo
 # --- fire ----------------------------------------------------------------------------------------
 
 
-def _first_refit(ctx: Context, combat: Declaration) -> dict[str, str]:
-    line = combat.first("recon")
-    if line is None:
+def _first_refit(ctx: Context, combat: CombatRule) -> dict[str, str]:
+    if not combat.recon_refitted_first:
         return {}
     out = {}
     for side, unit_id in ctx.operation.recon_units.items():
         unit = ctx.state.unit(unit_id)
-        if line.get("who") and Rules.unit_matches(ctx.rules.unit_type(unit.type), line.get("who")):
+        if combat.recon_refitted_unless and ctx.rules.unit_type(unit.type).matches(combat.recon_refitted_unless):
             continue
         out[side] = unit_id
     return out
 
 
-def firepower(ctx: Context, combat: Declaration, units: list[Unit]) -> Fraction:
+def firepower(ctx: Context, combat: CombatRule, units: list[Unit]) -> Fraction:
     """The total a side fires with: its firing units' attack factor."""
     factor = fire.factor_name(combat, "attack")
     return sum((fire.unit_factor(ctx, u, factor) or Fraction(0) for u in units), Fraction(0))
@@ -147,9 +146,9 @@ def resolve_fire(ctx: Context, prop: Property) -> Flow:
     if not battle_on(ctx):
         yield from battle_over(ctx)
         return
-    combat = ctx.rulebook.get("combat", str(prop.get("combat")))
-    fire_is = combat.first("fire")
-    if fire_is is not None and fire_is.has("simultaneous"):
+    combat = ctx.rules.combats[str(prop.get("combat"))]
+    fire_is = combat.fire_simultaneous
+    if fire_is is not None:
         raise RulesError([diagnostic("E805", fire_is.span, f"combat {combat.name!r}: simultaneous fire is not "
                                      "supported by 'resolve fire' yet", "write 'fire is sequential'")])
     cell = operation.cell

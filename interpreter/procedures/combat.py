@@ -61,12 +61,13 @@ from fractions import Fraction
 from attrs import evolve
 
 from ...dsl.effects import Attack, Where
+from ...dsl.compiled.combat import CombatRule
 from ...dsl.model import Declaration, Property
 from ...dsl.values import Dice
 from ..actions import Action
 from ..caches import rules_cache
 from ..cells import adjacency
-from ..combat import mode_roll_modifier, unit_factor
+from ..combat import factor_name, mode_roll_modifier, unit_factor
 from ..conditions import Scope, effect_condition, holds
 from ..context import Context, Flow
 from ..effects import Target, carries_out, reads, sides_for
@@ -87,9 +88,8 @@ def _cite(decl: Declaration | None) -> str:
     return f" (§{names[0]})" if names else ""
 
 
-def _factor(combat: Declaration, which: str) -> str | None:
-    prop = combat.first(which)
-    return str(prop.get("factor")) if prop is not None else None
+def _factor(combat: CombatRule, which: str) -> str | None:
+    return factor_name(combat, which)
 
 
 def _facts(ctx: Context) -> dict:
@@ -105,13 +105,13 @@ def may_attack_hidden(ctx: Context) -> bool:
     return not spottings or any(s.unspotted_may_be_attacked for s in spottings)
 
 
-def _fights(ctx: Context, combat: Declaration, unit: Unit) -> bool:
+def _fights(ctx: Context, combat: CombatRule, unit: Unit) -> bool:
     """Whether a real unit takes part in this kind of combat at all (has the defence factor it names)."""
     defence = _factor(combat, "defence")
     return defence is None or unit_factor(ctx, unit, defence) is not None
 
 
-def _type_facts(ctx: Context, combat: Declaration, unit: Unit) -> tuple[bool, bool, bool]:
+def _type_facts(ctx: Context, combat: CombatRule, unit: Unit) -> tuple[bool, bool, bool]:
     """For a real (not dummy) unit of ``unit.type`` in ``combat``: (it is fought as a target,
     it may assault, it may bombard): what depends only on its type's printed factors."""
     cache = _facts(ctx).setdefault("types", {})
@@ -125,7 +125,7 @@ def _type_facts(ctx: Context, combat: Declaration, unit: Unit) -> tuple[bool, bo
     return found
 
 
-def targets_in(ctx: Context, combat: Declaration, cell: str, side: str) -> list[Unit]:
+def targets_in(ctx: Context, combat: CombatRule, cell: str, side: str) -> list[Unit]:
     """The enemy counters of ``side`` in ``cell`` that an attack there fights: units and dummies."""
     out = []
     for unit in ctx.state.units_at(cell):
@@ -136,7 +136,7 @@ def targets_in(ctx: Context, combat: Declaration, cell: str, side: str) -> list[
     return out
 
 
-def _may_fire(ctx: Context, combat: Declaration, unit: Unit, flag: str, *, ground: bool = True) -> bool:
+def _may_fire(ctx: Context, combat: CombatRule, unit: Unit, flag: str, *, ground: bool = True) -> bool:
     """Real, on the map, not done yet, not forbidden by its mode, with an attack factor above 0.
 
     ``ground``: it must also have the defence factor (an assault is fought by units that can be
@@ -147,23 +147,22 @@ def _may_fire(ctx: Context, combat: Declaration, unit: Unit, flag: str, *, groun
     return _type_facts(ctx, combat, unit)[1 if ground else 2]
 
 
-def attack_cells(ctx: Context, combat: Declaration, unit: Unit) -> list[str]:
+def attack_cells(ctx: Context, combat: CombatRule, unit: Unit) -> list[str]:
     """Cells this unit may attack now: adjacent ones (``adjacent``) or its own, holding targets."""
     if not _may_fire(ctx, combat, unit, ATTACKED):
         return []
-    cells = ctx.board.neighbours(unit.location) if combat.has("adjacent") else [unit.location]
+    cells = ctx.board.neighbours(unit.location) if combat.adjacent else [unit.location]
     return sorted(c for c in cells if targets_in(ctx, combat, c, unit.side))
 
 
-def _rank(ctx: Context, combat: Declaration, unit: Unit) -> tuple[int, object]:
+def _rank(ctx: Context, combat: CombatRule, unit: Unit) -> tuple[int, object]:
     """Sort key: smaller goes first.  Units without the ordering factor go last."""
-    order = combat.first("order")
-    if order is None:
+    if combat.order_factor is None:
         return (0, 0)
-    value = unit_factor(ctx, unit, str(order.get("factor")))
+    value = unit_factor(ctx, unit, combat.order_factor)
     if value is None:
         return (1, 0)
-    return (0, -value if order.has("descending") else value)
+    return (0, -value if combat.order_descending else value)
 
 
 def _flag(ctx: Context, ids: Iterable[str], flag: str, turn: bool = False) -> None:
@@ -186,11 +185,11 @@ def _sides(ctx: Context) -> list[str]:
 @procedure("fight")
 def fight(ctx: Context, prop: Property) -> Flow:
     """Assaults in order of the combat's ``order by`` factor, each unit at most once (module docstring)."""
-    combat = ctx.rulebook.get("combat", str(prop.get("combat")))
+    combat = ctx.rules.combats[str(prop.get("combat"))]
     sides = _sides(ctx)
     finished: set[str] = set()
     rank = _ranking(ctx, combat)
-    around = adjacency(ctx.board) if combat.has("adjacent") else None
+    around = adjacency(ctx.board) if combat.adjacent else None
     facts = _type_facts_of(ctx, combat)
     while True:
         # Who may attack what, read afresh each round (``attack_cells`` for every unit) from the
@@ -228,7 +227,7 @@ def fight(ctx: Context, prop: Property) -> Flow:
         options.extend(Action("pass", (u.id,)) for u in leaders)
         options.append(DONE)
         action = yield from ctx.choose(
-            side, "attack", f"{combat.display}: {', '.join(u.id for u in leaders)} may attack now",
+            side, "attack", f"{combat.label}: {', '.join(u.id for u in leaders)} may attack now",
             options, lambda a, side=side, leaders=leaders: _why_not_attack(ctx, combat, side, a, leaders))
         if action.kind == "done":
             finished.add(side)
@@ -243,7 +242,7 @@ def fight(ctx: Context, prop: Property) -> Flow:
         _flag(ctx, ids, ATTACKED)
         attackers = [ctx.state.unit(i) for i in ids]
         defenders = targets_in(ctx, combat, cell, side)
-        table = str(combat.first("table").get("table"))
+        table = combat.table
         ctx.say(f"{', '.join(ctx.label(u) for u in attackers)} attack {cell}", kind="attack", cell=cell,
                 units=list(ids), side=side)
         yield from resolve(ctx, combat.name, attackers, defenders, reason=f"attack on {cell}", attacker_side=side,
@@ -268,7 +267,7 @@ def _target_holders(ctx: Context, facts) -> dict[str, set[str]]:
     return out
 
 
-def _type_facts_of(ctx: Context, combat: Declaration):
+def _type_facts_of(ctx: Context, combat: CombatRule):
     """``_type_facts`` for one combat, looked up by unit type alone (for real units)."""
     known: dict[str, tuple[bool, bool, bool]] = {}
 
@@ -281,9 +280,9 @@ def _type_facts_of(ctx: Context, combat: Declaration):
     return facts
 
 
-def _ranking(ctx: Context, combat: Declaration):
+def _ranking(ctx: Context, combat: CombatRule):
     """``_rank`` for one combat, read once per unit type (a rank depends only on the printed factor)."""
-    if combat.first("order") is None:
+    if combat.order_factor is None:
         return lambda unit: (0, 0)
     ranks: dict[tuple[str, bool], tuple[int, object]] = {}
 
@@ -297,11 +296,11 @@ def _ranking(ctx: Context, combat: Declaration):
     return rank
 
 
-def _why_not_attack(ctx: Context, combat: Declaration, side: str, action: Action, leaders: list[Unit]) -> str | None:
+def _why_not_attack(ctx: Context, combat: CombatRule, side: str, action: Action, leaders: list[Unit]) -> str | None:
     if action.kind != "attack" or len(action.args) < 3 or action.args[1] != "with":
         return None
     cell, ids = action.args[0], action.args[2:]
-    cite = _cite(combat)
+    cite = _cite(combat.decl)
     for unit_id in ids:
         try:
             unit = ctx.state.unit(unit_id)
@@ -314,7 +313,7 @@ def _why_not_attack(ctx: Context, combat: Declaration, side: str, action: Action
             return f"{unit_id} is on {mode.label} orders, which forbid attacking{_cite(mode.decl)}"
         if ATTACKED in unit.spent:
             return f"{unit_id} has already attacked this phase{cite}"
-        if combat.has("adjacent") and cell not in set(ctx.board.neighbours(unit.location)):
+        if combat.adjacent and cell not in set(ctx.board.neighbours(unit.location)):
             return f"{unit_id} is not adjacent to {cell}: units in adjacent hexes can be attacked{cite}"
     if cell in ctx.board.graph and not targets_in(ctx, combat, cell, side):
         return f"{cell} holds no enemy counter that may be attacked{cite}"
@@ -326,7 +325,7 @@ def _why_not_attack(ctx: Context, combat: Declaration, side: str, action: Action
 # --- bombard ---------------------------------------------------------------------------------------
 
 
-def _reach(ctx: Context, combat: Declaration, unit: Unit) -> tuple[list[str], bool]:
+def _reach(ctx: Context, combat: CombatRule, unit: Unit) -> tuple[list[str], bool]:
     """(enemy cells the unit may bombard, whether it flies there)."""
     if not _may_fire(ctx, combat, unit, BOMBARDED, ground=False):
         return [], False
@@ -348,8 +347,8 @@ def _reach(ctx: Context, combat: Declaration, unit: Unit) -> tuple[list[str], bo
 @procedure("bombard")
 def bombard(ctx: Context, prop: Property) -> Flow:
     """Combined bombardment of enemy cells in range, each unit once (module docstring)."""
-    combat = ctx.rulebook.get("combat", str(prop.get("combat")))
-    table = str(combat.first("table").get("table"))
+    combat = ctx.rules.combats[str(prop.get("combat"))]
+    table = combat.table
     for side in _sides(ctx):
         while True:
             reach = {}
@@ -366,7 +365,7 @@ def bombard(ctx: Context, prop: Property) -> Flow:
                 options.append(Action("bombard", (cell, "with", *group)))
                 if len(group) > 1:
                     options.extend(Action("bombard", (cell, "with", uid)) for uid in group)
-            action = yield from ctx.choose(side, "bombard", f"{combat.display}: choose a hex to bombard", options)
+            action = yield from ctx.choose(side, "bombard", f"{combat.label}: choose a hex to bombard", options)
             if action.kind == "done":
                 break
             cell, ids = action.args[0], action.args[2:]
@@ -386,16 +385,12 @@ def bombard(ctx: Context, prop: Property) -> Flow:
 # --- trigger ---------------------------------------------------------------------------------------
 
 
-def combat_for(ctx: Context, effect: Attack) -> Declaration:
+def combat_for(ctx: Context, effect: Attack) -> CombatRule:
     """The ``combat`` an attack effect is resolved by: the one comparing odds for an effect with
     ``odds``, else the one comparing totals; the first combat when none compares that way."""
     wanted = "odds" if effect.odds is not None else "total"
-    combats = ctx.rulebook.of_kind("combat")
-    for combat in combats:
-        compare = combat.first("compare")
-        if compare is not None and compare.has(wanted):
-            return combat
-    return combats[0]
+    combats = list(ctx.rules.combats.values())
+    return next((c for c in combats if c.compare == wanted), combats[0])
 
 
 def _attacked_by(ctx: Context, effect: Attack, target: Target, units, *, real_units: bool = True) -> list[Unit]:

@@ -24,7 +24,8 @@ from __future__ import annotations
 
 from attrs import evolve
 
-from ...dsl.model import Declaration, Property
+from ...dsl.compiled.combat import CombatRule
+from ...dsl.model import Property
 from .. import combat as fire
 from .. import event_effects, retreats
 from ..actions import Action
@@ -32,7 +33,7 @@ from ..citations import cite
 from ..context import Context, Flow
 from . import procedure
 from ..state import Unit
-from .combatants import (battle_on, battle_over, counter_decl, counters_here, defenders_of, fighting_counters,
+from .combatants import (battle_on, battle_over, counters_here, defenders_of, fighting_counters,
                          is_unit)
 from .roll_modifiers import roll_modifier
 
@@ -54,17 +55,16 @@ def _reveal_in_cell(ctx: Context, cell: str) -> Flow:
 # --- recon ---------------------------------------------------------------------------------------
 
 
-def _battle_combat(ctx: Context, prop: Property) -> Declaration | None:
+def _battle_combat(ctx: Context, prop: Property) -> CombatRule | None:
     name = prop.get("combat")
     if name is not None:
-        return ctx.rulebook.get("combat", str(name))
-    return next((c for c in ctx.rulebook.of_kind("combat") if c.has("first")), None)
+        return ctx.rules.combats.get(str(name))
+    return next((c for c in ctx.rules.combats.values() if c.first_fire_by), None)
 
 
 def _prints(ctx: Context, unit: Unit, factor: str | None) -> bool:
     """Whether the counter's own declaration prints the factor (a marker with a recon value)."""
-    decl = counter_decl(ctx, unit)
-    return factor is not None and decl is not None and decl.has(f"factor:{factor}")
+    return factor is not None and factor in ctx.rules.unit_type(unit.type).printed
 
 
 def recon_candidates(ctx: Context, side: str, factor: str | None) -> list[Unit]:
@@ -80,11 +80,8 @@ def _terrain_recon(ctx: Context, cell: str, role: str) -> tuple[int, str | None]
     return recon.modifier, f"{recon.modifier:+d} {terrain.label}"
 
 
-def _ties_to(combat: Declaration | None, attacker: str, defender: str) -> str:
-    line = combat.first("first") if combat is not None else None
-    if line is not None and line.has("ties") and line.has("attacker"):
-        return attacker
-    return defender
+def _ties_to(combat: CombatRule | None, attacker: str, defender: str) -> str:
+    return attacker if combat is not None and combat.ties_to_attacker else defender
 
 
 @procedure("recon")
@@ -153,7 +150,7 @@ def recon(ctx: Context, prop: Property) -> Flow:
         bounce = _ties_to(combat, attacker, defender)
     other = defender if bounce == attacker else attacker
     operation.bounce = bounce
-    section = cite(combat, combat.first("first")) if combat is not None and combat.first("first") else ""
+    section = cite(combat.decl, combat.first_fire_source) if combat is not None and combat.first_fire_source else ""
     ctx.say(f"{ctx.shown('side', bounce)} has the bounce ({totals[attacker]} against {totals[defender]}"
             f"{', a tie' if totals[attacker] == totals[defender] else ''}{f'; {section}' if section else ''})",
             kind="recon", side=bounce)

@@ -37,12 +37,12 @@ class WatchFire:
         """The combat a watching mode fires with (the one using the table its roll modifier names)."""
         modifier = sum(m.modifier for m in mode.roll_modifiers)
         table = next((m.table for m in mode.roll_modifiers if m.table is not None), None)
-        combats = self.ctx.rulebook.of_kind("combat")
+        combats = tuple(self.ctx.rules.combats.values())
         if table is not None:
-            combats = tuple(c for c in combats if c.first("table") and str(c.first("table").get("table")) == table)
+            combats = tuple(c for c in combats if c.table == table)
         if not combats:
             return None
-        chosen = next((c for c in combats if c.has("adjacent")), combats[0])
+        chosen = next((c for c in combats if c.adjacent), combats[0])
         return chosen.name, int(modifier)
 
     def watchers(self, mover: Unit, cell: str) -> list[Unit]:
@@ -65,11 +65,11 @@ class WatchFire:
     def _may_be_fired_at(self, combat_name: str, target: Unit, watcher: Unit) -> bool:
         if target.hidden and target.side != watcher.side:
             return True  # the watcher sees a counter, not what it is
-        combat = self.ctx.rulebook.get("combat", combat_name)
-        line = combat.first("defence") if combat else None
-        if line is None or line.get("factor") is None:
+        combat = self.ctx.rules.combats.get(combat_name)
+        factor = combat.defence_factor if combat is not None else None
+        if factor is None:
             return True
-        return self.ctx.rules.unit_type(target.type).factor(str(line.get("factor"))) is not None
+        return self.ctx.rules.unit_type(target.type).factor(factor) is not None
 
     def watch(self, mover_id: str, cell: str) -> Flow:
         """Offer WATCH fire at ``mover_id``, which has just entered ``cell``."""

@@ -61,7 +61,7 @@ def units(ctx, *ids):
 
 
 def column_label(ctx, attackers, defenders, **kw) -> str:
-    decl = ctx.rulebook.get("combat", "assault")
+    decl = ctx.rules.combats["assault"]
     side = attackers[0].side
     return combat.find_column(ctx, decl, attackers, defenders, attacker_side=side, **kw).label
 
@@ -102,7 +102,7 @@ def test_terrain_multiplies_each_defender_by_its_own_multiplier(scenario):
                Unit("V1", "nva", "vc_nva", "0304"), Unit("V2", "nva_sappers", "vc_nva", "0304"),
                Unit("A1", "us_infantry", "allies", "0202"), Unit("A2", "us_mech", "allies", "0202"),
                Unit("A3", "us_mech", "allies", "0303"), Unit("A4", "nva", "vc_nva", "0303"))
-    assault = ctx.rulebook.get("combat", "assault")
+    assault = ctx.rules.combats["assault"]
     nva, sappers, inf, mech, mech_clear, nva_clear = units(ctx, "V1", "V2", "A1", "A2", "A3", "A4")
     # Attack: NVA 3 + NVA Sappers 4 = 7.  Jungle "3 (1 mech)": infantry 4 x 3 = 12.
     assert combat.combat_strength(ctx, assault, [nva, sappers], [inf], "0202") == (7, 12)
@@ -118,7 +118,7 @@ def test_terrain_multiplies_each_defender_by_its_own_multiplier(scenario):
 
 def test_dummies_have_no_factors(scenario):
     ctx = make(scenario, Unit("V1", "dummy", "vc_nva", "0303", dummy=True), Unit("A1", "cidg", "allies", "0304"))
-    assault = ctx.rulebook.get("combat", "assault")
+    assault = ctx.rules.combats["assault"]
     assert combat.combat_strength(ctx, assault, units(ctx, "V1"), units(ctx, "A1"), "0304") == (0, 2)
 
 
@@ -157,7 +157,7 @@ def test_bombardment_has_no_motivation_shift(scenario):
     # Mortars (5, motivation 3) on NVA Sappers (4, motivation 4): 5:4 → 1:1.  The assault would
     # shift one column left; BOMBARDMENT PHASE states no shift.
     ctx = make(scenario, Unit("A1", "mortars", "allies", "0103"), Unit("V1", "nva_sappers", "vc_nva", "0303"))
-    decl = ctx.rulebook.get("combat", "bombardment")
+    decl = ctx.rules.combats["bombardment"]
     column = combat.find_column(ctx, decl, units(ctx, "A1"), units(ctx, "V1"), attacker_side="allies")
     assert column.label == "1:1" and column.shifts == ()
 

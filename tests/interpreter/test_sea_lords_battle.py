@@ -85,7 +85,7 @@ def where(ctx, unit_id: str) -> str:
 
 
 def column(ctx, firers, targets, *, firing: str, defending: str) -> str:
-    decl = ctx.rulebook.get("combat", "fire_combat")
+    decl = ctx.rules.combats["fire_combat"]
     return combat.find_column(ctx, decl, firers, targets, attacker_side=firing, defending_side=defending).label
 
 
@@ -209,7 +209,7 @@ def test_a_b_result_breaks_off_every_target_but_markers(scenario):
     ctx = make(scenario, FW, "0302", ["F1"], Unit("F1", "pbr", FW, "0302"),
                Unit("C1", "main_force_bn", COM, "0302"), Unit("C2", "com_riverine", COM, "0302"),
                Unit("C3", "bunkers", COM, "0302"), Unit("C4", "com_log_base", COM, "0302"))
-    decl = ctx.rulebook.get("combat", "fire_combat")
+    decl = ctx.rules.combats["fire_combat"]
     here = [ctx.state.unit(i) for i in ("C1", "C2", "C3", "C4")]
     engagement = combat.Engagement(ctx, decl, [ctx.state.unit("F1")], here, FW, "test",
                                    combat.Battle("0302", COM))
@@ -305,7 +305,7 @@ def test_the_recon_unit_is_the_first_into_the_refit_box_unless_it_was_a_surveill
 
 
 def engage(ctx, firers, targets, firing, defending, first_refit=None):
-    decl = ctx.rulebook.get("combat", "fire_combat")
+    decl = ctx.rules.combats["fire_combat"]
     units = lambda ids: [ctx.state.unit(i) for i in ids]
     return combat.Engagement(ctx, decl, units(firers), units(targets), firing, "test",
                              combat.Battle(ctx.operation.cell, defending, dict(first_refit or {})))
@@ -641,7 +641,7 @@ def test_naval_units_break_off_into_adjacent_sea_squares(scenario):
     """10.3: N units break off one square by naval movement, which enters only high seas and coastal squares
     (8.5): from the coastal 0301 that is 0201, 0202 or 0401 (not the rivers 0302 and 0402), or the Refit Box."""
     ctx = make(scenario, COM, "0301", ["C1"], Unit("C1", "com_riverine", COM, "0301"), Unit("F1", "wpb", FW, "0301"))
-    decl = ctx.rulebook.get("combat", "fire_combat")
+    decl = ctx.rules.combats["fire_combat"]
     engagement = combat.Engagement(ctx, decl, [ctx.state.unit("C1")], [ctx.state.unit("F1")], COM, "test",
                                    combat.Battle("0301", FW))
     decisions = run(results.apply_result(ctx, "B", engagement), "break-off F1 0202")

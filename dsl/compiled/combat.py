@@ -1,0 +1,165 @@
+"""Combat procedures compiled: how totals become a column, what shifts and modifies it, who fires first,
+who picks losses, where units may break off.
+
+``combat NAME { … }`` becomes a ``CombatRule``; every line of the kind is read here, once, and
+its ``when`` conditions are parsed here (a condition the grammar cannot read is kept as its
+error, which the linter reports as W508 and play as E805 when the line is reached).
+"""
+
+from __future__ import annotations
+
+from attrs import field, frozen
+
+from ..conditions import Condition, ConditionError, Names, parse_condition
+from ..model import Declaration, Property
+from ..values import Odds, Shift
+from .lines import as_names
+
+
+def _condition(line: Property, names: Names) -> tuple[Condition | None, ConditionError | None]:
+    words = line.get("condition")
+    if not words:
+        return None, None
+    try:
+        return parse_condition([str(w) for w in words], names), None
+    except ConditionError as exc:
+        return None, exc
+
+
+@frozen
+class ColumnShift:
+    """``shift SHIFT [for WHO…] [when CONDITION]``."""
+
+    shift: Shift
+    who: tuple[str, ...]
+    condition: Condition | None
+    condition_error: ConditionError | None = field(eq=False)
+    source: Property = field(repr=False)
+
+
+@frozen
+class RollModifierLine:
+    """``roll modifier MOD [when CONDITION]``."""
+
+    modifier: int
+    condition: Condition | None
+    condition_error: ConditionError | None = field(eq=False)
+    source: Property = field(repr=False)
+
+
+@frozen
+class DifferenceShift:
+    """``column shift by FACTOR difference (toward higher | toward lower)``."""
+
+    factor: str
+    toward_higher: bool
+
+
+@frozen
+class BreakOff:
+    """``break off (to adjacent | to cells with WHERE… | to BOX | with carried units | never) [for …]``."""
+
+    to: str
+    """``adjacent``, ``cells``, ``box``, ``carried`` or ``never``."""
+    where: tuple[str, ...]
+    box: str | None
+    markers: bool
+    """``for markers``: the line is for markers (and only them)."""
+    who: tuple[str, ...]
+    source: Property = field(repr=False)
+
+
+def _break_off(p: Property) -> BreakOff:
+    box = p.get("box")
+    to = ("never" if p.has("never") else "carried" if p.has("carried") else "box" if box is not None
+          else "adjacent" if p.has("adjacent") else "cells")
+    return BreakOff(to, as_names(p.get("where")), str(box) if box is not None else None,
+                    p.has("markers") and p.get("who") is None, as_names(p.get("who")), p)
+
+
+@frozen
+class CombatRule:
+    """One combat procedure, every line of it read."""
+
+    name: str
+    label: str
+    decl: Declaration = field(repr=False)
+    table: str | None
+    compare: str | None
+    """``odds`` or ``total`` (``None``: unsaid)."""
+    attack_factor: str | None
+    defence_factor: str | None
+    terrain: str
+    """``multiplies`` (defence), ``shifts`` (columns) or ``ignored`` (also when unsaid)."""
+    fixed_odds: Odds | None
+    shifts: tuple[ColumnShift, ...]
+    difference_shift: DifferenceShift | None
+    roll_modifiers: tuple[RollModifierLine, ...]
+    order_factor: str | None
+    order_descending: bool
+    first_fire_by: tuple[str, ...]
+    """The words of ``first fire by …`` (empty: no such line)."""
+    first_fire_source: Property | None = field(repr=False)
+    fire_simultaneous: Property | None = field(repr=False)
+    """The ``fire is simultaneous`` line, if the combat says so."""
+    losses_chosen_by: str
+    """``owner`` (also when unsaid), ``opponent`` or ``random``."""
+    recycle: bool
+    adjacent: bool
+    range_factor: str | None
+    attackers_unharmed: bool
+    break_offs: tuple[BreakOff, ...]
+    recon_refitted_first: bool
+    recon_refitted_unless: tuple[str, ...]
+
+    @property
+    def ties_to_attacker(self) -> bool:
+        """``first fire by … ties attacker``: the attacker fires first on a tie."""
+        return "ties" in self.first_fire_by and "attacker" in self.first_fire_by
+
+    @property
+    def first_break_off(self) -> Property | None:
+        """The first ``break off`` line, for citations."""
+        return self.break_offs[0].source if self.break_offs else None
+
+
+def _word_after(line: Property | None, default: str) -> str:
+    return line.words[-1].text if line is not None else default
+
+
+def compile_combat(decl: Declaration, names: Names) -> CombatRule:
+    """One ``combat`` declaration as a ``CombatRule``."""
+    first = decl.first
+
+    def factor(which: str) -> str | None:
+        line = first(which)
+        return str(line.get("factor")) if line is not None and line.get("factor") is not None else None
+
+    table, compare, fixed, column = first("table"), first("compare"), first("fixed"), first("column")
+    order, first_fire, fire_is, recon = first("order"), first("first"), first("fire"), first("recon")
+    terrain = first("terrain")
+    return CombatRule(
+        name=decl.name, label=decl.display, decl=decl,
+        table=str(table.get("table")) if table is not None else None,
+        compare=("total" if compare.has("total") else "odds") if compare is not None else None,
+        attack_factor=factor("attack"), defence_factor=factor("defence"),
+        terrain=terrain.words[1].text if terrain is not None else "ignored",
+        fixed_odds=fixed.get("odds") if fixed is not None else None,
+        shifts=tuple(ColumnShift(p.get("shift"), as_names(p.get("who")), *_condition(p, names), p)
+                     for p in decl.all("shift")),
+        difference_shift=(DifferenceShift(str(column.get("factor")), not column.has("lower"))
+                          if column is not None else None),
+        roll_modifiers=tuple(RollModifierLine(int(p.get("modifier")), *_condition(p, names), p)
+                             for p in decl.all("roll")),
+        order_factor=str(order.get("factor")) if order is not None else None,
+        order_descending=bool(order is not None and order.has("descending")),
+        first_fire_by=tuple(w.text for w in first_fire.words[3:]) if first_fire is not None else (),
+        first_fire_source=first_fire,
+        fire_simultaneous=fire_is if fire_is is not None and fire_is.has("simultaneous") else None,
+        losses_chosen_by=_word_after(first("losses"), "owner"),
+        recycle=decl.has("recycle"), adjacent=decl.has("adjacent"), range_factor=factor("range"),
+        attackers_unharmed=decl.has("attackers"),
+        break_offs=tuple(_break_off(p) for p in decl.all("break")),
+        recon_refitted_first=recon is not None,
+        recon_refitted_unless=as_names(recon.get("who")) if recon is not None else (),
+    )
