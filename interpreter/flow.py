@@ -98,34 +98,10 @@ def run_phase(ctx: Context, decl: Declaration) -> Flow:
 
 
 def _phase_plan(ctx: Context, decl: Declaration) -> tuple:
-    """What ``run_phase`` reads of a phase or step, read once per compiled rules (a rulebook does not
-    change while its ``Rules`` lives), instead of at every turn: its ``alternate`` line; its ``do``
-    lines and nested steps in the order written, as ``(item, is a step, procedure name)``; its
-    ``repeat`` line; and who it runs for: ``None`` for each side in player order (``for each
-    side``), 0 or 1 for the first or second player, the named side, ``()`` for the acting side (a
-    step without a side), ``(None,)`` for no side (a mutual phase)."""
-    plans = ctx.rules.derived.get("phase plans")
-    if plans is None:
-        plans = ctx.rules.derived["phase plans"] = {}
-    found = plans.get(id(decl))
-    if found is not None and found[0] is decl:
-        return found[1]
-    alternate = decl.first("alternate")
-    alternated = str(alternate.get("step")) if alternate else None
-    items = sorted([*decl.all("do"), *(c for c in decl.children if c.name != alternated)],
-                   key=lambda item: (item.span.line, item.span.column))
-    runs = tuple((item, True, None) if isinstance(item, Declaration) else (item, False, item.get("procedure"))
-                 for item in items)
-    side = decl.first("side")
-    if decl.has("for"):
-        sides = None  # the player order
-    elif side is not None:
-        sides = 0 if side.has("first") else 1 if side.has("second") else (str(side.get("side")),)
-    else:
-        sides = () if decl.kind == "step" else (None,)  # the acting side; no side (mutual)
-    plan = (alternate, runs, decl.first("repeat"), sides)
-    plans[id(decl)] = (decl, plan)
-    return plan
+    """What ``run_phase`` reads of a phase or step (``dsl.compiled.sequence``): its ``alternate``
+    line, its ``do`` lines and nested steps in order, its ``repeat`` line and who it runs for."""
+    plan = ctx.rules.phase_plan(decl)
+    return (plan.alternate, plan.runs, plan.repeat, plan.sides)
 
 
 MAX_REPEATS = 100
@@ -222,13 +198,11 @@ def _after_operation(ctx: Context) -> None:
     scored as eliminations by combat (a raid into cells the unit may not stay in)."""
     from .combat import eliminate
 
-    raiders = ctx.rules.derived.get("eliminated after operation")
-    if raiders is None:
-        raiders = ctx.rules.derived["eliminated after operation"] = tuple(
-            (name, decl, decl.first("eliminated")) for name, unit_type in ctx.rules.unit_types.items()
-            if (decl := ctx.rulebook.get(unit_type.kind, name)) is not None and decl.has("eliminated"))
-    for name, decl, line in raiders:
-        where = frozenset(str(w) for w in line.get("where") or ())
+    for name, unit_type in ctx.rules.unit_types.items():
+        raid = unit_type.eliminated_after_operation_in
+        if raid is None:
+            continue
+        where, decl, line = frozenset(raid.where), unit_type.decl, raid.source
         for unit in [u for u in ctx.state.units if u.type == name and u.on_map]:
             cell = unit.location
             if where & ctx.rules.cell_selectors(ctx.board.terrain(cell), ctx.board.tags(cell)) or \

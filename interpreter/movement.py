@@ -579,7 +579,7 @@ def _explain_as(world: World, unit: Unit, cell: str, points, cargo: list[Unit], 
         for step in free.path(cell)[1:]:
             if step in sit.zone:
                 zone = sit.zone[step]
-                line = zone.decl.first("stops")
+                line = zone.stops_source
                 return because(f"enemy zone of control stops movement at {step}", zone.decl, line,
                                f"zone '{zone.decl.name}'")
             if step in sit.markers and stop_markers(world, unit, step, known_only=True):

@@ -23,10 +23,12 @@ from ..dsl.compiled.lines import as_names
 from ..dsl.compiled.modes import Mode, Spotting, compile_mode, compile_spotting
 from ..dsl.compiled.movement import MovementClass, compile_movement
 from ..dsl.compiled.scoring import Award, Resource, Victory, compile_award, compile_resource, compile_victory
+from ..dsl.compiled.sequence import PhasePlan, compile_phase
 from ..dsl.compiled.sides import Side, compile_side
 from ..dsl.compiled.stacking import Stacking, compile_stacking
 from ..dsl.compiled.terrain import Terrain, compile_terrain
 from ..dsl.compiled.units import UnitType, compile_unit, tag_closure, tag_parents
+from ..dsl.compiled.zones import ZoneRule, compile_zone
 from ..dsl.conditions import Names
 from ..dsl.effects import Effect, compile_effects
 from ..dsl.model import Declaration, Property, Rulebook
@@ -79,6 +81,11 @@ class Rules:
         self._placing: dict[tuple[str, str], tuple[Placement, ...]] = {}
         self.eliminated_box: str = next((b.name for b in self.boxes.values() if b.holds_eliminated), ELIMINATED)
         """Where eliminated units go: the box that ``holds eliminated``, else out of play."""
+        self.zones: tuple[ZoneRule, ...] = tuple(compile_zone(d) for d in rulebook.of_kind("zone")
+                                                  if in_force(rulebook, d))
+        """The zones of control in force (``requires option``), in rulebook order."""
+        self._plans: dict[int, PhasePlan] = {id(d): compile_phase(d) for d in rulebook.walk()
+                                             if d.kind in ("phase", "step")}
         self.names = Names(rulebook)
         """What each declared name is, for reading conditions (``dsl.conditions``)."""
         self.combats: dict[str, CombatRule] = {d.name: compile_combat(d, self.names)
@@ -114,6 +121,13 @@ class Rules:
         if found is None:
             unit_type = self.unit_types[type_name]
             found = self._placing[key] = tuple(p for p in self.placements if p.places(unit_type, side))
+        return found
+
+    def phase_plan(self, decl: Declaration) -> PhasePlan:
+        """The compiled plan of one of this rulebook's phases or steps (or of one patched in later)."""
+        found = self._plans.get(id(decl))
+        if found is None or found.decl is not decl:
+            found = self._plans[id(decl)] = compile_phase(decl)
         return found
 
     def mode(self, name: str | None) -> Mode | None:

@@ -30,54 +30,17 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from attrs import frozen
-
-from ..dsl.model import Declaration
+from ..dsl.compiled.zones import ZoneRule
 from .caches import rules_cache
 from .cells import cell_selectors, within
-from .options import in_force
-from .rules import Rules, UnitType, as_names
+from .rules import Rules, UnitType
 from .state import GameState, Unit
 from .world import World
 
 
-@frozen
-class ZoneRule:
-    """A ``zone`` declaration, read."""
-
-    decl: Declaration
-    into: frozenset[str] | None
-    range: int
-    stops: bool
-    zone_to_zone: bool
-    blocks_retreat: bool
-    exerted_by: tuple[str, ...] | None
-    ignored_by: tuple[str, ...] | None = None
-
-    def is_ignored_by(self, unit_type: UnitType) -> bool:
-        """Whether the zone's ``ignored by`` names the moving unit's type."""
-        return self.ignored_by is not None and Rules.unit_matches(unit_type, self.ignored_by)
-
-
 def zone_rules(rules: Rules) -> tuple[ZoneRule, ...]:
-    """The ``zone`` declarations in force (``requires option``), read, in rulebook order; once per ``Rules``."""
-    cache = rules_cache(rules)
-    if "zones" not in cache:
-        out = []
-        for decl in rules.rulebook.of_kind("zone"):
-            if not in_force(rules.rulebook, decl):
-                continue
-            into = decl.first("into")
-            rng = decl.first("range")
-            exerted = decl.first("exerted")
-            ignored = decl.first("ignored")
-            out.append(ZoneRule(decl, frozenset(as_names(into.get("where"))) if into else None,
-                                rng.get("range") if rng else 1, decl.has("stops"), decl.has("zone"),
-                                any(p.has("retreat") for p in decl.all("blocks")),
-                                as_names(exerted.get("who")) if exerted else None,
-                                as_names(ignored.get("who")) if ignored else None))
-        cache["zones"] = tuple(out)
-    return cache["zones"]
+    """The ``zone`` declarations in force (``requires option``), read, in rulebook order."""
+    return rules.zones
 
 
 def is_counter(unit_type: UnitType) -> bool:

@@ -103,6 +103,8 @@ class UnitType:
     """A marker's ``losses never|last|only on …`` (``None``: taken like any counter)."""
     losses_only_on: frozenset[str] = frozenset()
     """The result codes of ``losses only on CODE…``."""
+    eliminated_after_operation_in: Entry | None = None
+    """``eliminated after operation in WHERE…``: a raid into cells the unit may not stay in."""
     counts_for_stacking: bool | None = None
     """A marker's ``counts for stacking yes|no`` (``None``: unsaid)."""
     one_per_cell: bool = False
@@ -147,6 +149,7 @@ def compile_unit(rulebook: Rulebook, parents: Mapping[str, tuple[str, ...]], dec
     carries = decl.first("carries")
     counts = decl.first("counts")
     losses = decl.first("losses")
+    raid = decl.first("eliminated")
     side = ref("side", "side")
     nationality = ref("nationality", "nationality")
     if side is None and nationality is not None:
@@ -166,6 +169,7 @@ def compile_unit(rulebook: Rulebook, parents: Mapping[str, tuple[str, ...]], dec
         printed=frozenset(prop.name.split(":", 1)[1] for prop in decl.properties if prop.name.startswith("factor:")),
         losses=(next(w for w in ("never", "last", "only") if losses.has(w)) if losses is not None else None),
         losses_only_on=frozenset(as_names(losses.get("results"))) if losses is not None else frozenset(),
+        eliminated_after_operation_in=(Entry(as_names(raid.get("where")), None, raid) if raid is not None else None),
         counts_for_stacking=None if counts is None else counts.has("yes"),
         one_per_cell=decl.has("one"), decl=decl,
     )

@@ -18,7 +18,6 @@ from ..actions import Action
 from ..citations import cite
 from ..context import Context, Flow
 from ..forces import Force, action_price, can_afford, is_movable, pay
-from ..rules import Rules
 from ..state import Unit
 from ..zones import is_counter, zone_of, zone_rules
 
@@ -38,17 +37,16 @@ def intercept(ctx: Context, force: Force, previous: str, cell: str) -> Flow:
            for u in ctx.state.units_at(cell)):
         return []  # not where other units of its side stand: they would share the cell outside the battle
     for zone in zone_rules(ctx.rules):
-        line = zone.decl.first("intercepts")
-        if line is None or not any(Rules.unit_matches(ctx.rules.unit_type(u.type), line.get("who"))
-                                   for u in force.units):
+        line = zone.intercepts
+        if line is None or not any(ctx.rules.unit_type(u.type).matches(line.who) for u in force.units):
             continue
         exerting = [u for u in ctx.state.units if u.side != mover and not u.dummy and is_movable(ctx, u)
                     and cell in zone_of(ctx, u, zone)]
         if not any(previous not in zone_of(ctx, u, zone) for u in exerting):
             continue
-        action = ctx.rules.actions[str(line.get("action"))]
+        action = ctx.rules.actions[line.action]
         for owner in dict.fromkeys(u.side for u in exerting):
-            picked = yield from _choose_interceptors(ctx, zone.decl, line, action, owner,
+            picked = yield from _choose_interceptors(ctx, zone.decl, line.source, action, owner,
                                                      [u for u in exerting if u.side == owner], cell)
             if picked:
                 return picked
