@@ -72,6 +72,10 @@ class TableView:
     row_keys: str
     """``rolls`` or ``names``."""
     cells_are: str
+    rounding: str = "down"
+    """The ``rounding`` line's words (``for defender``), ``down`` when it has none."""
+    better: int = 1
+    """+1 when results improve for the roller to the right (the default), -1 when to the left."""
 
     @property
     def name(self) -> str:
@@ -114,7 +118,11 @@ class TableView:
             roll = read_range(key) if row_keys == "rolls" and len(row.key) == 1 else None
             rows.append(TableRow(key, row.key, roll, tuple(Cell.from_word(w) for w in row.cells), row.span,
                                  row.provenance))
-        return cls(decl, lookup, tuple(columns), tuple(rows), row_keys, cells_are)
+        rounding = decl.first("rounding")
+        better = decl.first("better")
+        return cls(decl, lookup, tuple(columns), tuple(rows), row_keys, cells_are,
+                   " ".join(w.text for w in rounding.words[1:]) if rounding else "down",
+                   -1 if better is not None and better.has("left") else 1)
 
 
 def result_parts(rulebook: Rulebook, text: str) -> tuple[Declaration, ...] | None:

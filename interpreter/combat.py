@@ -64,7 +64,6 @@ from ..dsl.compiled.combat import CombatRule
 from ..dsl.tables import TableView
 from ..dsl.values import Dice, Odds, read_dice
 from . import combat_effects
-from .caches import rules_cache
 from .conditions import Scope, effect_condition, holds, line_condition
 from .context import Context
 from .effects import Target, reads, sides_for
@@ -81,27 +80,20 @@ DEFENDER_ROLES = ("defenders", "targets")
 
 def table_view(ctx: Context, name: str) -> TableView:
     """The typed view of a declared table (``KeyError`` when there is none)."""
-    # Built once per compiled Rules and table name: a TableView is frozen and the rulebook is fixed.
-    cache = rules_cache(ctx.rules).setdefault("table_views", {})
-    view = cache.get(name)
+    view = ctx.rules.tables.get(name)
     if view is None:
-        decl = ctx.rulebook.get("table", name)
-        if decl is None:
-            raise KeyError(f"no table {name!r}")
-        view = cache[name] = TableView.from_declaration(decl)
+        raise KeyError(f"no table {name!r}")
     return view
 
 
 def table_rounding(view: TableView) -> str:
     """The table's ``rounding`` line as words (``"for defender"``), or ``"down"`` when it has none."""
-    prop = view.decl.first("rounding")
-    return " ".join(w.text for w in prop.words[1:]) if prop else "down"
+    return view.rounding
 
 
 def better_direction(view: TableView) -> int:
     """+1 when results improve for the roller to the right (the default), -1 when to the left."""
-    prop = view.decl.first("better")
-    return -1 if prop is not None and prop.has("left") else 1
+    return view.better
 
 
 def odds_column(view: TableView, attack: Fraction, defence: Fraction, rounding: str) -> int:

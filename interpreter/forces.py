@@ -42,7 +42,7 @@ from ..dsl.compiled.movement import MovementClass
 from . import movement
 from .cells import cells_named
 from .context import Context
-from .costs import cost_table, movement_class, never_moves
+from .costs import cost_table
 from .rules import Rules, UnitType
 from .situation import situation
 from .state import Unit
@@ -66,24 +66,12 @@ def joins_any_force(mclass: MovementClass | None) -> bool:
 
 
 def _static(ctx: Context, unit: Unit) -> bool:
-    return _type_facts(ctx, unit.type)[0]
-
-
-def _type_facts(ctx: Context, type_name: str) -> tuple[bool, bool]:
-    """(static, may be in a force) for a unit type, derived once per rules."""
-    key = ("operations", type_name)
-    found = ctx.rules.derived.get(key)
-    if found is None:
-        unit_type = ctx.rules.unit_type(type_name)
-        mclass = movement_class(ctx.rules, unit_type)
-        static = never_moves(ctx.rules, unit_type) and not is_carried(mclass)
-        found = ctx.rules.derived[key] = (static, unit_type.kind == "unit" and not static)
-    return found
+    return unit.type in ctx.rules.static_types
 
 
 def is_movable(ctx: Context, unit: Unit) -> bool:
     """Whether the unit is on the map and of a type that may be in a force."""
-    return unit.on_map and _type_facts(ctx, unit.type)[1]
+    return unit.on_map and unit.type in ctx.rules.force_types
 
 
 def _factor(unit_type: UnitType, name: str | None) -> Fraction:

@@ -31,6 +31,7 @@ from ..dsl.compiled.units import UnitType, compile_unit, tag_closure, tag_parent
 from ..dsl.compiled.zones import ZoneRule, compile_zone
 from ..dsl.conditions import Names
 from ..dsl.effects import Effect, compile_effects
+from ..dsl.tables import TableView
 from ..dsl.model import Declaration, Property, Rulebook
 from .options import in_force
 
@@ -42,6 +43,12 @@ EFFECT_KINDS = ("result", "event", "unit", "marker", "option")
 ELIMINATED = "eliminated"
 """Where eliminated units go when no box ``holds eliminated``: out of play, a location no procedure
 takes units from."""
+
+
+def _static(unit_type: UnitType, mclass: MovementClass | None) -> bool:
+    """``never moves`` on the type or its class, and not ``needs transport`` (carried units move)."""
+    carried = mclass is not None and mclass.needs_transport
+    return (unit_type.never_moves or (mclass is not None and mclass.never_moves)) and not carried
 
 
 class Rules:
@@ -58,6 +65,12 @@ class Rules:
         self.movement_by_type: dict[str, MovementClass | None] = {
             name: self.movement_classes.get(t.movement) if t.movement else None for name, t in self.unit_types.items()}
         """Each unit type's movement class (``None``: it names none), for loops over counters."""
+        self.static_types: frozenset[str] = frozenset(name for name, t in self.unit_types.items()
+                                                      if _static(t, self.movement_by_type[name]))
+        """Types that never move and are not carried either (``never moves``): they stay where placed."""
+        self.force_types: frozenset[str] = frozenset(
+            name for name, t in self.unit_types.items() if t.kind == "unit" and name not in self.static_types)
+        """Types that may be in a force: units that are not static."""
         self.marker_types: frozenset[str] = frozenset(
             name for name, t in self.unit_types.items() if t.kind == "marker" and not t.dummy)
         """The marker types that are not dummies."""
@@ -86,6 +99,7 @@ class Rules:
         """The zones of control in force (``requires option``), in rulebook order."""
         self._plans: dict[int, PhasePlan] = {id(d): compile_phase(d) for d in rulebook.walk()
                                              if d.kind in ("phase", "step")}
+        self.tables: dict[str, TableView] = {d.name: TableView.from_declaration(d) for d in rulebook.of_kind("table")}
         self.names = Names(rulebook)
         """What each declared name is, for reading conditions (``dsl.conditions``)."""
         self.combats: dict[str, CombatRule] = {d.name: compile_combat(d, self.names)

@@ -83,7 +83,7 @@ def mini_log(own_game) -> Path:
 
 @pytest.fixture(scope="module")
 def sweep_game() -> Game:
-    return played(SWEEP, seed=5, steps=60)
+    return played(SWEEP, seed=5, steps=80)  # into turn 2, past the first rolls of the game
 
 
 @pytest.fixture
@@ -360,12 +360,18 @@ def test_a_game_killed_in_play_leaves_a_log_that_replays_to_where_it_stopped(tmp
     try:
         process.stdin.write(b"1\n")  # blue's first choice; blue's next decision then waits for input
         process.stdin.flush()
-        deadline = time.monotonic() + HANG_GUARD
+        # Kill it once it waits for blue's second choice: the log then replays to a decision of
+        # blue's (read it until it does; a line being written meanwhile does not replay yet).
+        deadline = time.monotonic() + HANG_GUARD  # a guard against a hang, not a timing assertion
         while time.monotonic() < deadline:
             assert process.poll() is None, process.stderr.read().decode()  # it waits for blue, or it failed
-            if log.exists() and sum(1 for line in log.read_text(encoding="utf-8").splitlines()
-                                    if '"side": "blue", "type": "decision"' in line) >= 1:
-                break
+            if log.exists() and '"side": "blue", "type": "decision"' in log.read_text(encoding="utf-8"):
+                try:
+                    waiting = Game.load(log)
+                except RulesError:
+                    waiting = None
+                if waiting is not None and waiting.decision is not None and waiting.decision.side == "blue":
+                    break
             time.sleep(0.05)
         process.send_signal(signal.SIGKILL)
         process.wait()
