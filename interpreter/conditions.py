@@ -126,12 +126,7 @@ def line_condition(line) -> Condition | None:
     Raises:
         RulesError: (E805) when the grammar could not read it (the linter reports it as W508).
     """
-    error = line.condition_error
-    if error is not None:
-        words = " ".join(str(w) for w in line.source.get("condition"))
-        raise RulesError([diagnostic("E805", line.source.span, f"cannot read condition {words!r}: {error.message}",
-                                     error.hint)])
-    return line.condition
+    return _readable(line.condition, line.condition_error, line.source)
 
 
 def effect_condition(effect: Effect) -> Condition | None:
@@ -140,12 +135,16 @@ def effect_condition(effect: Effect) -> Condition | None:
     Raises:
         RulesError: (E805) when the grammar could not read it (the linter reports it as W508).
     """
-    error = effect.condition_error
+    return _readable(effect.condition, effect.condition_error, effect.line)
+
+
+def _readable(condition: Condition | None, error, line: Property) -> Condition | None:
+    """A condition compiled with its line, or the E805 its ``error`` (a ``ConditionError``) makes."""
     if error is not None:
-        words = " ".join(str(w) for w in effect.line.get("condition"))
-        raise RulesError([diagnostic("E805", effect.line.span, f"cannot read condition {words!r}: {error.message}",
+        words = " ".join(str(w) for w in line.get("condition"))
+        raise RulesError([diagnostic("E805", line.span, f"cannot read condition {words!r}: {error.message}",
                                      error.hint)])
-    return effect.condition
+    return condition
 
 
 def holds(ctx: Context, condition: Condition | Property | None, scope: Scope) -> bool:
