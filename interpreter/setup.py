@@ -12,10 +12,12 @@
 3. **Random draws** (``[[draw]]``): counters picked one at a time from the mix, each pick a
    logged roll of one die with as many faces as counters are left (``ctx.roll``), so a replay
    picks the same ones.
-4. **Placement**, side by side in ``setup_order``, entry by entry in the order written:
-   first the fixed cells, named places and holding areas (``box``) of all its entries, at
-   once; then its zones by the owner's choice, counter by counter, in the order written,
-   among the cells ``_may_place`` allows (fixed cells are the scenario author's to get right:
+4. **Placement**, side by side in ``setup_order``: first the fixed cells, named places and
+   holding areas (``box``) of all its entries, at once; then its zones by the owner's choice,
+   counter by counter, among the cells ``_may_place`` allows.  A face-up side places its
+   counters in the order its entries are written; a face-down side in the order of its
+   shuffled ids (below), since the scenario is public and the order of entries would say
+   which type each face-down counter is (fixed cells are the scenario author's to get right:
    they are not checked).  A counter no
    cell is left for goes to the scenario's ``unplaced`` area (default ``offmap``), logged.
 
@@ -24,7 +26,8 @@ the enemy which type a face-down counter is.
 
 Limits: set-up does not look ahead.  A side that fills the cells a later entry needs leaves
 that entry's counters unplaced (they go to ``unplaced``); order the entries so that the most
-constrained come first.
+constrained come first (a face-down side's zone counters come in a shuffled order, so give
+its constrained entries room to spare).
 """
 
 from __future__ import annotations
@@ -76,6 +79,7 @@ def setup(ctx: Context) -> Flow:
     yield from _choose_options(ctx)
     plan = _plan(ctx)
     ids: dict[int, str] = {}
+    rank: dict[int, int] = {}  # each slot's place in its side's placing order
     for side in ctx.rules.sides:
         mine = [i for i, slot in enumerate(plan) if slot.side == side]
         if _hides(ctx, side):
@@ -83,11 +87,15 @@ def setup(ctx: Context) -> Flow:
         width = len(str(len(mine)))
         for n, index in enumerate(mine, start=1):
             ids[index] = f"{_short(ctx, side)}{n:0{width}d}"
+            rank[index] = n if _hides(ctx, side) else index
     groups: dict[str, str] = {}
     for side in ctx.scenario.setup_order:
         ctx.acting = side
-        # Fixed squares and holding areas first (no decision), then the zones in the order written.
-        mine = sorted((i for i, slot in enumerate(plan) if slot.side == side), key=lambda i: plan[i].zone is not None)
+        # Fixed squares and holding areas first (no decision), then the zones.  A face-up side's
+        # go in the order written; a face-down side's in the order of its shuffled ids, so the
+        # order of its set-up lines and decisions says nothing of which entry a counter is.
+        mine = sorted((i for i, slot in enumerate(plan) if slot.side == side),
+                      key=lambda i: (plan[i].zone is not None, rank[i]))
         for index in mine:
             slot = plan[index]
             unit_type = ctx.rules.unit_type(slot.unit)

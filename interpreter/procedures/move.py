@@ -8,7 +8,9 @@ then walks the canonical path cell by cell, and on the way:
 
 - a marker that stops it (a booby trap's ``effect stop opponent``), seen or not,
   ends the move in its cell and adds ``trap`` to the unit's ``spent`` flags, for
-  the ``trigger`` procedure that follows;
+  the ``trigger`` procedure that follows; where the side's stack in that cell is
+  already full (a limit checked on moves), the unit halts instead in the last cell
+  of its path before it where it may stand, and the marker is turned face up;
 - enemy units on WATCH orders adjacent to the cell just entered may fire at it
   (``interpreter.procedures.watch_fire``).  A unit eliminated or retreated by the
   fire stops.
@@ -52,6 +54,7 @@ from . import procedure
 from ..infiltration import infiltrate_moved, standing
 from ..modes import mode_forbids
 from ..situation import stop_markers
+from ..stacking import stacking_problem
 from ..state import Unit, replace
 from ..zones import is_counter
 from .transport import Transport
@@ -291,11 +294,13 @@ class MovePhase:
             # Nothing can act on the way: the unit arrives in one step (the same final state).
             ctx.update_unit(replace(ctx.state.unit(uid), location=path[-1]))
             return path[-1], False
-        for cell in path[1:]:
+        for step, cell in enumerate(path[1:], start=1):
             current = ctx.state.unit(uid)
+            markers = stop_markers(ctx, replace(current, location=cell), cell)
+            if markers and stacking_problem(ctx, unit.side, cell, [current]) is not None:
+                return self._halt_short(current, path[:step], cell, markers[0]), True
             current = replace(current, location=cell)
             ctx.update_unit(current)
-            markers = stop_markers(ctx, current, cell)
             if markers:
                 ctx.update_unit(replace(current, spent=current.spent | {TRAP}))
                 ctx.say(f"{ctx.label(current)} must stop at {cell}: {ctx.label(markers[0])}", kind="trap",
@@ -307,6 +312,22 @@ class MovePhase:
             if markers:
                 return cell, cell != path[-1]
         return path[-1], False
+
+    def _halt_short(self, unit: Unit, before: tuple[str, ...], cell: str, marker: Unit) -> str:
+        """A marker in ``cell`` would stop ``unit`` where its side's stack is already full: the
+        stacking limit holds, so the unit halts in the last cell of its path before it where it
+        may stand (its start at worst), and the marker, found, is turned face up (it stops no one
+        there, and the unit is not in its cell to be attacked).  Returns where the unit is."""
+        ctx = self.ctx
+        where = next((c for c in reversed(before[1:]) if stacking_problem(ctx, unit.side, c, [unit]) is None),
+                     before[0])
+        ctx.update_unit(replace(unit, location=where))
+        if marker.hidden:
+            ctx.update_unit(replace(ctx.state.unit(marker.id), hidden=False))
+        ctx.say(f"{ctx.label(unit)} finds {ctx.label(ctx.state.unit(marker.id))} at {cell}, where its side's "
+                f"stack is full, and halts at {where}", kind="trap", unit=unit.id, cell=where,
+                marker=marker.id, found=cell)
+        return where
 
 
 def _walk_can_stop(rules) -> bool:

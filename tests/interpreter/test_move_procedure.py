@@ -382,3 +382,60 @@ def test_points_left_after_a_move(klicks):
     ctx = make_ctx(klicks, ["====="], [unit("M1", "allies", "mortars", "0101")])
     found = mv.reach(ctx, ctx.state.unit("M1"))
     assert found.points_left("0301") == Fraction(1)
+
+
+# --- Booby traps and the stacking limit (issue 17 item 5a) ---------------------------------------------
+
+def full_stack(side: str, type_name: str, cell: str, prefix: str) -> list[Unit]:
+    return [unit(f"{prefix}{n}", side, type_name, cell) for n in range(1, 5)]
+
+
+def assert_halted_short(ctx, rulebook, mover: str, side: str, target: str) -> None:
+    """``mover`` is moved to ``target`` (every other unit stays): it halts at 0201, before the full
+    stack and the trap at 0301, which is turned face up, and the stack stays at four."""
+    Driver(ctx, rulebook).run(lambda d: f"move {mover} {target}" if f"move {mover} {target}" in {str(o) for o in d.options}
+                              else next(str(o) for o in d.options if o.kind == "stay"))
+    moved = ctx.state.unit(mover)
+    assert moved.location == "0201" and "trap" not in moved.spent
+    assert sum(u.location == "0301" and u.side == side for u in ctx.state.units) == 4
+    assert not ctx.state.unit("T1").hidden
+    assert any(e.get("kind") == "trap" and e.get("found") == "0301" and e["cell"] == "0201" for e in ctx.events)
+
+
+def test_a_trap_under_a_full_stack_halts_the_move_short(klicks):
+    # MOVEMENT "Units may move in a stack of up to 4 units" (``checked always``), "Units may move
+    # through friendly units"; BOOBY TRAPS "As soon as unit enters a trap hex it MUST stop".  Four US
+    # Infantry share 0301 with a face-down trap: a fifth unit moving 0101 → 0501 meets it there, but
+    # stopping would make five, so it halts at 0201, the last hex of its path where it may stand,
+    # and the trap, found, is turned face up (before the fix: five units on 0301).
+    ctx = make_ctx(klicks, ["....."], [unit("A9", "allies", "us_infantry", "0101"),
+                                       *full_stack("allies", "us_infantry", "0301", "A"),
+                                       unit("T1", "vc_nva", "booby_trap", "0301", hidden=True)])
+    assert_halted_short(ctx, klicks, "A9", "allies", "0501")  # the stack's units are asked first: they stay
+
+
+STEP_THROUGH = """extends "several_klicks"
+
+# The printed stacking without "enemy cells forbidden": a move may pass through enemy-held hexes.
+remove stacking stacks
+stacking stacks "Stacking" {
+    limit 4
+    limit 4 for helicopter
+    exempt aircraft
+    checked always
+}
+"""
+
+
+def test_a_trap_met_under_a_full_stack_halts_the_move_short_through_enemy_hexes(tmp_path):
+    # Where a move may pass through enemy-held hexes, a VC (Local) (Move 9, jungle 3 a hex) walking
+    # 0101 → 0401 meets a face-down trap at 0301, where four VC units already stand: stopping there
+    # would make five, over the limit ``checked always``, so it halts at 0201, the last hex of its
+    # path where it may stand, and the trap, found, is turned face up.
+    path = tmp_path / "step_through.rules"
+    path.write_text(STEP_THROUGH)
+    rulebook = load_rulebook(path)
+    ctx = make_ctx(rulebook, ["jjjjj"], [unit("V9", "vc_nva", "vc_local", "0101", hidden=True),
+                                         *(evolve(u, hidden=True) for u in full_stack("vc_nva", "vc_local", "0301", "V")),
+                                         unit("T1", "allies", "booby_trap", "0301", hidden=True)])
+    assert_halted_short(ctx, rulebook, "V9", "vc_nva", "0401")
