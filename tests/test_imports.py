@@ -45,7 +45,8 @@ def test_the_language_never_imports_the_interpreter(path):
 LAYERS = {
     "core": ("rules", "board", "toml_text", "grid", "state", "rng", "actions", "context", "citations", "flags",
              "caches", "operation", "options", "modes"),
-    "mechanics": ("costs", "zones", "stacking", "situation", "cells", "world", "movement", "conditions", "combat",
+    "mechanics": ("costs", "zones", "stacking", "situation", "cells", "world", "pathfinding", "movement", "conditions",
+                  "combat",
                   "combat_effects", "effects", "results", "retreats", "resource_effects", "event_effects",
                   "victory", "resources", "infiltration", "forces", "scenario", "scenario_records",
                   "scenario_toml", "scenario_resolve"),
