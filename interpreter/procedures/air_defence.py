@@ -12,7 +12,8 @@ roll on the table.
 
 Who fires.  Enemy units in the cell or next to it ("the ground troops": an air unit is
 fired on by the troops it bombards, or by those around the landing zone, since a transport
-may not land on enemy troops), except dummies, units of the targets' movement classes
+may not land on enemy troops), except dummies and markers (a booby trap is no troops: "Total up
+the attack factors of all units"), units of the targets' movement classes
 (aircraft do not fire as ground troops) and units whose mode forbids ``attack``.  In a phase
 with an acting side only that side fires; in a mutual phase every side fires at every other
 side's exposed units.  A unit may fire in every engagement it is next to.  Firing costs
@@ -111,7 +112,7 @@ def engagement(ctx: Context, side: str, cell: str, firing_sides: Iterable[str]) 
     near = {cell, *ctx.board.neighbours(cell)}
     sides = set(firing_sides)
     firers = [u for u in ctx.state.units
-              if u.side in sides and u.location in near and not u.dummy
+              if u.side in sides and u.location in near and not u.dummy and u.type not in ctx.rules.marker_types
               and ctx.rules.unit_type(u.type).movement not in classes and not _forbids_attack(ctx, u)]
     return {"targets": sorted([*exposed, *escorts]), "firers": sorted(firers)}
 

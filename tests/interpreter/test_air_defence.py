@@ -104,6 +104,17 @@ def test_ground_troops_in_the_bombarded_hex_fire(dice):
     assert "ground fire at A1 Gunship in 0205 from V1 (hidden), V2 (hidden)" in texts(ctx)
 
 
+def test_a_booby_trap_is_no_ground_troops(dice):
+    # "Total up the attack factors of all units": a face-down booby trap next to the landing zone is
+    # a marker, not troops, so it is not among the firers (before, it was named as one, which told
+    # the allies it was no dummy).
+    dice.append((10, 9))
+    ctx = game_with(air("A1", "0205", "gunship", "bombarded"), vc("V1", "0205", "nva"), vc("V2", "0205", "nva"),
+                    vc("T1", "0205", "booby_trap"))
+    run(ctx)
+    assert "ground fire at A1 Gunship in 0205 from V1 (hidden), V2 (hidden)" in texts(ctx)
+
+
 def test_ground_troops_further_than_adjacent_do_not_fire(dice):
     ctx = game_with(air("A1", "0204", "huey", "unboarded"), vc("V1", "0207", "nva"))
     run(ctx)
