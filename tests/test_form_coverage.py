@@ -69,7 +69,6 @@ KNOWN_GAPS = frozenset({
     "step.order",
     "step.optional",
     # Read by the interpreter, but no test plays the form.
-    "combat.fixed",
     "phase.repeat",
     "step.for",
     "step.alternate",

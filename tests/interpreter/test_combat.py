@@ -241,6 +241,18 @@ def lost(where, ids):
     return sum(1 for i in ids if where[i] == ELIMINATED)
 
 
+def test_a_combat_with_fixed_odds_is_fought_at_them_whatever_the_factors(scenario, monkeypatch):
+    # `fixed odds 1:4` (fixtures/combat/combat.rules, combat ambush): three NVA (attack 3 each)
+    # against three US Marines would be far above 1:4; the ambush reads the 1:4 column, row 2: A.
+    ctx = make(scenario, *(Unit(i, "nva", "vc_nva", "0304") for i in ATTACKERS),
+               *(Unit(i, "us_marines", "allies", "0303") for i in DEFENDERS))
+    script_dice(monkeypatch, 2)
+    outcome, _ = drive(results.resolve(ctx, "ambush", units(ctx, *ATTACKERS), units(ctx, *DEFENDERS),
+                                       reason="test", attacker_side="vc_nva"))
+    assert outcome.result == "A"
+    assert any(e.get("kind") == "combat" and "column 1:4" in e["text"] for e in ctx.events)
+
+
 def test_A_removes_all_attackers(scenario, monkeypatch):
     ctx, outcome, decisions, where = battle(scenario, monkeypatch, "1:4", 2)   # 1:4 row 2: A
     assert outcome.result == "A" and decisions == []
