@@ -7,6 +7,14 @@ a movement class with every limit it sets, a terrain with its costs and defence,
 with its ranges.  One module per kind; each has one public ``compile_…`` function and records
 that keep the declaration and line they came from, for citations only (``interpreter.citations``).
 
-Guarantees: every property of a compiled kind is read here or nowhere; a record never changes.
-Limits: the kinds not compiled yet are still read from the model by the interpreter (issue 12).
+The modules: ``units`` (unit and marker types), ``movement``, ``terrain``, ``sides``, ``modes``
+(modes and spotting), ``stacking``, ``actions``, ``scoring`` (resources, awards, victory),
+``boxes`` (boxes and placements), ``combat``, ``zones`` and ``sequence`` (phase plans); tables are
+``dsl.tables.TableView`` and effect lines ``dsl.effects``.
+
+Guarantees: every property of a compiled kind is read here, once per rulebook; a record never
+changes (the few memos on records, such as ``ActionRule``'s prices by year, only add answers).
+Limits: still read from the model at play: options' defaults (``interpreter.options``), the
+arguments of ``do`` lines (the procedures read their properties), events' text, the rulebook
+header, and citations (a line's provenance).
 """
