@@ -1,9 +1,11 @@
 """The rulebook compiled for play: quick, typed answers to the questions the engine asks often.
 
-``Rules`` reads a ``dsl.model.Rulebook`` once and answers: what a unit type's
-factors and tags are, whether a selector names a unit or a cell, what a
-terrain costs a unit to enter and how it multiplies defence.  Nothing here
-knows a game; every answer comes from declarations.
+``Rules`` compiles a ``dsl.model.Rulebook`` (with its options in force) once, through the compile
+stage (``dsl.compiled``), and holds the records the interpreter reads: unit types, movement
+classes, terrain, sides, modes, spotting, stacking, actions, resources, awards, victory, boxes,
+placements, combats, zones, phase plans, tables and effect lines.  One ``Rules`` is shared by
+every game of a scenario, and it pickles, for worker processes.  Nothing here knows a game; every
+answer comes from declarations.
 
 Selector matching (docs/reference.md, "Selectors"): a name matches a unit when
 it is the unit's type, side, nationality, movement class, size or one of its
@@ -52,7 +54,7 @@ def _static(unit_type: UnitType, mclass: MovementClass | None) -> bool:
 
 
 class Rules:
-    """Compiled view of a rulebook for the interpreter (built once per game)."""
+    """A rulebook compiled for play (built once per rulebook and options in force)."""
 
     def __init__(self, rulebook: Rulebook):
         self.rulebook = rulebook

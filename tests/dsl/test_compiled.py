@@ -235,3 +235,12 @@ def test_resources_awards_and_victory(rules):
     assert victory.sudden_death_lead == 9 and victory.level("win").shown == "Win"
     pool = rules.boxes["pool"]
     assert pool.shows_draws_of("red") and not pool.shows_draws_of("blue") and pool.unplaced_to == "pool"
+
+
+def test_compiled_rules_travel_to_worker_processes(rules):
+    """Parallel studies share compiled rules between processes: they pickle, and come back equal."""
+    import pickle
+
+    copy = pickle.loads(pickle.dumps(rules))
+    assert copy.unit_types == rules.unit_types and copy.actions["buy"].price(None, 1968).amount == 3
+    assert [s.line_of for s in copy.stackings] == [s.line_of for s in rules.stackings]
