@@ -33,7 +33,6 @@ from fractions import Fraction
 
 from attrs import frozen
 
-from ..dsl.compiled.movement import MovementClass
 from .board import Board
 from .caches import rules_cache
 from .cells import adjacency, cells_named, within
@@ -48,11 +47,6 @@ UNLIMITED = None
 BUCKETS = 4096
 """Budgets (in scaled points) up to which the search (``interpreter.movement``) keeps one bucket per
 distance instead of a heap, and a cost table keeps every point value up to its allowance (``point_list``)."""
-
-
-def movement_class(rules: Rules, unit_type: UnitType) -> MovementClass | None:
-    """The type's compiled movement class, or ``None`` when it names none."""
-    return rules.movement_of(unit_type)
 
 
 def never_moves(rules: Rules, unit_type: UnitType) -> bool:

@@ -61,7 +61,8 @@ def run_phase(ctx: Context, decl: Declaration) -> Flow:
     ``alternate STEP until …`` runs that step for the sides in turn instead (``_alternate``);
     ``repeat until …`` runs the whole body again while the condition does not hold.
     """
-    alternate, items, repeat, sides = _phase_plan(ctx, decl)
+    plan = ctx.rules.phase_plan(decl)  # dsl.compiled.sequence
+    alternate, items, repeat, sides = plan.alternate, plan.runs, plan.repeat, plan.sides
     if sides is None:
         sides = ctx.player_order
     elif type(sides) is int:
@@ -95,13 +96,6 @@ def run_phase(ctx: Context, decl: Declaration) -> Flow:
         yield from _check_stacking(ctx)
         yield from phase_ended(ctx, decl.name)
         _clear_spent(ctx)
-
-
-def _phase_plan(ctx: Context, decl: Declaration) -> tuple:
-    """What ``run_phase`` reads of a phase or step (``dsl.compiled.sequence``): its ``alternate``
-    line, its ``do`` lines and nested steps in order, its ``repeat`` line and who it runs for."""
-    plan = ctx.rules.phase_plan(decl)
-    return (plan.alternate, plan.runs, plan.repeat, plan.sides)
 
 
 MAX_REPEATS = 100

@@ -41,7 +41,7 @@ from .board import Board
 from .caches import rules_cache
 from .citations import because
 from .pathfinding import cheapest_costs
-from .costs import UNLIMITED, CostTable, allowance, cost_table, movement_class, table_key
+from .costs import UNLIMITED, CostTable, allowance, cost_table, table_key
 from .rules import Rules
 from .situation import Situation, situation, stop_markers
 from .stacking import enemy_cells_forbidden, safe_stack_size, stacking_problem, stacks_badly
@@ -172,7 +172,7 @@ def _search_profile(rules: Rules, type_name: str) -> tuple[bool, bool, bool, boo
     found = cache.get(type_name)
     if found is None:
         unit_type = rules.unit_type(type_name)
-        mclass = movement_class(rules, unit_type)
+        mclass = rules.movement_of(unit_type)
         ignores_enemy = mclass is not None and mclass.ignores_enemy
         enemy_stops = mclass is not None and mclass.stops_on_enemy
         class_zone = mclass is not None and mclass.stops_on_enemy_zone
@@ -355,7 +355,7 @@ def _explain_as(world: World, unit: Unit, cell: str, points, cargo: list[Unit], 
     rules = world.rules
     table = cost_table(rules, world.board, type_name, world.state.turn)
     if table.allowance == 0 and points == "full":
-        mclass = movement_class(rules, rules.unit_type(type_name))
+        mclass = rules.movement_of(rules.unit_type(type_name))
         return because(f"{unit.id} cannot move", mclass.decl if mclass else None, None,
                        f"movement '{mclass.name if mclass else 'none'}'")
     if cell in table.barred:
@@ -391,7 +391,7 @@ def _explain_as(world: World, unit: Unit, cell: str, points, cargo: list[Unit], 
     anywhere = search(world, unit, UNLIMITED, cargo=cargo, as_type=type_name, sit=sit, ignore_stops=True)
     if cell in anywhere.dist and points is not UNLIMITED:
         have = table.allowance if points == "full" else points
-        mclass = movement_class(rules, rules.unit_type(type_name))
+        mclass = rules.movement_of(rules.unit_type(type_name))
         return because(f"{cell} is {show_points(anywhere.cost(cell))} away and {unit.id} has {show_points(have)}",
                        mclass.decl if mclass else None, None, f"movement '{mclass.name if mclass else '?'}'")
     return f"{cell} cannot be reached from {unit.location}: no path avoids barred and enemy-held cells"

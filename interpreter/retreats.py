@@ -30,7 +30,7 @@ from .actions import Action
 from .citations import cite_first
 from .combat import Engagement, eliminate, unit_factor
 from .context import Context, Flow
-from .costs import cost_table, movement_class, never_moves
+from .costs import cost_table, never_moves
 from .flags import BROKE_OFF
 from .stacking import stacking_problem
 from .state import Unit
@@ -130,7 +130,7 @@ def _enemy_counter_in(ctx: Context, cell: str, side: str) -> bool:
 
 def _carried_line(ctx: Context, unit: Unit) -> tuple[CarriedWith, tuple[str, ...]] | None:
     """(``carried with`` line, classes it is ``transported by``) of a carried unit's class, else ``None``."""
-    mclass = movement_class(ctx.rules, ctx.rules.unit_type(unit.type))
+    mclass = ctx.rules.movement_of(ctx.rules.unit_type(unit.type))
     if mclass is None or not mclass.needs_transport or mclass.carried_with is None:
         return None
     return mclass.carried_with, mclass.transported_by

@@ -83,6 +83,8 @@ class Rules:
         self.side_rules: dict[str, Side] = {d.name: compile_side(d) for d in rulebook.of_kind("side")}
         self.stackings: tuple[Stacking, ...] = tuple(
             compile_stacking(d, self.unit_types.values()) for d in rulebook.of_kind("stacking"))
+        self.stackings_on_moves: tuple[Stacking, ...] = tuple(s for s in self.stackings if s.on_moves)
+        """The stacking rules checked where a move ends (``checked always``/``during movement``/unsaid)."""
         self.actions: dict[str, ActionRule] = {d.name: compile_action(d) for d in rulebook.of_kind("action")}
         self.resources: dict[str, Resource] = {d.name: compile_resource(d) for d in rulebook.of_kind("resource")}
         self.awards: dict[str, Award] = {d.name: compile_award(d) for d in rulebook.of_kind("award")
@@ -128,7 +130,7 @@ class Rules:
 
     def movement_of(self, unit_type: UnitType) -> MovementClass | None:
         """The type's movement class, or ``None`` when it names none."""
-        return self.movement_classes.get(unit_type.movement) if unit_type.movement else None
+        return self.movement_by_type.get(unit_type.name)
 
     def placements_for(self, type_name: str, side: str) -> tuple[Placement, ...]:
         """The placements that place a counter of this type and side (worked out once per pair)."""

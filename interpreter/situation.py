@@ -30,7 +30,6 @@ from attrs import frozen
 
 from ..dsl.effects import Stop
 from .caches import rules_cache
-from .costs import movement_class
 from .effects import reads
 from .rules import Rules
 from .state import Unit
@@ -45,7 +44,7 @@ def stop_markers(world: World, unit: Unit, cell: str, *, known_only: bool = Fals
     """
     rules = world.rules
     unit_type = rules.unit_type(unit.type)
-    mclass = movement_class(rules, unit_type)
+    mclass = rules.movement_of(unit_type)
     named = mclass.stops_on_markers if mclass else frozenset()
     out = []
     for marker in world.state.units_at(cell):

@@ -37,7 +37,7 @@ def enemy_cells_forbidden(rules: Rules) -> Stacking | None:
 
 def stack_rules(rules: Rules) -> tuple[Stacking, ...]:
     """The stacking rules checked where a move ends (``checked always``/``during movement``/unsaid)."""
-    return tuple(s for s in rules.stackings if s.on_moves)
+    return rules.stackings_on_moves
 
 
 def problem(rule: Stacking, together: list[Unit], arriving: list[Unit]) -> str | None:

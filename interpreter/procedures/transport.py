@@ -30,7 +30,6 @@ from ..flags import BOARDED, CARRIED, UNBOARDED, with_arg
 from .. import movement as mv
 from ..actions import Action
 from ..citations import because
-from ..costs import movement_class
 from ..context import Flow
 from ..modes import forbidding_mode
 from ..stacking import stacking_problem
@@ -52,7 +51,7 @@ class Transport:
         return capacity - sum(1 for flag in carrier.turn_flags if flag.startswith(f"{CARRIED}:"))
 
     def _board_cost(self, unit: Unit) -> Fraction:
-        mclass = movement_class(self.ctx.rules, self.ctx.rules.unit_type(unit.type))
+        mclass = self.ctx.rules.movement_of(self.ctx.rules.unit_type(unit.type))
         return mclass.board_cost if mclass is not None else Fraction(0)
 
     def why_not_carry(self, carrier: Unit, unit_id: str, cargo: list[str]) -> str | None:
@@ -72,7 +71,7 @@ class Transport:
         if unit.id in self.carried:
             return f"{unit_id} has already been carried this phase"
         unit_type = rules.unit_type(unit.type)
-        mclass = movement_class(rules, unit_type)
+        mclass = rules.movement_of(unit_type)
         if mclass is None or carrier_type.movement not in mclass.transported_by:
             return because(f"movement '{unit_type.movement}' is not transported by '{carrier_type.movement}'",
                            mclass.decl if mclass else None)
