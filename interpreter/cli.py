@@ -31,7 +31,7 @@ from typing import Sequence
 from .. import __version__
 from ..dsl.ast import Span
 from ..dsl.diagnostics import CODES, RulesError, Severity, diagnostic, did_you_mean, sort_diagnostics
-from ..dsl.sources import MAX_FILE_BYTES, exists, is_dir
+from ..dsl.sources import MAX_FILE_BYTES, exists, is_dir, is_file
 from . import render
 from .catalogue import rulebook_argument, scenario_argument
 
@@ -328,7 +328,6 @@ def run_play(args: argparse.Namespace) -> int:
     from .actions import IllegalActionError
     from .agents import InputEnded, ScriptError, iter_play
     from .game import Game
-    from .log_check import is_regular_file
     from .narrate import Narrator, redactions, result_line, title
     from .savefile import LogWriter
 
@@ -338,7 +337,7 @@ def run_play(args: argparse.Namespace) -> int:
     if args.log and not Path(args.log).parent.is_dir():
         return _usage(f"cannot write the log {args.log!r}: no folder {str(Path(args.log).parent)!r}")
     target = os.path.realpath(args.log) if args.log else None
-    if target and os.path.lexists(target) and not is_regular_file(target):
+    if target and os.path.lexists(target) and not is_file(Path(target)):
         return _usage(f"cannot write the log {args.log!r}: it is not a regular file (a log is never written over one)")
     options = dict(args.option)  # a name given twice: the last one counts
     try:

@@ -76,15 +76,6 @@ def entry_line(entry: dict) -> str:
 
 # --- reading ------------------------------------------------------------------------------------
 
-def is_regular_file(path: str | os.PathLike) -> bool:
-    """Whether ``path`` names a regular file (after symbolic links); ``False`` for a FIFO, a
-    device, a folder, a missing file, and a path the system cannot even look up (NUL, too long)."""
-    try:
-        return stat.S_ISREG(os.stat(path).st_mode)
-    except (OSError, ValueError):
-        return False
-
-
 def read_regular(path: str | os.PathLike, limit: int = MAX_LOG_BYTES) -> bytes:
     """The bytes of a regular file, opened without waiting (a FIFO is refused, never read).
 

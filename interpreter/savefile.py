@@ -42,8 +42,9 @@ import attrs
 from .. import __version__
 from ..dsl.ast import Span
 from ..dsl.diagnostics import Diagnostic, RulesError, diagnostic
+from ..dsl.sources import is_file
 from .catalogue import find_scenario, is_shipped, shipped_name
-from .log_check import bad, check_header, entry_line, is_regular_file, read_log, read_regular, replay_lines
+from .log_check import bad, check_header, entry_line, read_log, read_regular, replay_lines
 from .scenario import Scenario, load_scenario, with_rulebook
 
 Game = Any
@@ -147,7 +148,7 @@ class LogWriter:
 def _target(path: str | os.PathLike) -> Path:
     """Where a log is written: through a symbolic link, and never over what is not a regular file."""
     target = Path(os.path.realpath(path))
-    if os.path.lexists(target) and not is_regular_file(target):
+    if os.path.lexists(target) and not is_file(target):
         raise OSError(errno.EEXIST, "it exists and is not a regular file (a log is never written over one)")
     return target
 
@@ -318,8 +319,8 @@ def _locate(ref: str | dict, folder: str, log_folder: Path, unpacked: Path | Non
     """The file a header reference stands for: a shipped one by name, else an embedded one."""
     if isinstance(ref, str):  # version 1: relative to the log, else as written
         beside = log_folder / ref
-        found = beside if is_regular_file(beside) else Path(ref)
-        if not is_regular_file(found):
+        found = beside if is_file(beside) else Path(ref)
+        if not is_file(found):
             raise _bad(shown, 1, f"the header names the file {ref!r}, which is not a regular file beside the log "
                        "nor from here")
         return found
@@ -331,7 +332,7 @@ def _locate(ref: str | dict, folder: str, log_folder: Path, unpacked: Path | Non
             raise _bad(shown, 1, f"the game was saved with the shipped {folder[:-1]} {ref['shipped']!r}, which this "
                        f"warbook ({__version__}) does not have", "`warbook list` shows the shipped games")
         return found
-    if unpacked is None or not is_regular_file(unpacked / ref["file"]):
+    if unpacked is None or not is_file(unpacked / ref["file"]):
         raise _bad(shown, 1, f"the log names the file {ref['file']!r} but does not carry it")
     return unpacked / ref["file"]
 
@@ -343,7 +344,7 @@ def _scenario(head: dict, log_folder: Path, unpacked: Path | None, shown: str) -
     if isinstance(rules, dict):
         return with_rulebook(scenario, _locate(rules, "rulebooks", log_folder, unpacked, shown))
     if isinstance(rules, str) and scenario.rulebook.hash != head.get("rulebook_hash") \
-            and is_regular_file(log_folder / rules):
+            and is_file(log_folder / rules):
         # Version 1: played under another rulebook than the scenario's own (a house rule).
         return with_rulebook(scenario, log_folder / rules)
     return scenario
