@@ -17,5 +17,6 @@ BENCHMARKS: dict[str, str] = {
     "memory": "benchmarks.memory",
     "scenarios": "benchmarks.scenarios",
     "lookups": "benchmarks.lookups",
+    "lintprocess": "benchmarks.lint_process",
 }
 """Benchmark name → the module whose ``run(name, profile=False)`` returns its figures, in suite order."""

@@ -26,6 +26,7 @@ from lark.tree import Meta
 
 from .ast import Annotation, RulesFile, Span, Statement, Word
 from .diagnostics import Diagnostic, RulesError, diagnostic
+from .lark_cache import build_lark
 
 MAX_ERRORS = 10
 
@@ -54,10 +55,9 @@ _DISPLAY = {
 
 @functools.cache
 def _parser() -> Lark:
-    """The bare LALR parser, building Lark's tree (tests and the loading benchmark's baseline)."""
-    return Lark.open_from_package(
-        __package__, "grammar.lark", parser="lalr", propagate_positions=True, maybe_placeholders=True
-    )
+    """The bare LALR parser, building Lark's tree: ``parse_text``'s parser without its transformer
+    (tests, and the loading benchmarks' baseline, which must do the same parsing work)."""
+    return build_lark(maybe_placeholders=True)
 
 
 @functools.cache
@@ -66,8 +66,7 @@ def _ast_parser() -> tuple[Lark, "_ToAst"]:
     ``transformer=``), so no intermediate tree is built and walked again.  The transformer's
     ``path`` is set before each parse."""
     to_ast = _ToAst("<string>")
-    return Lark.open_from_package(__package__, "grammar.lark", parser="lalr", transformer=to_ast,
-                                  maybe_placeholders=True), to_ast
+    return build_lark(transformer=to_ast, maybe_placeholders=True), to_ast
 
 
 def parse_text(text: str, path: str = "<string>") -> RulesFile:

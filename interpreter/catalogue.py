@@ -24,7 +24,6 @@ from ..dsl.ast import Span
 from ..dsl.diagnostics import RulesError, diagnostic, did_you_mean
 from ..dsl.loader import find_rulebook, load_with_diagnostics, rulebook_aliases, shipped_folder
 from ..dsl.sources import exists, is_file
-from .scenario import scenario_rules
 
 
 @frozen
@@ -114,6 +113,8 @@ def iter_rulebooks() -> Iterator[RulebookEntry]:
 def iter_scenarios() -> Iterator[ScenarioEntry]:
     """Every shipped scenario, by name, with its game, sides and length (its rulebook is loaded
     for the titles of the game and the sides)."""
+    from .scenario import scenario_rules  # here, not at the top: `warbook lint` never reads a scenario
+
     for path in sorted(shipped_folder("scenarios").glob("*.toml")):
         head = tomllib.loads(path.read_text(encoding="utf-8")).get("scenario", {})
         rules = head.get("rules") or head.get("rulebook") or ""

@@ -106,7 +106,6 @@ def build_parser() -> argparse.ArgumentParser:
 
 def run_lint(args: argparse.Namespace) -> int:
     from ..dsl.lint import explain, iter_selected, lint_report, load_checks
-    from .scenario_lint import lint_data_file
 
     load_checks()
     if args.list:
@@ -134,6 +133,8 @@ def run_lint(args: argparse.Namespace) -> int:
     for raw in paths:
         path = _stdin_to_file(raw) if raw == "-" else raw
         if path.endswith(".toml"):
+            from .scenario_lint import lint_data_file  # scenarios need the engine; rules files do not
+
             checked = lint_data_file(path)
             sources.update(dict(checked.sources))
             diagnostics.extend(checked.diagnostics)
