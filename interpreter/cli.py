@@ -94,6 +94,8 @@ def build_parser() -> argparse.ArgumentParser:
                       help="switch an optional rule of the rulebook on (NAME or NAME=on) or off (NAME=off), as "
                       "the players agree before play; repeat for several (`warbook show RULEBOOK` lists them)")
     play.add_argument("--log", metavar="FILE", help="save the game here (JSON lines; `warbook replay` reads it)")
+    play.add_argument("--compact", action="store_true", help="with --log: keep only the decisions and the digest "
+                      "of the full log (for long studies; `warbook replay` regenerates every roll and event)")
     play.add_argument("--quiet", action="store_true", help="print only the result")
     play.set_defaults(run=run_play)
 
@@ -335,6 +337,8 @@ def run_play(args: argparse.Namespace) -> int:
     specs = _agent_specs(args.agents)
     if isinstance(specs, str):
         return _usage(specs)
+    if args.compact and not args.log:
+        return _usage("--compact needs --log FILE")
     if args.log and not Path(args.log).parent.is_dir():
         return _usage(f"cannot write the log {args.log!r}: no folder {str(Path(args.log).parent)!r}")
     target = os.path.realpath(args.log) if args.log else None
@@ -359,7 +363,7 @@ def run_play(args: argparse.Namespace) -> int:
     humans = [side for side, spec in seats.items() if spec == "human"]
     viewer = humans[0] if len(humans) == 1 else None
     try:
-        writer = LogWriter(game, args.log) if args.log else None  # kept as the game goes
+        writer = LogWriter(game, args.log, compact=args.compact) if args.log else None  # kept as the game goes
     except OSError as exc:
         print(f"warbook: error: cannot write the log {args.log!r}: {exc.strerror or exc}", file=sys.stderr)
         return EXIT_FINDINGS
@@ -420,10 +424,16 @@ def run_replay(args: argparse.Namespace) -> int:
         if not game.is_over():
             print(result_line(None))
     if not game.is_over():  # a game abandoned, or killed while its log was kept: a valid prefix
-        end, decision = len(game.log) + 1, game.decision
+        end, decision = _line_count(args.log), game.decision
         _diagnostics([diagnostic("I806", Span.point(args.log, end), f"the log ends at line {end} before the game "
                                  f"ended; {decision.side} was to make a {decision.kind} decision")])
     return EXIT_CLEAN
+
+
+def _line_count(path: str) -> int:
+    """How many lines a log that replayed has (a compact log has fewer than its game's entries)."""
+    with open(path, "rb") as handle:
+        return sum(1 for _ in handle)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -180,9 +180,10 @@ class Game:
         """What a save of this game records before its entries (``interpreter.savefile``)."""
         return savefile.header(self)
 
-    def save(self, path: str | os.PathLike) -> None:
-        """Write the log as JSON lines, atomically: a save that replays wherever it is taken."""
-        savefile.save(self, path)
+    def save(self, path: str | os.PathLike, compact: bool = False) -> None:
+        """Write the log as JSON lines, atomically: a save that replays wherever it is taken.  A
+        compact save keeps only the decisions and the full log's digest (``interpreter.savefile``)."""
+        savefile.save(self, path, compact)
 
     @classmethod
     def load(cls, path: str | os.PathLike) -> "Game":

@@ -23,6 +23,7 @@ part of it is shipped (layout and comments may change between versions of warboo
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import re
@@ -47,7 +48,7 @@ HEADER_KEYS = {
     1: {"type", "warbook_log", "warbook", "seed", "scenario", "scenario_hash", "map_hash", "rulebook",
         "rulebook_hash", "declarations", "options"},
     2: {"type", "warbook_log", "warbook", "seed", "scenario", "scenario_hash", "map_hash", "rulebook",
-        "rulebook_hash", "declarations", "options", "files", "files_at"},
+        "rulebook_hash", "declarations", "options", "files", "files_at", "compact"},
 }
 """The keys a header of each version may have."""
 
@@ -191,6 +192,8 @@ def check_header(head: dict, shown: str) -> int:
         raise bad(shown, 1, "the header's 'files' must map relative paths (no '..') to file texts")
     if not (isinstance(head.get("files_at", ""), str) and is_safe_path(head.get("files_at", ""))):
         raise bad(shown, 1, "the header's 'files_at' must be a folder's path relative to the log")
+    if head.get("compact", True) is not True:
+        raise bad(shown, 1, "the header's 'compact' must be true (a full log has no 'compact')")
     return version
 
 
@@ -263,6 +266,54 @@ def replay_lines(game: Any, lines: list[str], entries: list[dict], shown: str) -
             game.apply(Action.parse(entry["choice"]))
         except IllegalActionError as exc:
             raise bad(shown, number, f"line {number}: {exc}") from None
+
+
+def log_digest(entries: list[dict]) -> str:
+    """The SHA-256 of a full log's entries as a save writes them: what a compact log's last line
+    records, so that its replay proves it regenerated the very log the game wrote."""
+    digest = hashlib.sha256()
+    for entry in entries:
+        digest.update((entry_line(entry) + "\n").encode("utf-8"))
+    return digest.hexdigest()
+
+
+def digest_entry(entries: list[dict]) -> dict:
+    """The last line of a compact log: how many entries the full log had, and their digest."""
+    return {"type": "digest", "entries": len(entries), "sha256": log_digest(entries)}
+
+
+def replay_compact(game: Any, lines: list[str], entries: list[dict], shown: str) -> None:
+    """Replay a compact log: one ``{"choice": TEXT}`` line per decision, each checked to be legal
+    where the replay waits, then its last line (``digest_entry``), checked against the digest of
+    the full log the replay wrote, so that every roll and event is proved the same.  A compact log
+    without that line (a game killed while it was kept) replays to its last decision.
+
+    Raises:
+        RulesError: an E803 at the first line that differs, saying what differs.
+    """
+    last = entries[-1] if entries and entries[-1].get("type") == "digest" else None
+    for index, (line, entry) in enumerate(zip(lines, entries[: len(entries) - (last is not None)])):
+        number = index + 2
+        if set(entry) != {"choice"} or not isinstance(entry["choice"], str):
+            raise bad(shown, number, f"line {number}: a compact log holds one {{\"choice\": TEXT}} per decision and "
+                      f"a last 'digest' line, not {_summary(entry)}")
+        if game.decision is None:
+            raise bad(shown, number, f"line {number}: the game is over on replay, but the log goes on with "
+                      f"{_summary(entry)}")
+        if line != entry_line(entry):
+            raise bad(shown, number, f"line {number}: spelt otherwise than warbook writes it; it writes "
+                      f"{_clip(entry_line(entry))}")
+        try:
+            game.apply(Action.parse(entry["choice"]))
+        except IllegalActionError as exc:
+            raise bad(shown, number, f"line {number}: {exc}") from None
+    if last is None:
+        return
+    number = len(lines) + 1
+    if last != digest_entry(game.log):
+        raise bad(shown, number, f"line {number}: the replay wrote {len(game.log)} entries, digest "
+                  f"{log_digest(game.log)[:16]}…, but the game recorded {_clip(last.get('entries'))}, digest "
+                  f"{_clip(last.get('sha256'))}", "replay it with the warbook and files it was recorded with")
 
 
 _MISSING = object()

@@ -44,7 +44,7 @@ from ..dsl.ast import Span
 from ..dsl.diagnostics import Diagnostic, RulesError, diagnostic
 from ..dsl.sources import is_file
 from .catalogue import find_scenario, is_shipped, shipped_name
-from .log_check import bad, check_header, entry_line, read_log, read_regular, replay_lines
+from .log_check import bad, check_header, digest_entry, entry_line, read_log, read_regular, replay_compact, replay_lines
 from .scenario import Scenario, load_scenario, with_rulebook
 
 Game = Any
@@ -86,18 +86,28 @@ def _header(game: Game, embedded: dict[Path, str]) -> dict[str, Any]:
     return head
 
 
-def save(game: Game, path: str | os.PathLike) -> None:
+def save(game: Game, path: str | os.PathLike, compact: bool = False) -> None:
     """Write the log as JSON lines, atomically (a temporary file renamed into place).
 
-    A symbolic link is written through (the link stays); anything else that is not a regular file
-    (a FIFO, a device, a folder) is never replaced.
+    A compact save (``compact=True``, for long studies) keeps the header, each decision's choice
+    and a last line with the digest of the full log (``log_check.digest_entry``): its replay regenerates
+    every roll and event and proves them the same.  A symbolic link is written through (the link
+    stays); anything else that is not a regular file (a FIFO, a device, a folder) is never replaced.
 
     Raises:
         OSError: when the file cannot be written, or ``path`` names something other than a file.
     """
     target = _target(path)
-    fd = _write_new(target, _text(game, target, game.log))
+    entries = _kept(game.log, compact)
+    if compact:
+        entries.append(digest_entry(game.log))
+    fd = _write_new(target, _text(game, target, entries, compact))
     os.close(fd)
+
+
+def _kept(entries: list[dict], compact: bool) -> list[dict]:
+    """The entries a log keeps: all of them, or a compact log's choices (``{"choice": TEXT}``)."""
+    return [{"choice": e["choice"]} for e in entries if e.get("type") == "decision"] if compact else list(entries)
 
 
 class LogWriter:
@@ -106,32 +116,37 @@ class LogWriter:
 
     It starts as a save (written atomically), then every ``sync()`` appends the entries logged
     since, in one write each; called when the game waits for a decision or is over, the file always
-    ends where a replay of it stops too.  ``close()`` syncs, flushes the file to disk and closes it.
-    The finished file is byte for byte what ``save`` writes.  After a failed write the writer
+    ends where a replay of it stops too.  ``close()`` syncs (a compact log also gets its last,
+    digest line), flushes the file to disk and closes it.  The finished file is byte for byte
+    what ``save`` writes.  After a failed write the writer
     writes nothing more (its file may end in part of a line, which a replay reports).
 
     Raises (each method):
         OSError: when the file cannot be written, or ``path`` names something other than a file.
     """
 
-    def __init__(self, game: Game, path: str | os.PathLike):
+    def __init__(self, game: Game, path: str | os.PathLike, compact: bool = False):
         self.game = game
         self.path = _target(path)
+        self.compact = compact
         self._written = len(game.log)
-        self._fd: int | None = _write_new(self.path, _text(game, self.path, game.log))
+        self._fd: int | None = _write_new(self.path, _text(game, self.path, _kept(game.log, compact), compact))
 
     def sync(self) -> None:
         """Append the entries logged since the last sync (none while nothing new was logged)."""
         if self._fd is None or self._written == len(self.game.log):
             return
         entries = self.game.log[self._written:]
+        self._append(_kept(entries, self.compact))
+        self._written += len(entries)
+
+    def _append(self, entries: list[dict]) -> None:
         try:
             _write_all(self._fd, "".join(entry_line(e) + "\n" for e in entries).encode("utf-8"))
         except BaseException:  # the file may end in part of a line now: write nothing more to it
             os.close(self._fd)
             self._fd = None
             raise
-        self._written += len(entries)
 
     def close(self) -> None:
         """Append what is left, flush the file to disk and close it (once; later calls do nothing)."""
@@ -139,10 +154,13 @@ class LogWriter:
             return
         try:
             self.sync()
+            if self.compact:
+                self._append([digest_entry(self.game.log)])
             os.fsync(self._fd)
         finally:
-            os.close(self._fd)
-            self._fd = None
+            if self._fd is not None:  # a failed write has closed it already
+                os.close(self._fd)
+                self._fd = None
 
 
 def _target(path: str | os.PathLike) -> Path:
@@ -153,10 +171,12 @@ def _target(path: str | os.PathLike) -> Path:
     return target
 
 
-def _text(game: Game, target: Path, entries: list[dict]) -> str:
+def _text(game: Game, target: Path, entries: list[dict], compact: bool = False) -> str:
     """The header of a log to be written at ``target``, then ``entries``, as JSON lines."""
     embedded = _embedded(game.scenario)
     head = _header(game, embedded)
+    if compact:
+        head["compact"] = True
     if embedded:
         common = _common_folder(embedded)
         head["files_at"] = Path(os.path.relpath(common, target.parent)).as_posix()
@@ -246,7 +266,8 @@ def load(cls: type[Game], path: str | os.PathLike) -> Game:
     _check_same_files(head, game, shown)
     if version >= 2:
         _check_header_says(head, game, shown)
-    replay_lines(game, lines[1:], entries[1:], shown)
+    replay = replay_compact if head.get("compact") else replay_lines
+    replay(game, lines[1:], entries[1:], shown)
     return game
 
 
@@ -270,7 +291,7 @@ def _check_header_says(head: dict, game: Game, shown: str) -> None:
     that wrote it and where its files were): the same files, options, references and digests."""
     written = _header(game, _embedded(game.scenario))
     for key in sorted(set(head) | set(written)):
-        if key in ("warbook", "files_at", "rulebook_hash") or head.get(key) == written.get(key):
+        if key in ("warbook", "files_at", "rulebook_hash", "compact") or head.get(key) == written.get(key):
             continue
         if key == "files":
             carried = [k for k in sorted(set(head.get(key, {})) | set(written.get(key, {})))
