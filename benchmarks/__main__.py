@@ -14,7 +14,7 @@ import sys
 import time
 
 from benchmarks import BENCHMARKS
-from benchmarks.harness import table
+from benchmarks.harness import markdown, table
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -23,6 +23,7 @@ def main(argv: list[str] | None = None) -> int:
                         "(default: all)")
     parser.add_argument("--profile", action="store_true", help="also profile warbook's side of each benchmark")
     parser.add_argument("--list", action="store_true", help="list the benchmarks and exit")
+    parser.add_argument("--markdown", action="store_true", help="also print the table as the README holds it")
     args = parser.parse_args(argv)
     if args.list:
         for name, module in BENCHMARKS.items():
@@ -41,6 +42,8 @@ def main(argv: list[str] | None = None) -> int:
         took.append(f"{name} {time.perf_counter() - start:.1f} s")
         print(f"{name}: done in {time.perf_counter() - start:.1f} s", file=sys.stderr, flush=True)
     print(table(figures))
+    if args.markdown:
+        print("\n" + markdown(figures))
     print(f"\nbenchmark wall times: {', '.join(took)}")
     return 0
 

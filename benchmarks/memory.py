@@ -15,6 +15,13 @@ collected), on the 100×100 map of the movement benchmarks:
 Target ≤ 1.5×.  Memory is not timed, but is measured in the same A B A B order, five
 times after a warm-up, keeping each side's minimum.
 
+A second figure per shipped game counts everything a played game keeps: one random game
+of the scenario to its end, then what is still allocated — the game's state and log,
+and every cache the compiled rules and the board filled during play (cost tables,
+zones, cells of each selector, memos) — against the scenario's board (its graph with
+its attributes) as loaded.  The rulebook and its compiled rules, built before the
+game, are not counted.  Same target; the caches alone are shown under it.
+
 Run: ``python -m benchmarks memory``.
 """
 
@@ -86,12 +93,75 @@ def run(name: str = "memory", profile: bool = False) -> list[Figure]:
     del kept
     if profile:
         _profile(warbook)
-    return [Figure("Memory (map + state / networkx graph)", min(ours) / min(theirs), 1.5, [
+    return [*_played_games(), Figure("Memory (map + state / networkx graph)", min(ours) / min(theirs), 1.5, [
         f"{len(cells)} cells, {reference.graph.number_of_edges()} edges, {UNITS} units",
         f"warbook board + state + movement caches: {_kib(min(ours))}",
         f"  of which the board alone:              {_kib(board_size)}",
         f"bare networkx graph, same attributes:    {_kib(min(theirs))}",
     ])]
+
+
+GAMES = ("klicks_village_sweep", "sea_lords_zumwalt")
+"""The shipped scenarios whose played games are measured: the smallest and the largest."""
+
+
+def _played_games() -> list[Figure]:
+    from pathlib import Path
+
+    from warbook.interpreter.agents import RandomAgent, iter_play
+    from warbook.interpreter.board import board_from_text
+    from warbook.interpreter.game import Game
+    from warbook.interpreter.rng import choice_rng
+    from warbook.interpreter.scenario import load_scenario
+
+    root = Path(__file__).resolve().parents[1]
+    _import_everything()  # modules a game imports when first needed are not part of what it keeps
+    figures = []
+    for stem in GAMES:
+        scenario = load_scenario(root / "scenarios" / f"{stem}.toml")
+        rules = scenario.rules
+        board_size, kept = retained(lambda: board_from_text(scenario.map_text, scenario.map_path, list(rules.terrains),
+                                                            features=rules.features))
+        del kept
+
+        def play():
+            game = Game.new(scenario, 1)
+            agents = {side: RandomAgent(choice_rng(1, side)) for side in rules.sides}
+            for _ in iter_play(game, agents):
+                pass
+            return game
+
+        gc.collect()
+        tracemalloc.start()
+        try:
+            before = tracemalloc.get_traced_memory()[0]
+            game = play()
+            gc.collect()
+            with_game = tracemalloc.get_traced_memory()[0] - before
+            entries, decisions = len(game.log), len(game.choices)
+            del game
+            gc.collect()
+            caches = tracemalloc.get_traced_memory()[0] - before
+        finally:
+            tracemalloc.stop()
+        figures.append(Figure(f"Memory of a played game, caches included ({stem} / its board)",
+                              with_game / board_size, 1.5, [
+                                  f"one random game to its end: {decisions} decisions, {entries} log entries",
+                                  f"kept with the game alive: {_kib(with_game)}",
+                                  f"  of which caches (kept after the game is gone): {_kib(caches)}",
+                                  f"the scenario's board as loaded: {_kib(board_size)}",
+                              ]))
+    return figures
+
+
+def _import_everything() -> None:
+    import importlib
+    import pkgutil
+
+    import warbook.interpreter
+
+    for module in pkgutil.walk_packages(warbook.interpreter.__path__, "warbook.interpreter."):
+        importlib.import_module(module.name)
 
 
 def bare_graph_builder(board):

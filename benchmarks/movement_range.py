@@ -20,10 +20,11 @@ Run: ``python -m benchmarks movement`` or ``python -m benchmarks mapsize``.
 from __future__ import annotations
 
 import random
+import statistics
 from functools import cache
 from pathlib import Path
 
-from benchmarks.harness import Figure, interleaved, profile_call, ratio, show_time, spread
+from benchmarks.harness import Figure, interleaved, pairs, profile_call, ratio, show_time, spread
 
 NAMES = ("movement", "mapsize")
 RULES = Path(__file__).parent / "games" / "open_ground.rules"
@@ -131,10 +132,10 @@ def bench_movement(profile: bool = False) -> Figure:
     ours_t, theirs_t = interleaved(warbook, networkx)
     if profile:
         profile_call(warbook)
-    return Figure("Movement range (100x100, 8 MP)", ratio(ours_t, theirs_t), 1.6, [
+    return Figure("Movement range (100x100, 8 MP)", ratio(ours_t, theirs_t), 1.6, pairs=pairs(ours_t, theirs_t), raw=[
         f"{len(asked)} queries, {sum(sizes) / len(sizes):.0f} cells reached on average",
-        f"warbook reachable:          {spread(ours_t)}, {show_time(min(ours_t) / len(asked))} a query",
-        f"networkx dijkstra (cutoff): {spread(theirs_t)}, {show_time(min(theirs_t) / len(asked))} a query",
+        f"warbook reachable:          {spread(ours_t)}, {show_time(statistics.median(ours_t) / len(asked))} a query",
+        f"networkx dijkstra (cutoff): {spread(theirs_t)}, {show_time(statistics.median(theirs_t) / len(asked))} a query",
     ])
 
 
@@ -158,10 +159,11 @@ def bench_mapsize(profile: bool = False) -> Figure:
     large_t, small_t = interleaved(lambda: query_all(large), lambda: query_all(small))
     if profile:
         profile_call(lambda: query_all(large))
-    return Figure("Map-size independence (300x300 / 100x100)", ratio(large_t, small_t), 1.3, [
+    return Figure("Map-size independence (300x300 / 100x100)", ratio(large_t, small_t), 1.3,
+                  pairs=pairs(large_t, small_t), raw=[
         f"{len(cells)} queries from the same cells of both maps",
-        f"300x300: {spread(large_t)}, {show_time(min(large_t) / len(cells))} a query",
-        f"100x100: {spread(small_t)}, {show_time(min(small_t) / len(cells))} a query",
+        f"300x300: {spread(large_t)}, {show_time(statistics.median(large_t) / len(cells))} a query",
+        f"100x100: {spread(small_t)}, {show_time(statistics.median(small_t) / len(cells))} a query",
     ])
 
 

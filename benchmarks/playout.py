@@ -15,7 +15,9 @@ with the same options in the same order at every step and end with the same resu
 
 The figure is time per decision, warbook ÷ hand-written, over whole games from
 ``Game.new(scenario, seed)`` (scenario files already loaded on both sides) to the
-end.  Target ≤ 3×.
+end: the median of the rounds' paired ratios, each round 20 games on fresh seeds.
+Target ≤ 3×.  A second figure, reported, times the same games on rules compiled
+anew each round (every cache cold), against a hand-written game loaded anew.
 
 Run: ``python -m benchmarks playout`` (``--profile`` profiles warbook's side).
 """
@@ -24,11 +26,19 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from benchmarks.harness import Figure, best, interleaved, show_time, spread
+from benchmarks.harness import REPEATS, WARMUP, Figure, best, interleaved_rounds, pairs, ratio, show_time, spread
 
 NAMES = ("playout",)
 SCENARIO = Path(__file__).parent / "games" / "skirmish.toml"
-SEEDS = range(20)
+GAMES = 20
+"""Games a round; each round plays its own seeds (``round_seeds``)."""
+SEEDS = range(GAMES)
+"""The first round's seeds (also those ``Game.new`` is timed and profiled on)."""
+
+
+def round_seeds(round_: int) -> range:
+    """The seeds a round plays: fresh ones each round, so no one game's luck sets the figure."""
+    return range(round_ * GAMES, (round_ + 1) * GAMES)
 PURPOSE = "playout"
 """The agents' random stream: ``interpreter.rng.choice_rng(seed, PURPOSE)``, apart from the dice."""
 
@@ -100,24 +110,37 @@ def load():
 
 def run(name: str = "playout", profile: bool = False) -> list[Figure]:
     scenario, skirmish = load()
-    decisions = sum(check_same_game(scenario, skirmish, seed) for seed in SEEDS)
+    seeds = {r: round_seeds(r) for r in range(WARMUP + REPEATS)}
+    decisions = {r: sum(check_same_game(scenario, skirmish, seed) for seed in s) for r, s in seeds.items()}
 
-    def ours() -> None:
-        play(lambda seed: warbook_game(scenario, seed), SEEDS)
+    def round_calls(round_: int) -> dict:
+        cold_scenario, cold_skirmish = load()  # fresh compiled rules: every cache starts empty
+        chosen = seeds[round_]
+        return {
+            "warm": lambda: play(lambda seed: warbook_game(scenario, seed), chosen),
+            "hand": lambda: play(lambda seed: hand_game(skirmish, seed), chosen),
+            "cold": lambda: play(lambda seed: warbook_game(cold_scenario, seed), chosen),
+            "hand cold": lambda: play(lambda seed: hand_game(cold_skirmish, seed), chosen),
+        }
 
-    def theirs() -> None:
-        play(lambda seed: hand_game(skirmish, seed), SEEDS)
-
-    ours_t, theirs_t = interleaved(ours, theirs)
+    times = interleaved_rounds(round_calls)
     starts = best(lambda: [warbook_game(scenario, s) for s in SEEDS])
     if profile:
         from benchmarks.harness import profile_call
 
-        profile_call(ours)
-    per_ours, per_theirs = min(ours_t) / decisions, min(theirs_t) / decisions
-    return [Figure("Playout overhead (Skirmish, per decision)", per_ours / per_theirs, 3.0, [
-        f"{len(SEEDS)} games, {decisions} decisions, the same legal actions at every one",
-        f"warbook:      {spread(ours_t)}, {show_time(per_ours)} a decision",
-        f"hand-written: {spread(theirs_t)}, {show_time(per_theirs)} a decision",
-        f"(of warbook's time, Game.new: {show_time(starts / len(SEEDS))} a game)",
-    ])]
+        profile_call(lambda: play(lambda seed: warbook_game(scenario, seed), SEEDS))
+    counted = [decisions[r] for r in range(WARMUP, WARMUP + REPEATS)]
+    per = {key: [t / n for t, n in zip(values, counted)] for key, values in times.items()}
+    raw = [f"{GAMES} games a round, fresh seeds each round ({min(counted)}-{max(counted)} decisions), "
+           "the same legal actions at every decision on both sides",
+           f"warbook:      {spread(per['warm'])} a decision",
+           f"hand-written: {spread(per['hand'])} a decision",
+           f"(of warbook's time, Game.new: {show_time(starts / len(SEEDS))} a game)"]
+    return [
+        Figure("Playout overhead (Skirmish, per decision)", ratio(per["warm"], per["hand"]), 3.0,
+               pairs=pairs(per["warm"], per["hand"]), raw=raw),
+        Figure("Playout overhead, cold caches (fresh rules each round)", ratio(per["cold"], per["hand cold"]), None,
+               pairs=pairs(per["cold"], per["hand cold"]), raw=[
+                   f"warbook, rules compiled anew: {spread(per['cold'])} a decision",
+                   f"hand-written, loaded anew:   {spread(per['hand cold'])} a decision"]),
+    ]

@@ -6,7 +6,9 @@ answered by a uniformly random choice (``choice_rng(seed, "playout")``, as
 random games from the initial position to checkmate, stalemate or a draw by rule:
 a well-tuned pure-Python game engine run on the same machine at the same moment.
 So ``playouts/s ÷ chess playouts/s`` can be compared across machines where raw
-rates cannot.  These figures are reported, with no target.
+rates cannot: each figure is the median of the rounds' paired ratios (a round's
+scenario rate over the same round's chess rate).  These figures are reported, with
+no target.
 
 Run: ``python -m benchmarks scenarios`` (needs ``pip install -e .[bench]`` for chess).
 """
@@ -14,15 +16,16 @@ Run: ``python -m benchmarks scenarios`` (needs ``pip install -e .[bench]`` for c
 from __future__ import annotations
 
 import random
+import statistics
 from pathlib import Path
 
-from benchmarks.harness import Figure, interleaved_many, show_time
+from benchmarks.harness import REPEATS, Figure, interleaved_rounds, pairs, show_time
 
 NAMES = ("scenarios",)
 ROOT = Path(__file__).resolve().parents[1]
 SCENARIOS = sorted((ROOT / "scenarios").glob("*.toml"))
-SEEDS = range(3)
-"""Playouts of each scenario per round (about 0.15 s each)."""
+GAMES = 3
+"""Playouts of each scenario per round (about 0.15 s each), on fresh seeds each round."""
 CHESS_GAMES = 30
 """Random chess games per round (about 15 ms each)."""
 
@@ -63,26 +66,36 @@ def run(name: str = "scenarios", profile: bool = False) -> list[Figure]:
     from warbook.interpreter.scenario import load_scenario
 
     loaded = {path.stem: load_scenario(path) for path in SCENARIOS}
-    decisions = {stem: play_scenario(scenario, SEEDS) for stem, scenario in loaded.items()}
-    plies = play_chess(CHESS_GAMES)
-    calls = {stem: (lambda s=scenario: play_scenario(s, SEEDS)) for stem, scenario in loaded.items()}
-    calls["chess"] = lambda: play_chess(CHESS_GAMES)
-    times = interleaved_many(calls, repeats=5)
-    chess_rate = CHESS_GAMES / min(times["chess"])
+    decisions: dict[str, list[int]] = {stem: [] for stem in loaded}
+    plies: list[int] = []
+
+    def round_calls(round_: int) -> dict:
+        seeds = range(round_ * GAMES, (round_ + 1) * GAMES)  # fresh seeds each round
+        calls = {stem: (lambda s=scenario, stem=stem: decisions[stem].append(play_scenario(s, seeds)))
+                 for stem, scenario in loaded.items()}
+        calls["chess"] = lambda: plies.append(play_chess(CHESS_GAMES, seed=round_))
+        return calls
+
+    times = interleaved_rounds(round_calls, repeats=REPEATS)
+    rates = {key: [(CHESS_GAMES if key == "chess" else GAMES) / t for t in values] for key, values in times.items()}
     figures = []
     for stem in loaded:
-        rate = len(SEEDS) / min(times[stem])
-        figures.append(Figure(f"Whole scenario: {stem}", rate / chess_rate, None, [
-            (f"{len(SEEDS)} random playouts, {decisions[stem] / len(SEEDS):.0f} decisions each: "
-             f"{rate:.1f} playouts/s, {show_time(min(times[stem]) / decisions[stem])} a decision"),
-        ], shown=f"{rate:.1f}/s = {rate / chess_rate:.2f}x chess"))
+        against = pairs(rates[stem], rates["chess"])
+        made = decisions[stem][-REPEATS:]
+        figures.append(Figure(f"Whole scenario: {stem}", statistics.median(against), None, pairs=against, raw=[
+            (f"{GAMES} random playouts a round, fresh seeds, {sum(made) / len(made) / GAMES:.0f} decisions each: "
+             f"{statistics.median(rates[stem]):.1f} playouts/s (median), "
+             f"{show_time(sum(times[stem]) / sum(made))} a decision"),
+        ], shown=f"{statistics.median(rates[stem]):.1f}/s = {statistics.median(against):.2f}x chess"))
+    made = plies[-REPEATS:]
     figures.append(Figure("python-chess random playouts (anchor)", None, None, [
-        (f"{CHESS_GAMES} random games, {plies / CHESS_GAMES:.0f} plies each: {chess_rate:.1f} playouts/s, "
-         f"{show_time(min(times['chess']) / plies)} a ply"),
-    ], shown=f"{chess_rate:.1f}/s"))
+        (f"{CHESS_GAMES} random games a round, {sum(made) / len(made) / CHESS_GAMES:.0f} plies each: "
+         f"{statistics.median(rates['chess']):.1f} playouts/s (median), "
+         f"{show_time(sum(times['chess']) / sum(made))} a ply"),
+    ], shown=f"{statistics.median(rates['chess']):.1f}/s"))
     if profile:
         from benchmarks.harness import profile_call
 
         first = next(iter(loaded.values()))
-        profile_call(lambda: play_scenario(first, SEEDS))
+        profile_call(lambda: play_scenario(first, range(GAMES)))
     return figures

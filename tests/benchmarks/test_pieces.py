@@ -14,7 +14,7 @@ import pytest
 
 from benchmarks import BENCHMARKS
 from benchmarks.generated_rulebook import big_rulebook
-from benchmarks.harness import Figure, interleaved_many, table
+from benchmarks.harness import Figure, interleaved_many, interleaved_rounds, markdown, pairs, ratio, table
 from benchmarks.memory import bare_graph_builder, same_graph
 from benchmarks.movement_range import LEGEND, map_text, queries, rulebook, terrain_rows, weighted_digraph
 from warbook.dsl.lint import lint_report
@@ -119,11 +119,36 @@ def test_the_table_shows_ratio_target_and_result():
     text = table([Figure("Fast", 1.2, 3.0, ["raw a"]), Figure("Slow", 4.5, 3.0), Figure("Rate", None, None,
                                                                                       shown="7/s")])
     lines = text.splitlines()
-    assert lines[0].split() == ["figure", "ratio", "target", "result"]
+    assert lines[0].split() == ["figure", "measured", "[spread]", "target", "result"]
     assert lines[2].split() == ["Fast", "1.20x", "<=", "3x", "pass"]
     assert lines[3].split() == ["Slow", "4.50x", "<=", "3x", "miss"]
     assert lines[4].split() == ["Rate", "7/s", "report", "report"]
     assert "    raw a" in lines
+
+
+def test_a_ratio_is_the_median_of_the_rounds_paired_ratios():
+    """Round by round: one lucky round on either side does not set the figure (each side's minimum
+    would give 1.0 / 0.5 = 2.0 here)."""
+    ours, theirs = [1.0, 3.0, 3.3, 3.0, 6.0], [0.5, 3.0, 3.0, 2.0, 3.0]
+    assert pairs(ours, theirs) == pytest.approx([2.0, 1.0, 1.1, 1.5, 2.0])
+    assert ratio(ours, theirs) == 1.5
+
+
+def test_a_paired_figure_shows_its_spread_and_the_readme_table():
+    figure = Figure("Paired", 1.5, 3.0, pairs=[2.0, 1.0, 1.1, 1.5, 2.0])
+    assert table([figure]).splitlines()[2].split() == ["Paired", "1.50x", "[1.00-2.00]", "<=", "3x", "pass"]
+    assert markdown([figure]).splitlines()[2] == "| Paired | 1.50x [1.00-2.00] | ≤ 3x | pass |"
+
+
+def test_each_round_gets_its_own_calls():
+    made = []
+
+    def make(round_):
+        made.append(round_)
+        return {"a": lambda: None}
+
+    times = interleaved_rounds(make, repeats=5, warmup=2)
+    assert made == list(range(7)) and len(times["a"]) == 5
 
 
 def test_every_benchmark_module_has_a_run_function():
