@@ -18,5 +18,6 @@ BENCHMARKS: dict[str, str] = {
     "scenarios": "benchmarks.scenarios",
     "lookups": "benchmarks.lookups",
     "lintprocess": "benchmarks.lint_process",
+    "growth": "benchmarks.growth",
 }
 """Benchmark name → the module whose ``run(name, profile=False)`` returns its figures, in suite order."""

@@ -156,3 +156,18 @@ def test_every_benchmark_module_has_a_run_function():
 
     for name, module in BENCHMARKS.items():
         assert callable(importlib.import_module(module).run), name
+
+
+def test_the_growth_benchmark_tiles_the_map_and_its_units(tmp_path):
+    from benchmarks.growth import tiled
+    from warbook.interpreter.game import Game
+    from warbook.interpreter.scenario import load_scenario
+
+    one, eight = tmp_path / "one", tmp_path / "eight"
+    one.mkdir()
+    eight.mkdir()
+    small, big = load_scenario(tiled(one, 1, 1, 1)), load_scenario(tiled(eight, 4, 2, 8))
+    assert big.board.graph.number_of_nodes() == 8 * small.board.graph.number_of_nodes()
+    assert len(Game.new(big, 1).state.units) == 8 * len(Game.new(small, 1).state.units)
+    # the copy one tile to the right has the same neighbourhood as the original cell
+    assert len(list(big.board.graph.neighbors("1104"))) == len(list(small.board.graph.neighbors("0304")))

@@ -1,0 +1,101 @@
+"""Growth: how a playout's cost grows with the number of units, and with the map alone.
+
+Both figures play Skirmish (``benchmarks/games/``) on a map made of copies of its 8×6 map,
+side by side (the tile width is even, so every hex keeps its neighbours' pattern):
+
+- **units**: 8 copies of the map (4 across, 2 down) with the scenario's units set up in
+  every copy, so 8× the units on 8× the map; the figure is time per playout at 8× ÷ at 1×.
+  A cost linear in units gives about 8× (each unit moves, fights and is checked as often);
+  target ≤ 9×.  Per-decision loops over every unit show as growth past that.
+- **map**: 16 copies of the map (4 by 4) with the units of one copy only: the figure is the
+  time per playout ÷ on the one-copy map, reported.  It grows where a decision costs more
+  with the map's size (options over unlimited ranges, walks over every cell).
+
+Each round plays fresh seeds on both sides of a figure (interleaved, paired medians).
+
+Run: ``python -m benchmarks growth``.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import tempfile
+import tomllib
+from pathlib import Path
+
+from benchmarks.harness import Figure, interleaved_rounds, pairs, ratio, spread
+
+NAMES = ("growth",)
+GAMES = Path(__file__).parent / "games"
+SEEDS_A_ROUND = 8
+
+
+def tiled(folder: Path, across: int, down: int, units_in: int) -> Path:
+    """A Skirmish scenario on ``across × down`` copies of its map, with its units set up in the
+    first ``units_in`` copies (row by row); the scenario's path."""
+    head = tomllib.loads((GAMES / "skirmish_map.toml").read_text(encoding="utf-8"))["map"]
+    width, height, rows = head["width"], head["height"], head["rows"]
+    if width % 2:
+        raise ValueError("an odd tile width would change the hex pattern between copies")
+    big_rows = [row * across for row in rows] * down
+    map_text = (GAMES / "skirmish_map.toml").read_text(encoding="utf-8")
+    map_text = re.sub(r"rows = \[.*?\]", "rows = [\n" + "".join(f'    "{r}",\n' for r in big_rows) + "]", map_text,
+                      flags=re.S)
+    map_text = map_text.replace(f"width = {width}", f"width = {width * across}")
+    map_text = map_text.replace(f"height = {height}", f"height = {height * down}")
+    scenario = tomllib.loads((GAMES / "skirmish.toml").read_text(encoding="utf-8"))
+    lines = ['[scenario]', 'name = "Skirmish tiled"', 'rules = "skirmish.rules"', 'map = "map.toml"',
+             f'turns = {scenario["scenario"]["turns"]}', 'player_order = ["blue", "red"]']
+    for copy in range(units_in):
+        dx, dy = width * (copy % across), height * (copy // across)
+        for setup in scenario["setup"]:
+            column, row = int(setup["at"][:2]) + dx, int(setup["at"][2:]) + dy
+            lines += ["", "[[setup]]", f'side = "{setup["side"]}"', f'unit = "{setup["unit"]}"',
+                      f'count = {setup["count"]}', f'at = "{column:02d}{row:02d}"']
+    (folder / "map.toml").write_text(map_text, encoding="utf-8")
+    shutil.copy(GAMES / "skirmish.rules", folder / "skirmish.rules")
+    path = folder / "scenario.toml"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+def _scenario(root: Path, name: str, across: int, down: int, units_in: int):
+    from warbook.interpreter.scenario import load_scenario
+
+    folder = root / name
+    folder.mkdir()
+    return load_scenario(tiled(folder, across, down, units_in))
+
+
+def run(name: str = "growth", profile: bool = False) -> list[Figure]:
+    from benchmarks.scenarios import play_scenario
+
+    with tempfile.TemporaryDirectory() as temporary:
+        root = Path(temporary)
+        one = _scenario(root, "one", 1, 1, 1)
+        units = _scenario(root, "units", 4, 2, 8)
+        wide = _scenario(root, "map", 4, 4, 1)
+        decisions: dict[str, list[int]] = {"one": [], "units": [], "map": []}
+
+        def round_calls(round_: int) -> dict:
+            seeds = range(round_ * SEEDS_A_ROUND, (round_ + 1) * SEEDS_A_ROUND)
+            return {key: (lambda s=scenario, key=key: decisions[key].append(play_scenario(s, seeds)))
+                    for key, scenario in (("one", one), ("units", units), ("map", wide))}
+
+        times = interleaved_rounds(round_calls)
+        if profile:
+            from benchmarks.harness import profile_call
+
+            profile_call(lambda: play_scenario(units, range(SEEDS_A_ROUND)))
+    made = {key: sum(values[1:]) / len(values[1:]) / SEEDS_A_ROUND for key, values in decisions.items()}
+    return [
+        Figure("Units growth (8x the units and map / 1x, per playout)", ratio(times["units"], times["one"]), 9.0,
+               pairs=pairs(times["units"], times["one"]), raw=[
+                   f"{SEEDS_A_ROUND} random playouts a round, fresh seeds; decisions a playout: "
+                   f"{made['one']:.0f} at 1x, {made['units']:.0f} at 8x",
+                   f"8x: {spread(times['units'])}", f"1x: {spread(times['one'])}"]),
+        Figure("Map growth (16x the map, same units / 1x, per playout)", ratio(times["map"], times["one"]), None,
+               pairs=pairs(times["map"], times["one"]), raw=[
+                   f"decisions a playout: {made['map']:.0f} on the 16x map", f"16x map: {spread(times['map'])}"]),
+    ]
