@@ -11,7 +11,7 @@ load = replay (event sourcing).
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from ..dsl.ast import Span
@@ -185,6 +185,34 @@ class Game:
         compact save keeps only the decisions and the full log's digest (``interpreter.savefile``)."""
         savefile.save(self, path, compact)
 
+    # --- copies, undo, pickle ---------------------------------------------------------------
+
+    def copy(self) -> "Game":
+        """An independent game at the same point: the same scenario (its compiled rules and board
+        shared, not copied), seed and options, and the same choices replayed from the start.
+
+        What either game does next leaves the other as it was; given the same actions, both write
+        the same log.  Limits: a copy costs a replay of the game so far (the sequence of play is a
+        paused generator, which Python cannot copy), about as long as the game took to play.
+        """
+        return replayed(self.scenario, self.seed, self.choices)
+
+    def undo(self) -> None:
+        """Take back the last decision: this game becomes the game as it was when that decision
+        was asked (replayed, as ``copy``).
+
+        Raises:
+            IllegalActionError: when no decision has been made yet.
+        """
+        if not self.choices:
+            raise IllegalActionError(diagnostic("E801", Span.point("<action>"), "there is no decision to undo"))
+        before = replayed(self.scenario, self.seed, self.choices[:-1])
+        self.__dict__.update(before.__dict__)
+
+    def __reduce__(self):
+        """A pickled game is its scenario, seed and choices; unpickling replays them (``copy``)."""
+        return replayed, (self.scenario, self.seed, tuple(self.choices))
+
     @classmethod
     def load(cls, path: str | os.PathLike) -> "Game":
         """Replay a saved log and check every line of it against the replay: same rulebook, scenario,
@@ -196,6 +224,14 @@ class Game:
                 or what changed.
         """
         return savefile.load(cls, path)
+
+
+def replayed(scenario: Scenario, seed: int, choices: Iterable[str]) -> Game:
+    """A new game of ``scenario`` and ``seed`` with ``choices`` (as ``Game.choices`` holds them) played."""
+    game = Game(scenario, seed)
+    for choice in choices:
+        game.apply(Action.parse(choice))
+    return game
 
 
 _LINTED: dict[str, tuple[Diagnostic, ...]] = {}
