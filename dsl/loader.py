@@ -38,11 +38,12 @@ import gc
 import os
 from importlib import resources
 from pathlib import Path
+from collections.abc import Callable, Mapping
 from typing import Iterator
 
 from attrs import evolve
 
-from .ast import Span, Statement
+from .ast import RulesFile, Span, Statement
 from .build import Builder, mismatch
 from .diagnostics import Diagnostic, RulesError, Severity, diagnostic, did_you_mean
 from .model import Declaration, Property, Provenance, Rulebook
@@ -120,8 +121,15 @@ def _display_path(path: Path) -> str:
         return str(path)
 
 
+Parse = Callable[[str, str], RulesFile]
+"""Text and its shown path to a syntax tree (``parser.parse_text``, or a linter's cached one)."""
+
+
 class _Loader:
-    def __init__(self) -> None:
+    def __init__(self, parse: Parse = parse_text, texts: Mapping[Path, str] | None = None) -> None:
+        self.parse = parse
+        self.texts = texts or {}
+        """Texts to read instead of the files at these resolved paths (an editor's unsaved buffers)."""
         self.builder = Builder()
         self.sources: dict[str, str] = {}
         self.loaded: dict[tuple[Path, Path], list[Declaration]] = {}
@@ -153,7 +161,7 @@ class _Loader:
             return []
         self.sources[shown] = text
         try:
-            parsed = parse_text(text, shown)
+            parsed = self.parse(text, shown)
         except RulesError as exc:
             self.diagnostics.extend(exc.diagnostics)
             return []
@@ -170,7 +178,7 @@ class _Loader:
                        f"{source_files.MAX_FILES} files", "include fewer, larger files")
             return None
         try:
-            text = read_source(path)
+            text = self.texts[path] if path in self.texts else read_source(path)
         except SourceError as exc:
             if exc.missing:
                 known = [p.stem for p in sorted(shipped_rulebooks_dir().glob("*.rules"))]
@@ -504,17 +512,20 @@ def gc_paused():
             gc.enable()
 
 
-def load_with_diagnostics(path: str | os.PathLike) -> tuple[Rulebook | None, list[Diagnostic]]:
+def load_with_diagnostics(path: str | os.PathLike, parse: Parse = parse_text,
+                          texts: Mapping[Path, str] | None = None) -> tuple[Rulebook | None, list[Diagnostic]]:
     """Load a rulebook, returning it (``None`` if it could not be read or parsed) and every diagnostic.
 
-    Never raises for bad input.
+    ``parse`` turns each file's text into its syntax tree (``dsl.lint.Linter`` keeps them);
+    ``texts`` are read instead of the files at those resolved paths.  Never raises for bad input.
     """
     with gc_paused():
-        return _load_with_diagnostics(path)
+        return _load_with_diagnostics(path, parse, texts)
 
 
-def _load_with_diagnostics(path: str | os.PathLike) -> tuple[Rulebook | None, list[Diagnostic]]:
-    loader = _Loader()
+def _load_with_diagnostics(path: str | os.PathLike, parse: Parse = parse_text,
+                           texts: Mapping[Path, str] | None = None) -> tuple[Rulebook | None, list[Diagnostic]]:
+    loader = _Loader(parse, texts)
     path = Path(path)
     resolved = path.resolve()
     decls = loader.load_file(resolved, resolved.parent, (), None)

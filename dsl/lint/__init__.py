@@ -32,13 +32,16 @@ import inspect
 import re
 import sys
 import types
+from collections.abc import Mapping
+from pathlib import Path
 from typing import Callable, Iterable, Iterator
 
 from attrs import frozen
 
 from ..ast import Span
 from ..diagnostics import CODES, Diagnostic, diagnostic, sort_diagnostics, verify_code
-from ..loader import gc_paused, load_with_diagnostics
+from ..loader import Parse, gc_paused, load_with_diagnostics
+from ..parser import parse_text
 from ..model import Declaration, Rulebook
 
 Check = Callable[[Rulebook], Iterable[Diagnostic]]
@@ -158,11 +161,12 @@ def lint_rulebook(rulebook: Rulebook, loading: Iterable[Diagnostic] = ()) -> Lin
     return LintReport(tuple(sort_diagnostics([*kept, *problems])), len(found) - len(kept), rulebook)
 
 
-def lint_report(path) -> LintReport:
-    """Load and lint the rulebook at ``path``; never raises for bad input."""
+def lint_report(path, parse: Parse = parse_text, texts: Mapping[Path, str] | None = None) -> LintReport:
+    """Load and lint the rulebook at ``path``; never raises for bad input.  ``parse`` and ``texts``
+    are the loader's (``dsl.loader.load_with_diagnostics``; ``dsl.lint.linter.Linter`` keeps trees)."""
     load_checks()
     with gc_paused():
-        rulebook, loading = load_with_diagnostics(path)
+        rulebook, loading = load_with_diagnostics(path, parse, texts)
         if rulebook is None:
             return LintReport(tuple(sort_diagnostics(loading)), 0, None)
         return lint_rulebook(rulebook, loading)
