@@ -1,0 +1,129 @@
+"""The invariants every game keeps after every step, for the conformance tests and the soak.
+
+- every unit is in exactly one place, and that place is a map cell or a holding area (a
+  rulebook box, the turn track, eliminated, off the map);
+- no cell holds units (markers aside) of two sides when the rulebook forbids enemy cells, and
+  none outside a battle when a phase ends in a game of operations;
+- every unit on the map stands where its type may be (its side's ``never enters`` included);
+- resources stay within their declared minimum and cap;
+- every stacking limit ``checked always`` holds (a move stopped short, by a hidden booby trap
+  say, may not leave a stack over it);
+and at the end of every phase, every stacking limit holds.
+"""
+
+from pathlib import Path
+
+from warbook.interpreter.costs import cost_table
+from warbook.interpreter.game import Game
+from warbook.interpreter.rules import ELIMINATED
+from warbook.interpreter.scenario import Scenario, load_scenario
+from warbook.interpreter.stacking import enemy_cells_forbidden, problem, stack_rules
+from warbook.interpreter.state import OFFMAP
+
+
+class Facts:
+    """What the invariants need from a game's rules, read once per game."""
+
+    def __init__(self, game: Game):
+        rules = game.ctx.rules
+        self.boxes = {d.name for d in game.scenario.rulebook.of_kind("box")}
+        self.units = {name for name, t in rules.unit_types.items() if t.kind == "unit"}
+        self.alternating = any(d.has("alternate") for d in rules.rulebook.walk() if d.kind == "phase")
+        self.forbidding = enemy_cells_forbidden(rules) is not None
+        self.stacking = (*stack_rules(rules), *(s for s in rules.stackings if s.checked == "end"))
+        self.always = tuple(s for s in rules.stackings if s.checked == "always")
+        self.limits = []
+        for side, name, _ in game.state.resources:
+            decl = game.scenario.rulebook.get("resource", name)
+            floor, cap = decl.first("minimum"), decl.first("cap")
+            self.limits.append((side, name, floor.get("value") if floor else None, cap.get("value") if cap else None))
+
+
+def check_invariants(game: Game, phase_ended: bool) -> None:
+    state, board = game.state, game.ctx.board
+    rules = game.ctx.rules  # the rules the game is played with: options chosen at set-up included
+    facts = getattr(game, "_facts", None)
+    if facts is None:
+        facts = game._facts = Facts(game)
+    ids = [u.id for u in state.units]
+    assert len(ids) == len(set(ids)), "a unit is in two places"
+    cells: dict[str, list] = {}
+    for unit in state.units:
+        where = unit.location
+        if where in board.graph:
+            cells.setdefault(where, []).append(unit)
+            if unit.type in facts.units:
+                assert where in cost_table(rules, board, unit.type, state.turn).cost, \
+                    f"{unit.id} ({unit.type}) stands in {where}, where its type may not be"
+        else:
+            assert (where in (ELIMINATED, OFFMAP) or where in facts.boxes
+                    or (where.startswith("turn_track:") and where.split(":", 1)[1].isdigit())), \
+                f"{unit.id} is nowhere: {where!r}"
+    operation = game.ctx.operation
+    if facts.forbidding or facts.alternating:
+        for cell, here in cells.items():
+            sides = {u.side for u in here if u.type in facts.units}
+            if len(sides) < 2:
+                continue
+            # Games of operations (Sea Lords 11.8): enemy units share a cell only during its battle.
+            assert facts.alternating and operation is not None and operation.cell == cell, \
+                f"units of {sorted(sides)} share {cell} on turn {state.turn} ({state.phase})"
+    for side, name, floor, cap in facts.limits:
+        value = state.resource(side, name)
+        assert floor is None or value >= floor, f"{side} {name} below minimum"
+        assert cap is None or value <= cap, f"{side} {name} above cap"
+    stacking = facts.stacking if phase_ended else facts.always
+    if stacking:
+        when = f"at the end of {state.phase}" if phase_ended else f"in {state.phase} (checked always)"
+        # A unit the enemy may fire at as it enters a cell (WATCH) is walking its path: it passes
+        # through the friendly stack there ("Units may move through friendly units"), not into it.
+        decision = game.decision
+        passing = {o.args[1] for o in decision.options if o.kind == "watch-fire"} if decision else set()
+        for cell, here in cells.items():
+            if len(here) < 2:
+                continue  # one counter breaks no limit (every limit is at least 1)
+            for side in {u.side for u in here}:
+                together = [u for u in here if u.side == side and u.id not in passing]
+                for rule in stacking:
+                    assert problem(rule, together, together) is None, \
+                        f"{side} over-stacked in {cell} {when} on turn {state.turn}"
+
+
+def play_checked(scenario, seed: int, agents_for) -> Game:
+    game = Game.new(scenario, seed=seed)
+    agents = agents_for(game)
+    check_invariants(game, phase_ended=True)
+    steps = 0
+    while not game.is_over():
+        phase = (game.state.turn, game.state.phase)
+        side = game.current_player()
+        game.apply(agents[side].choose(game.observe(side), game.decision))
+        check_invariants(game, phase_ended=(game.state.turn, game.state.phase) != phase)
+        steps += 1
+        assert steps < 20_000, "a game that does not end"
+    check_invariants(game, phase_ended=True)
+    assert game.result() is not None and "level" in game.result()
+    return game
+
+
+SCENARIOS = sorted((Path(__file__).resolve().parents[2] / "scenarios").glob("*.toml"))
+
+
+def variants() -> list[tuple[Path, bool, str]]:
+    """Each shipped scenario as shipped and, where its rulebook declares optional rules, with every
+    one of them on (the players' agreement, ``Scenario.agree``): ``(path, options on, name)``."""
+    out = []
+    for path in SCENARIOS:
+        out.append((path, False, path.stem))
+        if load_scenario(path).rulebook.of_kind("option"):
+            out.append((path, True, f"{path.stem}-options-on"))
+    return out
+
+
+def load_variant(path: Path, options_on: bool) -> Scenario:
+    scenario = load_scenario(path)
+    if options_on:
+        scenario = scenario.agree({d.name: True for d in scenario.rulebook.of_kind("option")})
+        assert scenario.rulebook.of_kind("option") and all(
+            d.first("default").has("on") for d in scenario.rulebook.of_kind("option"))
+    return scenario
