@@ -7,7 +7,15 @@ keeping parsed files (an editor, a language server).
 
 from . import lint
 from .diagnostics import Diagnostic, RulesError, Severity
-from .lint.linter import Linter
 from .loader import load_rulebook
 
 __all__ = ["Diagnostic", "Linter", "RulesError", "Severity", "lint", "load_rulebook"]
+
+
+def __getattr__(name: str):
+    """``Linter`` is imported when first asked for (importing the language imports no lint check)."""
+    if name == "Linter":
+        from .lint.linter import Linter
+
+        return Linter
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

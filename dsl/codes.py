@@ -233,6 +233,12 @@ RULES: tuple[CodeInfo, ...] = (
     CodeInfo("E127", "unit-side-conflict"),
     CodeInfo("E128", "two-eliminated-boxes"),
     CodeInfo("E129", "player-count-mismatch"),
+    CodeInfo("E130", "award-scored-outside-its-phases"),
+    CodeInfo("E131", "size-rank-unread"),
+    CodeInfo("E132", "once-per-turn-not-counted"),
+    CodeInfo("E135", "requires-option-not-honoured"),
+    CodeInfo("E136", "requires-option-named-in-force"),
+    CodeInfo("E137", "deferring-terrain-effect"),
     # E2 tables: checks in dsl/lint/tables.py, rows.py, cells.py and contexts.py
     CodeInfo("E201", "bad-column-heading"),
     CodeInfo("E202", "duplicate-column"),
@@ -257,6 +263,8 @@ RULES: tuple[CodeInfo, ...] = (
     CodeInfo("E221", "condition-not-in-combat"),
     CodeInfo("E222", "effect-not-valid-here"),
     CodeInfo("E223", "effect-names-no-box"),
+    CodeInfo("E224", "compound-cell-not-combining"),
+    CodeInfo("E225", "recycle-mismatch"),
     # E3 sequence of play: dsl/build.py, dsl/loader.py; checks in dsl/lint/sequence.py
     CodeInfo("E301", "unknown-procedure", """
         ## What it does
@@ -286,6 +294,11 @@ RULES: tuple[CodeInfo, ...] = (
     CodeInfo("E311", "combat-without-factor"),
     CodeInfo("E312", "fixed-odds-not-on-table"),
     CodeInfo("E314", "action-outside-its-phase"),
+    CodeInfo("E315", "order-on-phase"),
+    CodeInfo("E316", "repeat-outside-operation"),
+    CodeInfo("E317", "optional-without-side"),
+    CodeInfo("E318", "turns-out-of-range"),
+    CodeInfo("E319", "unsupported-repeat-condition"),
     CodeInfo("E313", "override-out-of-order", """
         ## What it does
         Reports an `override` of a phase or step after which the engine would not run its `do`
@@ -329,7 +342,7 @@ RULES: tuple[CodeInfo, ...] = (
         A misspelt code suppresses nothing, so the warning it meant to silence still shows,
         or worse, a later real code is silenced by accident.
     """),
-    # W5 table sanity: checks in dsl/lint/sanity.py
+    # W5 table sanity: checks in dsl/lint/sanity.py (W509 in tables.py, W510 in rows.py)
     CodeInfo("W501", "row-out-of-order"),
     CodeInfo("W502", "column-out-of-order"),
     CodeInfo("W503", "result-without-worth"),
@@ -338,6 +351,8 @@ RULES: tuple[CodeInfo, ...] = (
     CodeInfo("W506", "unit-missing-factor"),
     CodeInfo("W507", "resource-cap-below-minimum"),
     CodeInfo("W508", "unknown-condition"),
+    CodeInfo("W509", "off-table-column-unsaid"),
+    CodeInfo("W510", "off-table-roll-unsaid"),
     # I6 gaps, errata and coverage: checks in dsl/lint/coverage.py
     CodeInfo("I601", "provisional-value"),
     CodeInfo("I602", "errata"),
@@ -379,6 +394,30 @@ DATA: tuple[CodeInfo, ...] = (
         turns; 10000 counters in the whole set-up), a resource past a billion, a number of more
         than 4300 digits, and a `rules` or `map` path outside the scenario's folder (other than a
         shipped map or rulebook): use `rulebook = "NAME"` for a shipped rulebook.
+    """),
+    CodeInfo("E706", "unknown-map-feature", """
+        ## What it does
+        Reports a `[[map.features]]` entry whose `kind` is not a `feature` the scenario's rulebook
+        declares.
+        ## Why is this bad?
+        Nothing would know where it may be drawn or what it is: `crosses only` and selectors name
+        declared features.
+    """),
+    CodeInfo("E707", "feature-drawn-off-its-places", """
+        ## What it does
+        Reports a feature whose path steps across a cell side (or corner) when the rulebook's
+        `feature` is not `on sides` (`on corners`) nor `on cells`.
+        ## Why is this bad?
+        The map would put the feature where its rule says it is never drawn; `crosses only` would
+        let units across an edge the feature cannot be on.
+    """),
+    CodeInfo("E708", "two-other-terrains", """
+        ## What it does
+        Reports a legend entry whose terrain says `effects from other terrain` and that names two or
+        more other terrains after it (`"b" = ["base", "coastal", "swamp"]`).
+        ## Why is this bad?
+        The cell takes its costs, defence, recon and spotting from its other terrain; with two, which
+        one holds is not said.  Name one; give the rest as tags that are not terrains.
     """),
     # W7 scenario sanity (interpreter/scenario_lint.py)
     CodeInfo("W705", "unplaceable-counters", """

@@ -87,7 +87,10 @@ def _strip(rest: str) -> str:
 COMMON = _props(
     ("text <text:TEXT>", "The rule's printed wording, shown to players.", "repeat"),
     ("note <text:TEXT>", "A remark for designers; not shown in play.", "repeat"),
-    ("requires option <option:REF(option)>", "Only in force when the named optional rule is on."),
+    ("requires option <option:REF(option)>",
+     "Only in force when the named optional rule is on. With the option off an action is not offered, a "
+     "combat not fought, a phase or step skipped, an event does nothing, an award, placement, spotting, "
+     "stacking or zone does not apply; other kinds refuse the line (E135)."),
 )
 
 
@@ -127,7 +130,10 @@ _add(_kind(
     ("short <name:WORD>", "Short name used in logs."),
     ("counters (face up | face down)", "Whether the side's counters are hidden from the opponent."),
     ("dummies (none | up to units | <count:INT>)", "How many dummy counters the side may add."),
-    ("inspects enemy (stacks | nothing)", "Whether the side may look at face-down enemy stacks."),
+    ("inspects enemy (stacks | nothing)",
+     "Whether the side may look at face-down enemy stacks: with `stacks` it sees the other sides' "
+     "face-down counters on the map as if face up (what each is, not only where); with `nothing`, or "
+     "no line, only where they are. Face-up counters are always seen whole."),
     ("never enters <where:" + SEL + ">+ [unless option <option:REF(option)>]",
      "Cells none of the side's units may enter (a unit's `may enter` excepts it); `unless option` lifts the "
      "ban while that optional rule is in force.", "repeat"),
@@ -143,7 +149,7 @@ _add(_kind(
 ))
 _add(_kind(
     "size", "A unit size and its symbol.", "size <name:NAME> <label:TEXT> [symbol <symbol:WORD>]",
-    ("rank <rank:INT>", "Larger numbers are larger formations."),
+    ("rank <rank:INT>", "Refused (E131): no rule orders sizes; selectors name sizes exactly."),
 ))
 _add(_kind(
     "dice", "A die the rules roll: d6, d10, 2d6.", "dice <name:NAME>",
@@ -171,14 +177,22 @@ _add(_kind(
     ("recon (no effect | <role:WORD> <modifier:MOD>)", "Modifier to a recon roll (attacker +1)."),
     ("spot (auto | <roll:RANGE>) [on <dice:REF(dice)>]", "Roll needed to spot a hidden unit here."),
     ("tags <tags:REF(tag)>+", "Categories of the terrain (city, water, coastal…).", "repeat"),
-    ("effects from other terrain", "Has no effect of its own; the other terrain in the cell applies."),
+    ("effects from other terrain",
+     "Has no effect of its own: in a cell, the cost, defence, recon and spot lines of the cell's other "
+     "terrain apply (the terrain its map legend entry names after it: `\"b\" = [\"base\", \"coastal\"]`; "
+     "with none, the defaults). Its tags and `supplies` lines still hold."),
     ("supplies <sides:REF(side)>+", "Units of these sides in such a cell are in supply (a printed base)."),
 ))
 _add(_kind(
     "feature", "A map feature on cell sides or corners, or along a path of cells (rivers, water links, roads).",
     f"feature {_NAMED}",
-    ("on (sides | corners | cells)+", "Where the feature is drawn."),
-    ("tags <tags:REF(tag)>+", "Categories of the feature.", "repeat"),
+    ("on (sides | corners | cells)+",
+     "Where the feature lies: on the sides or corners its map path steps across, and/or on the path's "
+     "cells. A map path stepping across an edge of a kind it is not on (and not `on cells`) is refused "
+     "(E707). Without the line: on sides and corners."),
+    ("tags <tags:REF(tag)>+",
+     "Categories of the feature: what it lies on is named by them as by its name (a cell selector names a "
+     "cell it lies on, `crosses only` an edge).", "repeat"),
 ))
 _add(_kind(
     "movement", "A movement class: how far, where, and when a unit must stop.", f"movement {_NAMED}",
@@ -188,7 +202,8 @@ _add(_kind(
     ("never enters <where:" + SEL + ">+ [unless <exceptions:" + SEL + ">+]",
      "These cells are forbidden.", "repeat"),
     ("must end on <where:" + SEL + ">+", "A move must end on one of these."),
-    ("crosses only <features:REF(feature)>+", "Moves only across sides or corners with these features."),
+    ("crosses only <features:REF(feature,tag)>+",
+     "Moves only across sides or corners with these features (or features with these tags)."),
     ("stops on entering (enemy | enemy zone | <markers:REF(marker)>+)", "Must stop on entering such a cell.",
      "repeat"),
     ("ignores enemy", "May move through enemy-occupied cells without stopping."),
@@ -253,11 +268,15 @@ _add(_kind(
     "result", "A combat or table result code: printed text and engine effects.", "result <name:WORD> [<label:TEXT>]",
     ("effect <words:WORD>+", "What it does, applied in order (see Effects).", "repeat"),
     ("worth <value:NUM>", "How good for the roller (negative: bad); used by table-sanity checks."),
-    ("combines with +", "Compound cells like K+B+A apply each part in order."),
+    ("combines with +", "The result may be a part of a compound cell (K+B+A), whose parts apply in order; a "
+     "compound naming a result without this line is refused (E224), unless the compound is declared as a "
+     "result of its own (`result K+R`)."),
 ))
 _add(_kind(
     "event", "A random event: the printed text and its effects.", f"event {_NAMED}",
-    ("side <side:REF(side)>", "Whose table it is on."),
+    ("side <side:REF(side)>", "Whose event it is: its effects are carried out for this side (`owner`, "
+     "`own`; `opponent` is the other), whoever rolled it; without the line, for the side that rolled or "
+     "triggered it."),
     ("effect <words:WORD>+", "What it does (see Effects).", "repeat"),
 ))
 _add(_kind(
@@ -271,10 +290,19 @@ _add(_kind(
     ("row keys (rolls | names)", "Rows are die results (default) or names."),
     ("cells are (results | events | numbers | text)", "How cells are read (default: results)."),
     ("rounding (for defender | for attacker | down | up | nearest)", "How odds or totals are rounded."),
-    ("above last column use last", "Totals or odds above the table use the last column."),
-    ("below first column use first", "Totals or odds below the table use the first column."),
+    ("above last column use last",
+     "A fight past the last column uses it: odds above the last (rounded to whole odds N:1 as the table "
+     "rounds), a total above the last range (the last column a total finds), or a shift past the last "
+     "column. A table that does not say is read the same way, the log saying the reading is the engine's, "
+     "and lint warns where a fight can go there (W509)."),
+    ("below first column use first",
+     "A fight past the first column uses it (odds, a total or a shift, as for `above last column`); unsaid, "
+     "the same reading, logged as the engine's, with W509."),
     ("shifted only <labels:WORD>+", "Columns used only when a shift moves into them.", "repeat"),
-    ("rolls outside use nearest row", "A modified roll off the table uses the nearest row."),
+    ("rolls outside use nearest row",
+     "A modified roll past the printed rows uses the nearest row, and only holes between rows are then "
+     "uncovered rolls (E205). Unsaid, a roll past the rows reads the nearest row too, the log saying the "
+     "reading is the engine's, and lint warns where a modifier can take a roll there (W510)."),
     ("better for roller (right | left)", "Which way along a row results improve for the roller."),
     ("higher rolls (better | worse) for roller", "Which way down a column results improve for the roller."),
     ("key header <text:TEXT>", "Heading of the row-key column as printed (Die Roll)."),
@@ -299,7 +327,9 @@ _add(_kind(
      "moving there; the price is paid once for any number of markers, no recon is rolled, and the "
      "battle is one round of fire."),
     ("during <phases:REF(phase,step)>+", "The phase in which it is taken (each side's own, when each has one)."),
-    ("once per turn", "May be taken once per game turn."),
+    ("once per turn", "Each side may take it once per game turn: after a side pays for it, `do designate "
+     "force`, `do reinforce` and `do refit` do not offer it again until the next turn (paid by any other "
+     "procedure, refused: E132)."),
 ))
 _add(_kind(
     "award", "A victory-point award (a line of a VP table).", f"award {_NAMED}",
@@ -315,12 +345,18 @@ _add(_kind(
     ("doubled with <who:" + SEL + ">+", "Points double when such a unit is in the cell."),
     ("printed points <text:TEXT>", "The points cell as printed."),
     ("scored (as they occur | during <phases:REF(phase,step)>+)",
-     "When it scores: at once, or in the named phases (each side's own, when each has one)."),
+     "When it scores. `as they occur`, or no line: whenever what it scores happens (a counter leaving "
+     "play, revealed, infiltrating) or a `do score` names it. `during PHASE…`: only while one of these "
+     "phases (or a step inside one) runs; what happens at other times scores nothing, and a `do score` "
+     "naming it elsewhere is refused (E130). A `do score` in a phase bound to one side scores only "
+     "that side's awards, so each side's own phase scores its own."),
 ))
 _add(_kind(
     "box", "A holding area off the map: reinforcement pool, refit box, eliminated, turn track.",
     f"box {_NAMED}",
-    ("per side", "Each side has its own."),
+    ("per side", "Each side has its own. Every box is kept per side, written or not: a counter in a box is "
+     "only ever taken out by its own side, so a box shared by the sides would play alike; the line records "
+     "how the printed game lays its boxes out."),
     ("draw at random", "Units are picked blind (an opaque cup)."),
     ("draws shown to opponent for <sides:REF(side)>+", "Whose draws the opponent sees."),
     ("returns via <box:REF(box)>", "Units leave this box through another (refit returns as reinforcements)."),
@@ -406,7 +442,12 @@ _add(_kind(
     ("first fire by <table_or_rule:WORD>+", "Who fires first (e.g. `recon roll`)."),
     ("fire is (simultaneous | sequential)", "Whether losses are taken before the other side fires."),
     ("losses chosen by (owner | opponent | random)", "Who picks the units lost."),
-    ("recycle until one side remains", "Repeat rounds until one side holds the cell."),
+    ("recycle until one side remains",
+     "A fight goes on, round after round, until one side is left; without it every fight is one round. "
+     "`fight` and `bombard` attack again while an attacking unit stands where it attacked from and a unit "
+     "attacked is still in the cell; a battle of `resolve fire` goes on after its round, the step around it "
+     "repeating the round (`repeat until only one side remains in the contested square`: the two must "
+     "agree, E225). An attack by a counter's effect is one round."),
     ("adjacent", "Fights units in adjacent cells (otherwise in the same cell)."),
     ("range factor <factor:REF(factor)>", "Fires at a distance up to this factor (bombardment)."),
     ("attackers unharmed", "Results against the attackers do not apply (they fire from a distance)."),
@@ -425,8 +466,11 @@ _add(_kind(
     ("level <level:NAME> <range:RANGE> [<label:TEXT>]", "A victory level for a margin range.", "repeat"),
     ("sudden death lead <lead:INT> [wins <level:NAME>]",
      "The game ends at once when one side leads by this much (and that side wins at this level)."),
-    ("draws possible", "A drawn game is possible."),
-    ("ends after last turn", "The game ends after the scenario's last turn."),
+    ("draws (possible | won by <side:REF(side)>)",
+     "What a drawn result is (equal totals, a `draw` level, or a score no level holds): `possible`, a draw "
+     "(as without the line); `won by SIDE`, a win for that side at the drawn level's label."),
+    ("ends after last turn", "The game ends after its last turn (see `sequence`'s `turns`), or earlier by "
+     "`sudden death`. Every game ends so, with the line or without it: it records that the source says so."),
     singleton=True,
 ))
 _add(_kind(
@@ -438,19 +482,28 @@ _add(_kind(
 _add(_kind(
     "sequence", "The sequence of play: phases in order, each with its procedures.",
     "sequence [<name:NAME>] [<label:TEXT>]",
-    ("turns per scenario", "The number of turns comes from the scenario."),
+    ("turns (per scenario | <count:INT>)",
+     "How many turns a game lasts: `per scenario` (as without the line), the scenario's `turns`, which it "
+     "must then give; a number (1 to 1000, E318), the game's length, which a scenario may change with its own "
+     "`turns`."),
     children=("phase",), singleton=True,
 ))
 _PHASE_PROPS = (
     ("for each side [in player order]", "Runs once per side, in player order."),
     ("side (first | second | <side:REF(side)>)", "Runs for one player only."),
-    ("mutual", "Both sides act in it."),
+    ("mutual", "Both sides act in it: it runs once, for no side (its procedures decide who acts); on a step, "
+     "even inside a phase or step run for one side."),
     ("do <words:WORD>+", "A procedure to run (see Procedures).", "repeat"),
     ("alternate <step:REF(step)> until (all pass | all pass or out of <resource:REF(resource)>)",
      "Players take turns doing a step until every player has passed."),
-    ("repeat until <condition:WORD>+", "Repeat the steps until the condition holds."),
-    ("order by <factor:REF(factor)> (ascending | descending)", "Units act in this order."),
-    ("optional", "The player may skip it."),
+    ("repeat until <condition:WORD>+", "Repeat the steps until the condition holds (checked before each run "
+     "too). Its one condition, `only one side remains in the contested square`, is about the battle of an "
+     "operation, so only a step inside a step that an `alternate` runs may repeat (E316)."),
+    ("order by <factor:REF(factor)> (ascending | descending)", "Refused (E315): the order units act in belongs "
+     "to the procedure that moves or fights them: write `do move order by …` or the combat's `order by`."),
+    ("optional", "The side it runs for (each side, under `for each side`) is asked first whether to play it or "
+     "skip it; skipping an alternated step is passing. A phase or step run for no side cannot be optional "
+     "(E317)."),
 )
 _add(_kind("phase", "A phase of the sequence of play.", f"phase {_NAMED}", *_PHASE_PROPS,
            children=("step",), top_level=False))

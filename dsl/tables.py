@@ -2,8 +2,9 @@
 
 The declaration keeps rows as written; this view reads the column headings
 (odds, value ranges or plain keys), the row keys (die results or names) and the
-cells (with ``?`` marking a provisional cell), and finds result codes,
-including compounds such as ``K+B+A`` (§"apply each component in order").
+cells (with ``?`` marking a provisional cell), what a fight past its edges reads
+(``above last column use last`` …), and finds result codes, including compounds such as
+``K+B+A`` whose parts say ``combines with +`` (§"apply each component in order").
 
 >>> from warbook.dsl.values import read_range
 >>> Cell.from_text("K+R?").text, Cell.from_text("K+R?").provisional
@@ -12,10 +13,10 @@ including compounds such as ``K+B+A`` (§"apply each component in order").
 
 from __future__ import annotations
 
-from attrs import frozen
+from attrs import field, frozen
 
 from .ast import Span, Word
-from .model import Declaration, Provenance, Rulebook
+from .model import Declaration, Property, Provenance, Rulebook
 from .values import Odds, Range, read_odds, read_range
 
 
@@ -76,6 +77,18 @@ class TableView:
     """The ``rounding`` line's words (``for defender``), ``down`` when it has none."""
     better: int = 1
     """+1 when results improve for the roller to the right (the default), -1 when to the left."""
+    above_last: Property | None = field(default=None, eq=False, repr=False)
+    """The ``above last column use last`` line: a fight past the last column is the table's own
+    reading, not the engine's default (``None``: the table does not say)."""
+    below_first: Property | None = field(default=None, eq=False, repr=False)
+    """The ``below first column use first`` line (``None``: unsaid)."""
+    rolls_nearest: Property | None = field(default=None, eq=False, repr=False)
+    """The ``rolls outside use nearest row`` line (``None``: unsaid)."""
+
+    def says_off_table(self, edge: str) -> Property | None:
+        """The line saying what a fight past the table's ``edge`` reads: ``above`` or ``below``
+        (columns), ``rows`` (a modified roll past the printed rows); ``None`` when it is unsaid."""
+        return {"above": self.above_last, "below": self.below_first, "rows": self.rolls_nearest}[edge]
 
     @property
     def name(self) -> str:
@@ -122,13 +135,15 @@ class TableView:
         better = decl.first("better")
         return cls(decl, lookup, tuple(columns), tuple(rows), row_keys, cells_are,
                    " ".join(w.text for w in rounding.words[1:]) if rounding else "down",
-                   -1 if better is not None and better.has("left") else 1)
+                   -1 if better is not None and better.has("left") else 1,
+                   decl.first("above"), decl.first("below"), decl.first("rolls"))
 
 
 def result_parts(rulebook: Rulebook, text: str) -> tuple[Declaration, ...] | None:
     """The result declarations a cell names: itself, or each part of a compound ``K+B+A``.
 
-    ``None`` when some part names no declared result.
+    ``None`` when some part names no declared result.  This is what the cell is written as;
+    whether the parts may be combined is ``combined_parts``'s question.
     """
     whole = rulebook.get("result", text)
     if whole is not None:
@@ -138,6 +153,16 @@ def result_parts(rulebook: Rulebook, text: str) -> tuple[Declaration, ...] | Non
         return None
     found = tuple(rulebook.get("result", p) for p in parts)
     return None if any(f is None for f in found) else found  # type: ignore[return-value]
+
+
+def combined_parts(rulebook: Rulebook, text: str) -> tuple[Declaration, ...] | None:
+    """The results a cell applies: its own declared result, or the parts of a compound ``K+B+A``
+    when every part says ``combines with +`` (a result that does not may only stand alone: lint
+    E224 refuses the cell); ``None`` otherwise."""
+    parts = result_parts(rulebook, text)
+    if parts is None or len(parts) == 1:
+        return parts
+    return parts if all(p.has("combines") for p in parts) else None
 
 
 def cell_worth(rulebook: Rulebook, text: str):

@@ -19,7 +19,17 @@ A map is TOML (see ``docs/scenarios.md``)::
     path = ["0101", "0202"]      # drawn between consecutive cells
 
 Nodes are cell ids (``"0312"``) with attributes ``terrain``, ``tags`` and
-``place``; edges carry ``kind`` (``side``/``corner``) and ``features``.  The
+``place``; edges carry ``kind`` (``side``/``corner``) and ``features``.
+
+Read with the rulebook's features (``dsl.compiled.terrain.Feature`` by name), a
+feature lies where its ``on`` says: on the side or corner edges between consecutive cells of its
+path (``on sides``, ``on corners``; the edge's ``features`` then hold its name and tags, which
+``crosses only`` names), and with ``on cells`` on the path's cells themselves (their ``tags`` then
+hold its name and tags, which cell selectors name).  A path that steps across an edge of a kind
+the feature is not drawn on, unless it is ``on cells``, is refused (E707), and so is a feature the
+rulebook does not declare (E706).  Read with the terrains that take ``effects from other
+terrain``, a legend entry giving such a terrain two other terrains is refused (E708): which one's
+effects would hold is not said.  The
 graph is built once per map and never mutated afterwards; the rest of the
 interpreter uses the query methods here (python-chess precomputes its attack
 tables the same way).  Nothing in it knows a game: terrain names come from the
@@ -29,12 +39,13 @@ rulebook the scenario names.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Iterable, Iterator
+from typing import Iterable, Iterator, Mapping
 
 import networkx as nx
 from attrs import field, frozen
 
 from ..dsl.ast import Span
+from ..dsl.compiled.terrain import DRAWN_ON_EDGES, Feature
 from ..dsl.diagnostics import Diagnostic, RulesError, diagnostic, did_you_mean
 from . import grid
 from .toml_text import parse_toml, read_toml_text
@@ -117,13 +128,15 @@ class _MapReader:
         return value
 
 
-def read_board(path: str | Path, terrain_names: Iterable[str] | None = None) -> Board:
-    """Read a map file.  ``terrain_names`` (from the rulebook) checks the legend when given.
+def read_board(path: str | Path, terrain_names: Iterable[str] | None = None, *,
+               deferring: Iterable[str] = (), features: Mapping[str, Feature] | None = None) -> Board:
+    """Read a map file.  ``terrain_names`` (from the rulebook) checks the legend when given;
+    ``deferring`` and ``features`` check and place what the module docstring says.
 
     Raises:
         RulesError: with positioned diagnostics for every problem found.
     """
-    return board_from_text(read_map_text(path), str(path), terrain_names)
+    return board_from_text(read_map_text(path), str(path), terrain_names, deferring=deferring, features=features)
 
 
 def read_map_text(path: str | Path) -> str:
@@ -135,7 +148,8 @@ def read_map_text(path: str | Path) -> str:
     return read_toml_text(path, "map")
 
 
-def board_from_text(text: str, path: str, terrain_names: Iterable[str] | None = None) -> Board:
+def board_from_text(text: str, path: str, terrain_names: Iterable[str] | None = None, *,
+                    deferring: Iterable[str] = (), features: Mapping[str, Feature] | None = None) -> Board:
     """Build a board from map TOML text (see ``read_board``)."""
     reader = _MapReader(path, text)
     data = parse_toml(text, path, "E701")
@@ -155,7 +169,7 @@ def board_from_text(text: str, path: str, terrain_names: Iterable[str] | None = 
         raise RulesError([diagnostic("E701", Span.point(path, _find_line(text, "width")),
                                      f"map size {width}x{height} is outside 1..999")])
     id_width = 2 if max(width, height) <= 99 else 3
-    cells = _legend(reader, legend, terrain_names)
+    cells = _legend(reader, legend, terrain_names, frozenset(deferring))
     graph = nx.Graph(chars={}, id_width=id_width)
     ids: dict[tuple[int, int], str] = {}
     tag_sets: dict[tuple[str, ...], frozenset[str]] = {}  # one set per distinct legend entry, shared by its cells
@@ -181,14 +195,15 @@ def board_from_text(text: str, path: str, terrain_names: Iterable[str] | None = 
         raise RulesError(reader.diagnostics)
     _connect(graph, kind, ids)
     places = _places(reader, spec.get("places", {}), graph)
-    _features(reader, spec.get("features", []), graph)
+    _features(reader, spec.get("features", []), graph, features)
     if reader.diagnostics:
         raise RulesError(reader.diagnostics)
     nx.freeze(graph)
     return Board(str(spec.get("name", path)), kind, width, height, graph, places, str(spec.get("note", "")))
 
 
-def _legend(reader: _MapReader, legend: dict, terrain_names) -> dict[str, tuple[str, tuple[str, ...]] | None]:
+def _legend(reader: _MapReader, legend: dict, terrain_names,
+            deferring: frozenset[str]) -> dict[str, tuple[str, tuple[str, ...]] | None]:
     known = set(terrain_names) if terrain_names is not None else None
     out = {}
     for char, value in legend.items():
@@ -202,6 +217,11 @@ def _legend(reader: _MapReader, legend: dict, terrain_names) -> dict[str, tuple[
                          did_you_mean(parts[0], known))
             out[char] = None  # reported once here, not again for every cell that uses it
             continue
+        others = [p for p in parts[1:] if known is not None and p in known and p not in deferring]
+        if parts[0] in deferring and len(others) > 1:
+            reader.error("E708", f"legend entry {char!r} gives {parts[0]!r}, which takes its effects from the "
+                         f"cell's other terrain, two other terrains: {', '.join(others)}", f'"{char}"',
+                         "name one other terrain in the entry (or make the others tags)")
         out[char] = (parts[0], tuple(parts[1:]))
     return out
 
@@ -234,7 +254,7 @@ def _places(reader: _MapReader, places, graph: nx.Graph) -> tuple[tuple[str, str
     return tuple(out)
 
 
-def _features(reader: _MapReader, features, graph: nx.Graph) -> None:
+def _features(reader: _MapReader, features, graph: nx.Graph, declared: Mapping[str, Feature] | None) -> None:
     if not isinstance(features, list):
         reader.error("E701", "[[map.features]] must be a list of tables", "features")
         return
@@ -247,6 +267,10 @@ def _features(reader: _MapReader, features, graph: nx.Graph) -> None:
         if not isinstance(kind, str) or not isinstance(path, list) or len(path) < 2:
             reader.error("E701", "a feature needs kind = \"name\" and path = [two or more cells]", "features")
             continue
+        drawing = _drawing(reader, kind, declared)
+        if drawing is None:
+            continue
+        marks = drawing.tags | {kind}
         for a, b in zip(path, path[1:]):
             if a not in graph or b not in graph:
                 bad = a if a not in graph else b
@@ -255,4 +279,27 @@ def _features(reader: _MapReader, features, graph: nx.Graph) -> None:
                 reader.error("E703", f"feature {kind!r} joins {a} and {b}, which are not adjacent", str(a))
             else:
                 edge = graph.edges[a, b]
-                edge["features"] = edge["features"] | {kind}
+                places = f"{edge['kind']}s"  # "sides" or "corners"
+                if places in drawing.on:
+                    edge["features"] = edge["features"] | marks
+                elif "cells" not in drawing.on:
+                    reader.error("E707", f"feature {kind!r} is drawn across the {edge['kind']} between {a} and {b}, "
+                                 f"but it is on {' and '.join(sorted(drawing.on))} only", str(a),
+                                 f"add 'on {places}' to feature {kind!r}, or draw it another way")
+        if "cells" in drawing.on:
+            for cell in path:
+                if cell in graph:
+                    graph.nodes[cell]["tags"] = graph.nodes[cell]["tags"] | marks
+
+
+_ANYWHERE = Feature("", "", DRAWN_ON_EDGES, frozenset())
+"""How a feature is drawn when the map is read without a rulebook: on the edges of its path."""
+
+
+def _drawing(reader: _MapReader, kind: str, declared: Mapping[str, Feature] | None) -> Feature | None:
+    if declared is None:
+        return _ANYWHERE
+    found = declared.get(kind)
+    if found is None:
+        reader.error("E706", f"the rulebook declares no feature {kind!r}", f'"{kind}"', did_you_mean(kind, declared))
+    return found

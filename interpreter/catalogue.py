@@ -113,7 +113,7 @@ def iter_rulebooks() -> Iterator[RulebookEntry]:
 def iter_scenarios() -> Iterator[ScenarioEntry]:
     """Every shipped scenario, by name, with its game, sides and length (its rulebook is loaded
     for the titles of the game and the sides)."""
-    from .scenario import scenario_rules  # here, not at the top: `warbook lint` never reads a scenario
+    from .scenario import rulebook_turns, scenario_rules  # here, not at the top: `warbook lint` reads none
 
     for path in sorted(shipped_folder("scenarios").glob("*.toml")):
         head = tomllib.loads(path.read_text(encoding="utf-8")).get("scenario", {})
@@ -123,6 +123,8 @@ def iter_scenarios() -> Iterator[ScenarioEntry]:
         labels = {d.name: d.display for d in rulebook.of_kind("side")} if rulebook else {}
         order = head.get("player_order", [])
         turns = head.get("turns")
+        if turns is None and rulebook is not None:  # the rulebook's `turns N` when the scenario gives none
+            turns = rulebook_turns(rulebook)
         yield ScenarioEntry(path.stem, str(head.get("name", path.stem)), rulebook.title if rulebook else "?",
                             tuple((side, labels.get(side, side)) for side in order),
                             turns if isinstance(turns, int) else None, path)

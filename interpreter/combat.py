@@ -11,9 +11,9 @@ Readings of the rules language (each a choice where the language leaves one):
   ratio.  ``rounding for defender`` (and ``down``) takes the highest column whose
   odds do not exceed the ratio (7 to 3 is 2.33:1 → 2:1; 3 to 7 is 1:2.33 → 1:3),
   ``for attacker`` (and ``up``) the lowest column at or above it, ``nearest`` the
-  closest (ties for the defender).  Odds beyond the table use its first or last
-  column; a table that does not say (``above last column use last`` …) is read the
-  same way, the only reading that keeps every attack resolvable.
+  closest (ties for the defender).  Odds beyond the table (``odds_edge``: rounded as the
+  table says to whole odds N:1 or 1:N, past its first or last column) use its first or last
+  column.
 - **Totals.**  ``lookup by value``/``lookup by FACTOR`` finds the column whose printed
   range holds the total (rounded down unless the table says ``rounding up``/
   ``nearest``); columns marked ``shifted only`` are skipped by the lookup and
@@ -35,8 +35,12 @@ Readings of the rules language (each a choice where the language leaves one):
   terrain or tags), unless the attack ignores terrain.  A ``when`` condition (on a ``shift``
   or a ``roll modifier`` line) is read in the combat (``combat_scope``): the line applies only
   while it holds.  A counter's own ``effect shift …`` lines are ``counter_shifts``'.
-- **Columns are clamped** into the table after all shifts; a modified roll beyond
-  the printed rows uses the nearest row.
+- **Off the table.**  A lookup past the table's columns uses its first or last lookup column,
+  shifts past them its first or last column; a modified roll past the printed rows uses the
+  nearest row.  That is what ``above last column use last``, ``below first column use first``
+  and ``rolls outside use nearest row`` say; a table that does not say is read the same way
+  (the only reading that keeps every fight resolvable), and the log says the reading is the
+  engine's, not the table's (``CombatColumn.edge``, ``row_lookup``; lint W509, W510).
 - **Hidden counters and dummies.**  Combat is fought face up: every counter in an
   attack is revealed.  A dummy attacked is revealed and removed; it has no factors
   and is no loss (no award).  If only dummies defend, nothing is rolled.
@@ -120,15 +124,59 @@ def odds_column(view: TableView, attack: Fraction, defence: Fraction, rounding: 
     return max(below)[1] if below else lowest
 
 
+def _whole_odds(ratio: Fraction, rounding: str) -> Fraction:
+    """The ratio as whole odds, N:1 or 1:N, rounded as the table says (7 to 3 for defender: 2:1)."""
+    value = ratio if ratio >= 1 else 1 / ratio
+    for_defender = math.floor if ratio >= 1 else math.ceil  # 2.33:1 → 2:1, 1:2.33 → 1:3
+    for_attacker = math.ceil if ratio >= 1 else math.floor
+    if rounding == "nearest":
+        low, high = math.floor(value), math.ceil(value)
+        whole = for_defender(value) if value - low == high - value else low if value - low < high - value else high
+    else:
+        whole = (for_attacker if rounding in ("for attacker", "up") else for_defender)(value)
+    return Fraction(whole) if ratio >= 1 else Fraction(1, whole)
+
+
+def odds_edge(view: TableView, attack: Fraction, defence: Fraction, rounding: str) -> str | None:
+    """``above`` or ``below`` when the odds, rounded to whole odds as the table says, are past its
+    last or first odds column (9 against 2 on a table ending at 4:1 is 4:1 for the defender but
+    5:1, above it, for the attacker); ``None`` when a column holds them."""
+    ratios = [c.odds.ratio for c in view.columns if c.odds is not None and not c.shifted_only]
+    if not ratios:
+        return None
+    if defence <= 0:
+        return "above"
+    whole = _whole_odds(Fraction(attack) / Fraction(defence), rounding)
+    return "above" if whole > max(ratios) else "below" if whole < min(ratios) else None
+
+
+def _whole_total(total: Fraction, rounding: str) -> int:
+    total = Fraction(total)
+    return math.ceil(total) if rounding in ("up", "for attacker") else \
+        round(total) if rounding == "nearest" else math.floor(total)
+
+
+def value_edge(view: TableView, total: Fraction, rounding: str = "down") -> str | None:
+    """``above`` or ``below`` when the total (rounded as the table says) is past the printed ranges
+    of the columns a total can find; ``None`` when one holds it."""
+    usable = [c.range for c in view.columns if c.range is not None and not c.shifted_only]
+    if not usable:
+        return None
+    whole = _whole_total(total, rounding)
+    if usable[-1].high is not None and whole > usable[-1].high:
+        return "above"
+    if usable[0].low is not None and whole < usable[0].low:
+        return "below"
+    return None
+
+
 def value_column(view: TableView, total: Fraction, rounding: str = "down") -> int:
     """The column index whose printed range holds ``total`` (``lookup by value`` or by a factor).
 
     Columns marked ``shifted only`` are never found by a total; totals beyond the
     ranges use the first or last of the other columns.
     """
-    total = Fraction(total)
-    whole = math.ceil(total) if rounding in ("up", "for attacker") else \
-        round(total) if rounding == "nearest" else math.floor(total)
+    whole = _whole_total(total, rounding)
     usable = [(i, c) for i, c in enumerate(view.columns) if c.range is not None and not c.shifted_only]
     if not usable:
         raise ValueError(f"table {view.name!r} has no value columns")
@@ -175,7 +223,8 @@ def combat_strength(ctx: Context, combat_decl: CombatRule, attackers: Iterable[U
         if value is None:
             continue
         if multiplies:
-            value *= ctx.rules.terrain_defence(ctx.board.terrain(cell), ctx.rules.unit_type(unit.type))
+            value *= ctx.rules.terrain_defence(ctx.board.terrain(cell), ctx.rules.unit_type(unit.type),
+                                               ctx.board.tags(cell))
         defence += value
     return attack, defence
 
@@ -227,7 +276,7 @@ def column_shifts(ctx: Context, combat: CombatRule, view: TableView, attackers: 
     shifts += counter_shifts(ctx, [*attackers, *defenders, *here], cell, attacker_side, defending)
     if (combat.terrain == "shifts" and not ignore_terrain and cell is not None and defenders
             and target_side == defending):
-        terrain = ctx.rules.terrains.get(ctx.board.terrain(cell))
+        terrain = ctx.rules.cell_terrain(ctx.board.terrain(cell), ctx.board.tags(cell))
         for line in terrain.defence if terrain else ():
             shift = line.value.shift
             if shift is None or (line.value.defending is not None and line.value.defending != defending):
@@ -285,6 +334,9 @@ class CombatColumn:
     defence: Fraction
     base: int
     shifts: tuple[tuple[int, str], ...]
+    edge: str | None = None
+    """``above`` or ``below`` when the odds, the total or the shifts went past the table's last or
+    first column (the column used is then its last or first, ``TableView.says_off_table``)."""
 
     @property
     def label(self) -> str:
@@ -304,15 +356,19 @@ def find_column(ctx: Context, combat: CombatRule, attackers: Sequence[Unit], def
         fixed_odds = combat.fixed_odds
     rounding = table_rounding(view)
     if fixed_odds is not None:
-        base = odds_column(view, Fraction(fixed_odds.attack), Fraction(fixed_odds.defence), rounding)
+        odds = Fraction(fixed_odds.attack), Fraction(fixed_odds.defence)
+        base, edge = odds_column(view, *odds, rounding), odds_edge(view, *odds, rounding)
     elif view.lookup == "odds":
-        base = odds_column(view, attack, defence, rounding)
+        base, edge = odds_column(view, attack, defence, rounding), odds_edge(view, attack, defence, rounding)
     else:
-        base = value_column(view, attack, rounding)
+        base, edge = value_column(view, attack, rounding), value_edge(view, attack, rounding)
     shifts = tuple(column_shifts(ctx, combat, view, attackers, defenders, cell, attacker_side, ignore_terrain,
                                  defending_side))
-    index = min(max(base + sum(s for s, _ in shifts), 0), len(view.columns) - 1)
-    return CombatColumn(view, index, attack, defence, base, shifts)
+    shifted = base + sum(s for s, _ in shifts)
+    index = min(max(shifted, 0), len(view.columns) - 1)
+    if shifted != index:
+        edge = "above" if shifted > index else "below"
+    return CombatColumn(view, index, attack, defence, base, shifts, edge)
 
 
 # --- rolls -----------------------------------------------------------------------------------
@@ -320,10 +376,17 @@ def find_column(ctx: Context, combat: CombatRule, attackers: Sequence[Unit], def
 
 def row_for(view: TableView, roll: int) -> int:
     """The row a (modified) roll reads; beyond the printed rows, the nearest row."""
+    return row_lookup(view, roll)[0]
+
+
+def row_lookup(view: TableView, roll: int) -> tuple[int, bool]:
+    """(the row a modified roll reads, whether the roll is past the printed rows): past them, the
+    nearest row (what ``rolls outside use nearest row`` says, and the reading of a table that
+    does not say; ``TableView.says_off_table``)."""
     rows = [(i, r.roll) for i, r in enumerate(view.rows) if r.roll is not None]
     for index, keys in rows:
         if roll in keys:
-            return index
+            return index, False
 
     def gap(item) -> float:
         keys = item[1]
@@ -331,7 +394,17 @@ def row_for(view: TableView, roll: int) -> int:
         high = float("inf") if keys.high is None else keys.high
         return low - roll if roll < low else roll - high
 
-    return min(rows, key=gap)[0]
+    return min(rows, key=gap)[0], True
+
+
+def off_table_note(view: TableView, edge: str, used: str) -> str | None:
+    """What the log says when a fight goes past the table's ``edge`` (``above``, ``below``, ``rows``)
+    and the table does not say what that reads (``None`` when it does: the table's own rule)."""
+    if view.says_off_table(edge) is not None:
+        return None
+    past = {"above": "above its last column", "below": "below its first column",
+            "rows": "for a roll past its rows"}[edge]
+    return f"table {view.name!r} does not say what is read {past}; {used} is used (the engine's reading)"
 
 
 def combat_roll_modifier(ctx: Context, combat: CombatRule, scope: Scope) -> int:
@@ -470,7 +543,11 @@ def roll_on_table(ctx: Context, table: str, *, reason: str, column: int = 0, rol
     """Roll on a table without a combat (``roll d10 on aa_effect``): (roll, cell text) of one column."""
     view = table_view(ctx, table)
     roll = ctx.roll(dice or view.dice, reason=f"{view.decl.display} ({reason})")
-    row = view.rows[row_for(view, roll + roll_modifier)]
+    index, past = row_lookup(view, roll + roll_modifier)
+    row = view.rows[index]
+    note = off_table_note(view, "rows", f"row {row.key}") if past else None
+    if note:
+        ctx.say(f"{reason}: {note}", kind="combat", table=view.name)
     return roll, row.cells[column].text
 
 

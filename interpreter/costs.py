@@ -195,13 +195,15 @@ def table_key(rules: Rules, type_name: str, turn: int | None) -> tuple[str, int 
     return (type_name, turn if turn in rules.unit_type(type_name).may_enter_turns else None)
 
 
-def _terrain_cost_line(rules: Rules, terrain: str, unit_type: UnitType) -> tuple[Fraction | None, str]:
-    cost = rules.terrain_cost(terrain, unit_type)
+def _terrain_cost_line(rules: Rules, terrain: str, unit_type: UnitType,
+                       cell_tags: frozenset[str]) -> tuple[Fraction | None, str]:
+    cost = rules.terrain_cost(terrain, unit_type, cell_tags)
     if cost is not None:
         return cost, ""
-    known = rules.terrains.get(terrain)
+    known = rules.cell_terrain(terrain, cell_tags)  # the cell's other terrain for `effects from other terrain`
+    name = known.name if known else terrain
     line = next((c.source for c in known.costs if c.value is None), None) if known else None
-    return None, because(f"{terrain}: no entry", known.decl if known else None, line, f"terrain '{terrain}'")
+    return None, because(f"{name}: no entry", known.decl if known else None, line, f"terrain '{name}'")
 
 
 def _compile(rules: Rules, board: Board, unit_type: UnitType, turn: int | None = None) -> CostTable:
@@ -244,14 +246,16 @@ def _compile(rules: Rules, board: Board, unit_type: UnitType, turn: int | None =
                                  mclass.confinements[0].source)
 
     # Costs, terrain by terrain.
-    by_terrain: dict[str, tuple[Fraction | None, str]] = {}
+    by_terrain: dict[tuple[str, frozenset[str]], tuple[Fraction | None, str]] = {}
     raw: dict[str, Fraction] = {}
     barred: dict[str, str] = {}
-    for cell, terrain in board.graph.nodes(data="terrain"):
-        if terrain not in by_terrain:
-            cost, why = _terrain_cost_line(rules, terrain, unit_type)
-            by_terrain[terrain] = (Fraction(1) if points is UNLIMITED and cost is not None else cost, why)
-        cost, why = by_terrain[terrain]
+    for cell, data in board.graph.nodes(data=True):
+        terrain = data["terrain"]
+        key = (terrain, data["tags"])  # the tags may give a deferring terrain its other terrain
+        if key not in by_terrain:
+            cost, why = _terrain_cost_line(rules, terrain, unit_type, data["tags"])
+            by_terrain[key] = (Fraction(1) if points is UNLIMITED and cost is not None else cost, why)
+        cost, why = by_terrain[key]
         if cost is None:
             barred[cell] = why
             continue

@@ -20,7 +20,8 @@ this module registers the implementations of the verbs of events and moments:
 Elsewhere: ``gain``/``lose``/``reduce income``/``multiply gains`` (``interpreter.resource_effects``),
 ``pick reinforcement free`` (``interpreter.procedures.reinforcements``), ``attack`` (``interpreter.
 procedures.combat``).  Roles: ``owner``/``self`` are the event's or counter's side,
-``opponent``/``enemy`` the other sides, ``both`` every side.
+``opponent``/``enemy`` the other sides, ``both`` every side; an event's side is its ``side`` line
+(``dsl.compiled.events``), else the side that rolled or triggered it.
 
 Counters act at **moments** their conditions name (``dsl.conditions``): ``happen`` carries out,
 for each counter given, the effects whose condition's moment is the happening and whose clauses
@@ -71,16 +72,20 @@ battle, never carry out one moment twice.  Entries go when their operation does.
 
 
 def run_event(ctx: Context, name: str, scope: Scope, *, roll: int | None = None, table: str | None = None) -> Flow:
-    """Log an event (its printed text) and carry out its effect lines in order."""
-    event = ctx.rulebook.get("event", name)
-    if event is None:
+    """Log an event (its printed text) and carry out its effect lines in order, for its owner: the
+    event's ``side``, else the side of ``scope`` (the side that rolled or triggered it)."""
+    rule = ctx.rules.events.get(name)
+    if rule is None:
         ctx.say(f"{table or 'table'}: {name!r} names no event; nothing happens", kind="event")
         return
+    event = rule.decl
     rolled = f"rolled {roll} on {table}: " if roll is not None else ""
     texts = " ".join(str(p.get("text")) for p in event.all("text"))
-    ctx.say(f"{ctx.shown('side', scope.side)} {rolled}{event.display}" + (f" — {texts}" if texts else ""),
+    owner = rule.owner(scope.side)
+    whose = f" ({ctx.shown('side', owner)}'s event)" if owner != scope.side else ""
+    ctx.say(f"{ctx.shown('side', scope.side)} {rolled}{event.display}{whose}" + (f" — {texts}" if texts else ""),
             kind="random event", event=name, side=scope.side, roll=roll)
-    yield from apply_effects(ctx, event, scope)
+    yield from apply_effects(ctx, event, scope if owner == scope.side else evolve(scope, side=owner))
 
 
 def apply_effects(ctx: Context, decl: Declaration, scope: Scope) -> Flow:

@@ -5,8 +5,11 @@ procedure names of ``dsl.vocabulary`` to the generator functions that carry
 them out.  A phase's ``do`` lines and nested steps run in the order they are
 written.  ``for each side`` runs the phase once per side in player order,
 ``side first|second|NAME`` once for that side, ``mutual`` once with no acting
-side (its procedures decide who acts).  A run for one side binds every procedure
-in it, nested steps and alternations included: ``ctx.acting`` is that side.
+side (its procedures decide who acts; a ``mutual`` step too, inside a phase run
+for one side).  A run for one side binds every procedure in it, nested steps and
+alternations included: ``ctx.acting`` is that side.  An ``optional`` run asks its
+side first whether to play it.  How many turns there are is the scenario's
+(``Scenario.turns``: its own ``turns``, else the rulebook's ``turns N``).
 """
 
 from __future__ import annotations
@@ -14,7 +17,7 @@ from __future__ import annotations
 from ..dsl.diagnostics import RulesError, diagnostic
 from ..dsl.model import Declaration, Property
 from .actions import Action
-from .citations import cite
+from .citations import because, cite
 from .context import Context, Flow
 from .event_effects import phase_ended
 from .procedures import PROCEDURES, load_procedures
@@ -39,8 +42,7 @@ def _turns(ctx: Context) -> Flow:
     from .resources import forfeit_unspent
     from .victory import check_sudden_death
 
-    sequence = ctx.rulebook.of_kind("sequence")
-    phases = sequence[0].children if sequence else ()
+    phases = ctx.rules.phases  # those in force (``requires option``)
     for turn in range(1, ctx.scenario.turns + 1):
         ctx.state = replace(ctx.state, turn=turn)
         ctx.say(f"turn {turn}", kind="turn")
@@ -59,7 +61,10 @@ def run_phase(ctx: Context, decl: Declaration) -> Flow:
     """Run a phase or step: its ``do`` lines and nested steps in the order written, once per side.
 
     ``alternate STEP until …`` runs that step for the sides in turn instead (``_alternate``);
-    ``repeat until …`` runs the whole body again while the condition does not hold.
+    ``repeat until …`` runs the whole body again while the condition does not hold.  An
+    ``optional`` one asks the side of each run first whether to play it (``_skips``); a skipped
+    run's body does not run, but the phase still ends (stacking, ``when PHASE phase ends``).
+    Returns whether the last run was skipped (an alternated step's one run: its side passed).
     """
     plan = ctx.rules.phase_plan(decl)  # dsl.compiled.sequence
     alternate, items, repeat, sides = plan.alternate, plan.runs, plan.repeat, plan.sides
@@ -69,6 +74,7 @@ def run_phase(ctx: Context, decl: Declaration) -> Flow:
         sides = (ctx.player_order[sides],)
     elif not sides:
         sides = (ctx.acting,)
+    skipped = False
     for side in sides:
         if repeat is not None and _repeat_done(ctx, repeat):
             continue
@@ -76,7 +82,10 @@ def run_phase(ctx: Context, decl: Declaration) -> Flow:
         ctx.state = replace(ctx.state, phase=decl.name)
         ctx.say(f"{decl.display} ({side})" if side else decl.display, kind="phase", phase_name=decl.name,
                 side=side)
+        skipped = plan.optional and side is not None and (yield from _skips(ctx, decl, side))
         for round_ in range(1, MAX_REPEATS + 1):
+            if skipped:
+                break
             for item, step, run in items:
                 if step:
                     yield from run_phase(ctx, item)
@@ -96,6 +105,18 @@ def run_phase(ctx: Context, decl: Declaration) -> Flow:
         yield from _check_stacking(ctx)
         yield from phase_ended(ctx, decl.name)
         _clear_spent(ctx)
+    return skipped
+
+
+def _skips(ctx: Context, decl: Declaration, side: str) -> Flow:
+    """``optional``: ask ``side`` whether it plays this run of the phase or step; whether it skips it."""
+    action = yield from ctx.choose(side, "optional", f"{decl.display} is optional: play it or skip it",
+                                   [Action("play"), Action("skip")])
+    if action.kind != "skip":
+        return False
+    ctx.say(because(f"{ctx.shown('side', side)} skips {decl.display}", decl, decl.first("optional")),
+            kind="skip", side=side, phase_name=decl.name)
+    return True
 
 
 MAX_REPEATS = 100
@@ -158,8 +179,8 @@ def _alternate(ctx: Context, phase: Declaration, prop: Property, acting: str | N
         ctx.operation = Operation(side)
         ctx.acting = side
         try:
-            asked = yield from _asking(run_phase(ctx, step), side)
-            if ctx.operation.passed:
+            asked, skipped = yield from _asking(run_phase(ctx, step), side)
+            if ctx.operation.passed or skipped:  # skipping an optional alternated step is passing
                 done.add(side)
             elif not asked and not ctx.state.over:
                 done.add(side)
@@ -173,14 +194,15 @@ def _alternate(ctx: Context, phase: Declaration, prop: Property, acting: str | N
 
 
 def _asking(flow: Flow, side: str) -> Flow:
-    """Run ``flow`` as ``yield from`` would; returns whether it asked ``side`` anything."""
+    """Run ``flow`` as ``yield from`` would; returns whether it asked ``side`` anything, and what
+    ``flow`` returned."""
     asked, action = False, None
     try:
         while True:
             try:
                 decision = flow.send(action)
-            except StopIteration:
-                return asked
+            except StopIteration as stop:
+                return asked, stop.value
             asked = asked or decision.side == side
             action = yield decision
     finally:

@@ -19,7 +19,8 @@ declarations:
   an action with a flat price (a ``cost`` line without ``per unit``) once, at its first line whose
   ``for`` names a unit of the force, else its first line without ``for``.
   An action with ``between cells with …`` moves a single carried unit straight from one such
-  cell to another at its ``cost … times N transport`` price (strategic redeployment).
+  cell to another at its ``cost … times N transport`` price (strategic redeployment).  A ``once
+  per turn`` action is offered a side until it takes it, then not again that turn (``may_take``).
 - **Where it may go.**  Every mover's reachable cells (``interpreter.movement.search``),
   intersected, where every carried unit may also be set down (into a battle too: 8.9).  A force of
   one kind follows the canonical path of its first mover; a mixed force (several classes,
@@ -36,6 +37,8 @@ from __future__ import annotations
 
 from fractions import Fraction
 from typing import Iterable
+
+from attrs import evolve
 
 from ..dsl.compiled.actions import ActionRule
 from ..dsl.compiled.movement import MovementClass
@@ -95,6 +98,27 @@ def action_price(ctx: Context, action: ActionRule, selectors: frozenset[str] | N
     (``ActionRule.price``; ``None`` selectors: a pick not known yet), or ``None`` when no line applies."""
     line = action.price(selectors, getattr(ctx.scenario, "year", None), per_unit)
     return (line.resource, line.amount) if line is not None else None
+
+
+TAKEN = "taken:"
+"""``GameState.turn_modifiers`` holds ``(side, "taken:ACTION", 1)`` once the side has taken a ``once
+per turn`` action this game turn; it goes at the end of the turn, with the other turn modifiers."""
+
+
+def may_take(ctx: Context, action: ActionRule, side: str) -> bool:
+    """Whether ``side`` may take ``action`` now: the action's ``side`` allows it, and a ``once per
+    turn`` action only if the side has not taken it yet this game turn."""
+    if not action.taken_by(side):
+        return False
+    return not action.once_per_turn or (side, TAKEN + action.name, 1) not in ctx.state.turn_modifiers
+
+
+def took(ctx: Context, action: ActionRule, side: str) -> None:
+    """``side`` took ``action`` (paid its price): a ``once per turn`` action is not offered it again
+    this turn (``may_take``)."""
+    if action.once_per_turn and may_take(ctx, action, side):
+        entry = (side, TAKEN + action.name, 1)
+        ctx.state = evolve(ctx.state, turn_modifiers=tuple(sorted((*ctx.state.turn_modifiers, entry))))
 
 
 # --- forces ----------------------------------------------------------------------------------

@@ -26,6 +26,7 @@ from typing import Any
 from attrs import evolve
 
 from ..dsl.ast import Word
+from ..dsl.compiled.lines import required_option
 from ..dsl.model import Declaration, Property, Rulebook
 
 
@@ -50,9 +51,13 @@ def option_on(where: Any, name: str) -> bool:
 
 
 def in_force(where: Any, decl: Declaration) -> bool:
-    """Whether a declaration applies: it has no ``requires option`` or that option is on."""
-    needs = decl.first("requires")
-    return needs is None or option_on(where, str(needs.get("option")))
+    """Whether a declaration applies: it has no ``requires option`` or that option is on.
+
+    The one test of ``requires option``: ``Rules`` applies it as it compiles the kinds that honour
+    the line (``dsl.compiled.lines.OPTIONAL_KINDS``), so nothing else has to ask.
+    """
+    needs = required_option(decl)
+    return needs is None or option_on(where, needs)
 
 
 def options_on(where: Any) -> frozenset[str]:

@@ -34,7 +34,7 @@ from attrs import evolve
 
 from ..dsl.effects import BreakOff, Eliminate, Losses, NoEffect, Refit, Retreat, RollOn, Stand, Where
 from ..dsl.compiled.combat import CombatRule
-from ..dsl.tables import result_parts
+from ..dsl.tables import combined_parts
 from ..dsl.values import Dice, Odds
 from . import combat_effects
 from .actions import Action
@@ -48,10 +48,11 @@ from .combat import (
     current_units,
     eliminate,
     find_column,
+    off_table_note,
     refit,
     reveal_all,
     roll_on_table,
-    row_for,
+    row_lookup,
 )
 from .context import Context, Flow
 from .effects import Target, carries_out, carry_out
@@ -93,16 +94,23 @@ def resolve(ctx: Context, combat_name: str, attackers: Sequence[Unit], defenders
     ctx.say(f"{reason}: {strengths} at {view.columns[column.base].label}{shifts}: column {column.label}",
             kind="combat", cell=cell,
             attack=str(column.attack), defence=str(column.defence), column=column.label)
+    note = off_table_note(view, column.edge, f"column {column.label}") if column.edge else None
+    if note:
+        ctx.say(f"{reason}: {note}", kind="combat", cell=cell, table=view.name)
     dice = view.dice
     roll = ctx.roll(dice, reason=f"{view.decl.display} {column.label} ({reason})")
     defending = battle.defending_side if battle is not None else defenders[0].side
     scope = combat_scope(attackers, defenders, cell, attacker_side, defending)
     modified = roll + roll_modifier + combat_roll_modifier(ctx, combat, scope)
-    row = view.rows[row_for(view, modified)]
+    index, past = row_lookup(view, modified)
+    row = view.rows[index]
     text = row.cells[column.index].text
     note = f" modified to {modified}" if modified != roll else ""
     ctx.say(f"{reason}: rolled {roll}{note}, row {row.key}: {text}", kind="combat", cell=cell, result=text,
             roll=roll, modified=modified)
+    past_note = off_table_note(view, "rows", f"row {row.key}") if past else None
+    if past_note:
+        ctx.say(f"{reason}: {past_note}", kind="combat", cell=cell, table=view.name)
     engagement = Engagement(ctx, combat, attackers, defenders, attacker_side, reason, battle)
     yield from apply_result(ctx, text, engagement)
     return CombatOutcome(column.label, roll, modified, text, column.attack, column.defence,
@@ -110,8 +118,9 @@ def resolve(ctx: Context, combat_name: str, attackers: Sequence[Unit], defenders
 
 
 def apply_result(ctx: Context, text: str, engagement: Engagement) -> Flow:
-    """Carry out a table cell: each part of a compound code, each ``effect`` line in order, if it applies."""
-    parts = result_parts(ctx.rulebook, text)
+    """Carry out a table cell: each part of a compound code (parts that say ``combines with +``;
+    lint E224 refuses any other compound), each ``effect`` line in order, if it applies."""
+    parts = combined_parts(ctx.rulebook, text)
     if parts is None:
         event = ctx.rulebook.get("event", text)
         if event is None:

@@ -7,10 +7,17 @@ placements, combats, zones, phase plans, tables and effect lines.  One ``Rules``
 every game of a scenario, and it pickles, for worker processes.  Nothing here knows a game; every
 answer comes from declarations.
 
+Optional rules: a declaration whose ``requires option`` names an option that is off is not in force,
+and is left out of the records here (``_in_force``): an action is not offered, a combat not fought,
+a phase or step skipped, a placement, spotting, stacking, zone or award not applied, an event's
+effects not carried out (``dsl.compiled.lines.OPTIONAL_KINDS``).  Other kinds refuse the line
+(lint E135).
+
 Selector matching (docs/reference.md, "Selectors"): a name matches a unit when
 it is the unit's type, side, nationality, movement class, size or one of its
 tags (tags include their ``within`` parents); a name matches a cell when it is
-the cell's terrain, one of the terrain's tags or one of the cell's own tags.
+the cell's terrain, one of the terrain's tags or one of the cell's own tags (which include the
+name and tags of a feature drawn ``on cells`` through it, ``interpreter.board``).
 """
 
 from __future__ import annotations
@@ -18,17 +25,21 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any, Iterable
 
+from attrs import evolve
+
 from ..dsl.compiled.actions import ActionRule, compile_action
 from ..dsl.compiled.boxes import Box, Placement, compile_box, compile_placement
 from ..dsl.compiled.combat import CombatRule, compile_combat
+from ..dsl.compiled.events import EventRule, compile_event
 from ..dsl.compiled.lines import as_names
 from ..dsl.compiled.modes import Mode, Spotting, compile_mode, compile_spotting
 from ..dsl.compiled.movement import MovementClass, compile_movement
-from ..dsl.compiled.scoring import Award, Resource, Victory, compile_award, compile_resource, compile_victory
+from ..dsl.compiled.scoring import (Award, Resource, Victory, compile_award, compile_resource, compile_victory,
+                                     phases_around)
 from ..dsl.compiled.sequence import PhasePlan, compile_phase
 from ..dsl.compiled.sides import Side, compile_side
 from ..dsl.compiled.stacking import Stacking, compile_stacking
-from ..dsl.compiled.terrain import Terrain, compile_terrain
+from ..dsl.compiled.terrain import Feature, Terrain, compile_feature, compile_terrain
 from ..dsl.compiled.units import UnitType, compile_unit, tag_closure, tag_parents
 from ..dsl.compiled.zones import ZoneRule, compile_zone
 from ..dsl.conditions import Names
@@ -78,38 +89,44 @@ class Rules:
         """The marker types that are not dummies."""
         self.terrains: dict[str, Terrain] = {d.name: compile_terrain(d, self._parents)
                                              for d in rulebook.of_kind("terrain")}
+        self.features: dict[str, Feature] = {d.name: compile_feature(d, self._parents)
+                                             for d in rulebook.of_kind("feature")}
+        """The map features, for the map reader (``interpreter.board``): where each lies, its tags."""
         self.modes: dict[str, Mode] = {d.name: compile_mode(d) for d in rulebook.of_kind("mode")}
-        self.spottings: dict[str, Spotting] = {d.name: compile_spotting(d) for d in rulebook.of_kind("spotting")}
+        self.spottings: dict[str, Spotting] = {d.name: compile_spotting(d) for d in self._in_force("spotting")}
         self.side_rules: dict[str, Side] = {d.name: compile_side(d) for d in rulebook.of_kind("side")}
         self.stackings: tuple[Stacking, ...] = tuple(
-            compile_stacking(d, self.unit_types.values()) for d in rulebook.of_kind("stacking"))
+            compile_stacking(d, self.unit_types.values()) for d in self._in_force("stacking"))
         self.stackings_on_moves: tuple[Stacking, ...] = tuple(s for s in self.stackings if s.on_moves)
         """The stacking rules checked where a move ends (``checked always``/``during movement``/unsaid)."""
-        self.actions: dict[str, ActionRule] = {d.name: compile_action(d) for d in rulebook.of_kind("action")}
+        self.actions: dict[str, ActionRule] = {d.name: compile_action(d) for d in self._in_force("action")}
         self.resources: dict[str, Resource] = {d.name: compile_resource(d) for d in rulebook.of_kind("resource")}
-        self.awards: dict[str, Award] = {d.name: compile_award(d) for d in rulebook.of_kind("award")
-                                         if in_force(rulebook, d)}
-        """The awards in force: one whose ``requires option`` is off scores nothing, anywhere."""
+        self.awards: dict[str, Award] = {d.name: compile_award(d) for d in self._in_force("award")}
+        self.phases_around: dict[str, frozenset[str]] = phases_around(rulebook)
+        """Each phase or step with itself and the phases around it (``Award.scores_in``)."""
+        self.events: dict[str, EventRule] = {d.name: compile_event(d) for d in rulebook.of_kind("event")}
         victory = rulebook.of_kind("victory")
         self.victory: Victory | None = compile_victory(victory[0]) if victory else None
         self.sides: tuple[str, ...] = tuple(d.name for d in rulebook.of_kind("side"))
         self.boxes: dict[str, Box] = {d.name: compile_box(d) for d in rulebook.of_kind("box")}
-        self.placements: tuple[Placement, ...] = tuple(compile_placement(d) for d in rulebook.of_kind("placement"))
+        self.placements: tuple[Placement, ...] = tuple(compile_placement(d) for d in self._in_force("placement"))
         self._placing: dict[tuple[str, str], tuple[Placement, ...]] = {}
         self.eliminated_box: str = next((b.name for b in self.boxes.values() if b.holds_eliminated), ELIMINATED)
         """Where eliminated units go: the box that ``holds eliminated``, else out of play."""
-        self.zones: tuple[ZoneRule, ...] = tuple(compile_zone(d) for d in rulebook.of_kind("zone")
-                                                  if in_force(rulebook, d))
-        """The zones of control in force (``requires option``), in rulebook order."""
-        self._plans: dict[int, PhasePlan] = {id(d): compile_phase(d) for d in rulebook.walk()
+        self.zones: tuple[ZoneRule, ...] = tuple(compile_zone(d) for d in self._in_force("zone"))
+        sequence = rulebook.of_kind("sequence")
+        self.phases: tuple[Declaration, ...] = tuple(
+            d for d in (sequence[0].children if sequence else ()) if in_force(rulebook, d))
+        """The phases of the sequence of play in force, in order (the flow runs these)."""
+        self._plans: dict[int, PhasePlan] = {id(d): self._plan(d) for d in rulebook.walk()
                                              if d.kind in ("phase", "step")}
         self.tables: dict[str, TableView] = {d.name: TableView.from_declaration(d) for d in rulebook.of_kind("table")}
         self.names = Names(rulebook)
         """What each declared name is, for reading conditions (``dsl.conditions``)."""
         self.combats: dict[str, CombatRule] = {d.name: compile_combat(d, self.names)
-                                               for d in rulebook.of_kind("combat")}
+                                               for d in self._in_force("combat")}
         self._effects: dict[tuple[str, str], tuple[Effect, ...]] = {
-            (d.kind, d.name): compile_effects(d, self.names)
+            (d.kind, d.name): compile_effects(d, self.names) if in_force(rulebook, d) else ()
             for kind in EFFECT_KINDS for d in rulebook.of_kind(kind)}
         self._meeting: dict[tuple[str, str | None], frozenset[str]] = {}
         for (kind, name), effects in self._effects.items():
@@ -122,6 +139,25 @@ class Rules:
         self.derived: dict[Any, Any] = {}
         """Answers the interpreter derives from this rulebook and keeps (``caches.rules_cache``):
         they live and die with this object, and nothing invalidates them, as a rulebook never changes."""
+
+    def _in_force(self, kind: str) -> list[Declaration]:
+        """The declarations of ``kind`` in force: those of a kind that honours ``requires option``
+        (``OPTIONAL_KINDS``) whose option is off are left out of the compiled records, which is what
+        being out of force means for each (module docstring)."""
+        return [d for d in self.rulebook.of_kind(kind) if in_force(self.rulebook, d)]
+
+    def _plan(self, decl: Declaration) -> PhasePlan:
+        """A phase's or step's plan without its steps out of force (nor the ``alternate`` of one)."""
+        plan = compile_phase(decl)
+        runs = tuple(run for run in plan.runs if not run[1] or in_force(self.rulebook, run[0]))
+        alternate = plan.alternate
+        if alternate is not None:
+            alternated = next((c for c in decl.children if c.name == str(alternate.get("step"))), None)
+            if alternated is not None and not in_force(self.rulebook, alternated):
+                alternate = None
+        if runs == plan.runs and alternate is plan.alternate:
+            return plan
+        return evolve(plan, runs=runs, alternate=alternate)
 
     # --- tags and selectors ---------------------------------------------------------
 
@@ -145,7 +181,7 @@ class Rules:
         """The compiled plan of one of this rulebook's phases or steps (or of one patched in later)."""
         found = self._plans.get(id(decl))
         if found is None or found.decl is not decl:
-            found = self._plans[id(decl)] = compile_phase(decl)
+            found = self._plans[id(decl)] = self._plan(decl)
         return found
 
     def mode(self, name: str | None) -> Mode | None:
@@ -196,18 +232,37 @@ class Rules:
                 general = prop
         return general
 
-    def terrain_cost(self, terrain: str, unit_type: UnitType) -> Fraction | None:
-        """Movement points to enter ``terrain``; ``None`` for no entry."""
+    def other_terrains(self, terrain: str, cell_tags: Iterable[str]) -> tuple[str, ...]:
+        """The cell's other terrains: its tags that name a declared terrain of its own effects (one
+        without ``effects from other terrain``), in name order.  A map gives a cell a second terrain
+        by naming it after the first in the legend (``"b" = ["base", "coastal"]``)."""
+        return tuple(sorted(t for t in cell_tags if t != terrain and t in self.terrains
+                            and not self.terrains[t].defers))
+
+    def cell_terrain(self, terrain: str, cell_tags: Iterable[str] = ()) -> Terrain | None:
+        """The terrain whose effects (cost, defence, recon, spot) hold in a cell of ``terrain`` with
+        these tags: the terrain itself, or for one with ``effects from other terrain`` the cell's other
+        terrain (``other_terrains``; the map reader refuses a cell with two, E708).  With none, the
+        deferring terrain itself, which has no effect lines (lint E137): the defaults hold."""
         known = self.terrains.get(terrain)
+        if known is not None and known.defers:
+            others = self.other_terrains(terrain, cell_tags)
+            if others:
+                return self.terrains[others[0]]
+        return known
+
+    def terrain_cost(self, terrain: str, unit_type: UnitType, cell_tags: Iterable[str] = ()) -> Fraction | None:
+        """Movement points to enter a cell of ``terrain`` (with ``cell_tags``); ``None`` for no entry."""
+        known = self.cell_terrain(terrain, cell_tags)
         line = known.cost_for(unit_type.selectors) if known else None
         return Fraction(1) if line is None else line.value
 
-    def terrain_defence(self, terrain: str, unit_type: UnitType) -> Fraction:
-        """The defence multiplier a terrain gives a defending unit (x1 when none is declared)."""
-        known = self.terrains.get(terrain)
+    def terrain_defence(self, terrain: str, unit_type: UnitType, cell_tags: Iterable[str] = ()) -> Fraction:
+        """The defence multiplier a cell's terrain gives a defending unit (x1 when none is declared)."""
+        known = self.cell_terrain(terrain, cell_tags)
         return known.multiplier_for(unit_type.selectors) if known else Fraction(1)
 
-    def spot_range(self, terrain: str):
-        """The roll that spots a hidden unit in this terrain: ``"auto"``, a ``Range``, or ``None``."""
-        known = self.terrains.get(terrain)
+    def spot_range(self, terrain: str, cell_tags: Iterable[str] = ()):
+        """The roll that spots a hidden unit in a cell: ``"auto"``, a ``Range``, or ``None``."""
+        known = self.cell_terrain(terrain, cell_tags)
         return known.spot if known else None

@@ -6,7 +6,7 @@ A scenario is TOML (docs/scenarios.md)::
     name = "River Crossing"
     rules = "river_crossing.rules"   # an overlay that extends the game (victory, special rules)
     map = "maps/river_crossing.toml"
-    turns = 8
+    turns = 8                        # optional when the rulebook's sequence says `turns N`
     player_order = ["blue", "red"]
     year = 1966                      # optional: the calendar year (costs that change by year)
     unplaced = "reserve"             # optional: where a counter goes that no cell is left for
@@ -78,6 +78,7 @@ from pathlib import Path
 from attrs import evolve
 
 from ..dsl.ast import Span
+from ..dsl.compiled.sequence import compile_sequence
 from ..dsl.diagnostics import RulesError, diagnostic
 from ..dsl.loader import find_rulebook, load_with_diagnostics, search_path, shipped_folder
 from ..dsl.sources import is_file
@@ -182,6 +183,10 @@ def load_scenario(path: str | Path) -> Scenario:
             options.append((name, value))
     rulebook = with_options(rulebook, dict(options))
     rules = Rules(rulebook)
+    turns = head.turns if head.turns is not None else rulebook_turns(rulebook)
+    if turns is None:  # as a missing key of the file's shape: reported alone
+        raise RulesError([diagnostic("E704", source.span(("scenario",)), "missing key 'turns' in [scenario]",
+                                     NO_TURNS)])
 
     # Map.
     map_path = path.parent / head.map
@@ -189,7 +194,8 @@ def load_scenario(path: str | Path) -> Scenario:
     if problem:
         raise RulesError([diagnostic("E704", source.span(("scenario", "map")), *problem)])
     map_text = read_map_text(map_path)
-    board = board_from_text(map_text, str(map_path), [d.name for d in rulebook.of_kind("terrain")])
+    board = board_from_text(map_text, str(map_path), list(rules.terrains), features=rules.features,
+                            deferring=[t.name for t in rules.terrains.values() if t.defers])
     problem = grid_problem(rulebook, board)
     if problem:
         source.report(("scenario", "map"), *problem)
@@ -216,10 +222,21 @@ def load_scenario(path: str | Path) -> Scenario:
                            "a scenario sets up the counters of a board game: a few hundred at most")
     if source.problems:
         raise RulesError(source.problems)
-    return Scenario(shown, head.name if head.name is not None else path.stem, text, rulebook, board, head.turns,
+    return Scenario(shown, head.name if head.name is not None else path.stem, text, rulebook, board, turns,
                     tuple(order), tuple(setup_order), tuple(resources), tuple(placements), head.note,
                     tuple(income), head.year, tuple(options), tuple(choices), tuple(draws), tuple(modifiers),
-                    unplaced, rules_path=rulebook.path, map_path=str(map_path), map_text=map_text)
+                    unplaced, rules_path=rulebook.path, map_path=str(map_path), map_text=map_text,
+                    turns_from_rulebook=head.turns is None)
+
+
+NO_TURNS = ("'turns' is a whole number of at least 1; the rulebook's sequence leaves the number of turns to the "
+            "scenario ('turns per scenario', or no 'turns' line): give turns = N here, or 'turns N' in the sequence")
+
+
+def rulebook_turns(rulebook: Rulebook) -> int | None:
+    """The game's length the rulebook's ``sequence`` gives (``turns N``), or ``None`` (``turns per scenario``)."""
+    sequence = rulebook.of_kind("sequence")
+    return compile_sequence(sequence[0] if sequence else None).turns
 
 
 MAX_COUNTERS = 10_000
@@ -266,8 +283,8 @@ def with_rulebook(scenario: Scenario, rulebook: Rulebook | str | Path) -> Scenar
     The scenario's ``[scenario.options]`` (and any the players agreed) are applied to it as well.
 
     Raises:
-        RulesError: when the rulebook does not load, or lacks a terrain of the map or a unit
-        type of the set-up.
+        RulesError: when the rulebook does not load, lacks a terrain of the map or a unit
+        type of the set-up, or gives no number of turns for a scenario that gives none.
     """
     if not isinstance(rulebook, Rulebook):
         loaded, diagnostics = load_with_diagnostics(rulebook)
@@ -284,6 +301,12 @@ def with_rulebook(scenario: Scenario, rulebook: Rulebook | str | Path) -> Scenar
     missing += [diagnostic("E704", Span.point(scenario.path, p.line),
                            f"the rulebook has no unit type {p.unit!r}, which the set-up uses")
                 for p in scenario.setup if p.unit not in rules.unit_types]
+    turns = scenario.turns
+    if scenario.turns_from_rulebook:  # the scenario gives none: the game lasts as this rulebook says
+        turns = rulebook_turns(rulebook)
+        if turns is None:
+            missing.append(diagnostic("E704", where, "the scenario gives no 'turns' and neither does the rulebook",
+                                      NO_TURNS))
     if missing:
         raise RulesError(missing)
-    return evolve(scenario, rulebook=rulebook)
+    return evolve(scenario, rulebook=rulebook, turns=turns)

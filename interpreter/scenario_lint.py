@@ -9,7 +9,8 @@ out: an entry placing counters in a zone with no cell the counters may stand in
 scenario's ``unplaced`` area, and an entry whose zone has fewer cells than its
 ``per_cell`` limit lets it fill leaves the rest there (W705).  A map alone is read
 for its own shape (rows, legend, places, features); its legend is checked against
-terrain only with a scenario that plays on it.
+terrain (E702, E708) and its features against the rulebook's (E706, E707) only with a
+scenario that plays on it.
 
 Limits: the set-up check looks at each entry alone, on an empty map; entries that
 compete for the same cells are not added up (set-up does not look ahead either).

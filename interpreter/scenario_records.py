@@ -153,6 +153,7 @@ class Scenario:
     """The rulebook with the overlay and the scenario's ``[scenario.options]`` applied."""
     board: Board
     turns: int
+    """How many turns the game lasts: the scenario's ``turns``, else its rulebook's ``turns N``."""
     player_order: tuple[str, ...]
     setup_order: tuple[str, ...]
     resources: tuple[tuple[str, str, int], ...]
@@ -179,6 +180,8 @@ class Scenario:
     map_path: str = ""
     map_text: str = ""
     """The map file read, kept so a saved game can carry it (``interpreter.savefile``)."""
+    turns_from_rulebook: bool = False
+    """The scenario gives no ``turns``: ``turns`` is the rulebook's (another rulebook, another length)."""
 
     @functools.cached_property
     def rules(self) -> Rules:

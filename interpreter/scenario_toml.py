@@ -165,8 +165,9 @@ class ScenarioTable:
 
     WHAT: ClassVar[str] = "[scenario]"
     map: str
-    turns: Count
     player_order: NameList
+    turns: Count | None = None
+    """``None``: the rulebook's ``sequence`` gives the game's length (``turns N``), or it is missing."""
     name: str | None = None
     rules: str | None = None
     rulebook: str | None = None

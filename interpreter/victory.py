@@ -5,7 +5,8 @@ declarations.  With ``victory { by vp margin; level … }`` the side with more
 points wins at the level whose range holds the margin (its total less the
 other side's); with ``by vp total``, at the level whose range holds its own
 total.  A level named ``draw``, a score no level holds, or equal totals make a
-draw.  A sudden-death lead is a margin under either form.
+draw, unless ``draws won by SIDE``: then that side wins, at the drawn level's label.  A
+sudden-death lead is a margin under either form.
 
 Sudden death is immediate: every change of the victory resource (``gain``) checks it, and once a
 side leads by the ``sudden death lead`` the game ends there (``GameEnds``), whatever procedure
@@ -20,6 +21,7 @@ from fractions import Fraction
 from attrs import evolve
 
 from ..dsl.compiled.scoring import Award
+from .citations import because
 from .context import Context
 from .state import Unit
 
@@ -112,7 +114,7 @@ def award_for_loss(ctx: Context, unit: Unit, how: str) -> None:
 
 def score_award(ctx: Context, award: Award, unit: Unit) -> None:
     """Score one award for one counter (an effect's ``score AWARD``), saying so when it is worth nothing."""
-    if not score_for(ctx, award, unit):
+    if not score_for(ctx, award, unit) and scores_now(ctx, award):
         ctx.say(f"{award.label}: {ctx.label(unit)} scores nothing", kind="resource", award=award.name)
 
 
@@ -120,7 +122,12 @@ def score_for(ctx: Context, award: Award, unit: Unit) -> bool:
     """Score an award's points for one counter's type; whether anything was scored.
 
     The award's ``to`` scores (else the counter's enemy); ``resource`` or the victory resource is scored.
+    An award ``scored during PHASE…`` scores nothing at other times (``scores_now``).
     """
+    if not scores_now(ctx, award):
+        ctx.say(f"{award.label}: {ctx.label(unit)} scores nothing now (it is scored during "
+                f"{', '.join(award.scored_during)})", kind="resource", award=award.name)
+        return False
     side = award.to or next(s for s in ctx.rules.sides if s != unit.side)
     points = award.points_for(ctx.rules.unit_type(unit.type).selectors)
     name = award.resource or victory_resource(ctx)
@@ -128,6 +135,12 @@ def score_for(ctx: Context, award: Award, unit: Unit) -> bool:
         return False
     gain(ctx, side, name, Fraction(points), f"{award.label}: {ctx.label(unit)}")
     return True
+
+
+def scores_now(ctx: Context, award: Award) -> bool:
+    """Whether the award scores in the phase running now (``Award.scores_in``: the phase or step
+    that ran last and the phases around it)."""
+    return award.scores_in(ctx.rules.phases_around.get(ctx.state.phase, frozenset()))
 
 
 def score_held(ctx: Context, award: Award) -> None:
@@ -214,6 +227,10 @@ def final_result(ctx: Context) -> dict:
             # level table puts that margin in another level.
             level_name, label = named.name, named.shown
         winner = None if tied or level_name == "draw" else totals[0][1]
+        if winner is None and victory.draws_won_by is not None:
+            winner = victory.draws_won_by  # ``draws won by SIDE``: no drawn game, that side wins it
+            ctx.say(because(f"the result is drawn, and draws are won by {_shown(ctx, winner)}", victory.decl,
+                            victory.decl.first("draws")), kind="victory")
         result = {"winner": winner, "level": label, "margin": int(margin),
                   "totals": {s: str(v) for v, s in totals}}
     text = f"{result['winner']} wins: {result['level']}" if result["winner"] else f"result: {result['level']}"

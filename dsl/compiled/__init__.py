@@ -9,7 +9,9 @@ that keep the declaration and line they came from, for citations only (``interpr
 
 The modules: ``units`` (unit and marker types), ``movement``, ``terrain``, ``sides``, ``modes``
 (modes and spotting), ``stacking``, ``actions``, ``scoring`` (resources, awards, victory),
-``boxes`` (boxes and placements), ``combat``, ``zones`` and ``sequence`` (phase plans); tables are
+``boxes`` (boxes and placements), ``combat``, ``events`` (whose event each is), ``zones``,
+``sequence`` (phase plans and the sequence's turns) and ``lines`` (``for`` lines, and which
+kinds honour ``requires option``); tables are
 ``dsl.tables.TableView`` and effect lines ``dsl.effects``.
 
 Guarantees: every property of a compiled kind is read here, once per rulebook; a record never

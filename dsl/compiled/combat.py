@@ -104,7 +104,10 @@ class CombatRule:
     """The ``fire is simultaneous`` line, if the combat says so."""
     losses_chosen_by: str
     """``owner`` (also when unsaid), ``opponent`` or ``random``."""
-    recycle: bool
+    recycle: Property | None = field(repr=False)
+    """The ``recycle until one side remains`` line: a fight goes on, round after round, until one
+    side is left (``interpreter.procedures.combat.fight_rounds``; a battle of ``resolve fire``
+    lasts more than its first round).  ``None``: every fight is one round."""
     adjacent: bool
     range_factor: str | None
     attackers_unharmed: bool
@@ -157,7 +160,7 @@ def compile_combat(decl: Declaration, names: Names) -> CombatRule:
         first_fire_source=first_fire,
         fire_simultaneous=fire_is if fire_is is not None and fire_is.has("simultaneous") else None,
         losses_chosen_by=_word_after(first("losses"), "owner"),
-        recycle=decl.has("recycle"), adjacent=decl.has("adjacent"), range_factor=factor("range"),
+        recycle=first("recycle"), adjacent=decl.has("adjacent"), range_factor=factor("range"),
         attackers_unharmed=decl.has("attackers"),
         break_offs=tuple(_break_off(p) for p in decl.all("break")),
         recon_refitted_first=recon is not None,

@@ -6,7 +6,7 @@ from typing import Any, Generic, Iterable, TypeVar
 
 from attrs import field, frozen
 
-from ..model import Property
+from ..model import Declaration, Property
 
 V = TypeVar("V")
 
@@ -54,3 +54,26 @@ def line_for(lines: Iterable[ForLine[V]], selectors: frozenset[str]) -> ForLine[
 def for_lines(props: Iterable[Property], value) -> tuple[ForLine, ...]:
     """Each property as a ``ForLine`` of ``value(prop)``, its ``who`` read from the line."""
     return tuple(ForLine(as_names(p.get("who")), value(p), p) for p in props)
+
+
+OPTIONAL_KINDS: dict[str, str] = {
+    "action": "it is not offered, and nothing may pay for it",
+    "award": "it scores nothing",
+    "combat": "it is never fought",
+    "event": "a table may still give it, but it does nothing",
+    "phase": "it is skipped",
+    "step": "it is skipped (a phase alternating it alternates nothing)",
+    "placement": "it places nothing",
+    "spotting": "it finds nothing",
+    "stacking": "its limits are not checked",
+    "zone": "it is not exerted",
+}
+"""The kinds that honour ``requires option NAME``, and what a declaration of each is while the
+option is off (not in force).  On any other kind the line is an error (lint E135): a terrain, unit
+type, side or table that maps, scenarios and other rules name cannot sensibly vanish."""
+
+
+def required_option(decl: Declaration) -> str | None:
+    """The option a declaration's ``requires option`` names, or ``None`` when it has none."""
+    line = decl.first("requires")
+    return None if line is None else str(line.get("option"))

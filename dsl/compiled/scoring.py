@@ -10,7 +10,7 @@ from fractions import Fraction
 
 from attrs import field, frozen
 
-from ..model import Declaration, Property
+from ..model import Declaration, Property, Rulebook
 from ..values import Range
 from .lines import ForLine, as_names, for_lines, line_for
 
@@ -75,6 +75,13 @@ class Award:
     then_to: str | None
     points: tuple[ForLine[int], ...]
     doubled_with: tuple[str, ...]
+    scored_during: tuple[str, ...] | None
+    """``scored during PHASE…``: the phases (and steps) it scores in; ``None`` for ``scored as they
+    occur`` or no ``scored`` line: whenever it scores (its counter leaves play, a ``do score`` runs …)."""
+
+    def scores_in(self, running: frozenset[str]) -> bool:
+        """Whether it scores while these phases run (the running one and the phases around it)."""
+        return self.scored_during is None or not running.isdisjoint(self.scored_during)
 
     def points_for(self, selectors: frozenset[str]) -> int:
         """The points for a counter (or a cell) these selectors name: its ``for`` line, else the general one."""
@@ -114,7 +121,31 @@ def compile_award(decl: Declaration) -> Award:
         then_to=str(then.get("box")) if then is not None else None,
         points=for_lines(decl.all("points"), lambda p: int(p.get("value"))),
         doubled_with=as_names(doubled.get("who")) if doubled is not None else (),
+        scored_during=_during(decl.first("scored")),
     )
+
+
+def _during(line: Property | None) -> tuple[str, ...] | None:
+    if line is None or not line.get("phases"):
+        return None
+    return as_names(line.get("phases"))
+
+
+def phases_around(rulebook: Rulebook) -> dict[str, frozenset[str]]:
+    """Each phase or step of the sequence with the names of itself and the phases around it (what
+    runs while it runs), for ``Award.scores_in``; a name written twice gets both its paths."""
+    out: dict[str, frozenset[str]] = {}
+
+    def walk(decl: Declaration, above: frozenset[str]) -> None:
+        for child in decl.children:
+            if child.kind in ("phase", "step"):
+                names = above | {child.name}
+                out[child.name] = out.get(child.name, frozenset()) | names
+                walk(child, names)
+
+    for sequence in rulebook.of_kind("sequence"):
+        walk(sequence, frozenset())
+    return out
 
 
 @frozen
@@ -141,6 +172,9 @@ class Victory:
     levels: tuple[Level, ...]
     sudden_death_lead: int | None
     sudden_death_level: str | None
+    draws_won_by: str | None = None
+    """``draws won by SIDE``: a result that would be drawn is that side's win; ``None`` (``draws
+    possible``, or no ``draws`` line): a draw stands."""
 
     def level(self, name: str) -> Level | None:
         return next((level for level in self.levels if level.name == name), None)
@@ -157,4 +191,10 @@ def compile_victory(decl: Declaration) -> Victory:
                      for p in decl.all("level")),
         sudden_death_lead=sudden.get("lead") if sudden is not None else None,
         sudden_death_level=str(sudden.get("level")) if sudden is not None and sudden.get("level") else None,
+        draws_won_by=_draws_won_by(decl.first("draws")),
     )
+
+
+def _draws_won_by(line: Property | None) -> str | None:
+    side = line.get("side") if line is not None else None
+    return str(side) if side is not None else None

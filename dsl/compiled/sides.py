@@ -32,7 +32,8 @@ class Side:
     """``dummies N``, ``"none"``, ``"up to units"``; ``None`` when the side sets no limit."""
     dummies_source: Property | None = field(repr=False)
     inspects_stacks: bool
-    """``inspects enemy stacks``."""
+    """``inspects enemy stacks``: the side sees the other sides' face-down counters on the map as if
+    they were face up (``Game.observe``); ``inspects enemy nothing``, or no line, only where they are."""
     barriers: tuple[SideBarrier, ...]
 
 

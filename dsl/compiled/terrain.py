@@ -1,6 +1,7 @@
-"""Terrain types compiled: what a cell of each costs, how it defends, how it hides and supplies.
+"""Terrain types and map features compiled: what a cell of each terrain costs, how it defends, how
+it hides and supplies; where each feature is drawn.
 
-Each ``terrain NAME { … }`` becomes one ``Terrain``.  Selector matching for cells
+Each ``terrain NAME { … }`` becomes one ``Terrain``, each ``feature NAME { … }`` one ``Feature``.  Selector matching for cells
 (docs/reference.md, "Selectors"): a name matches a cell when it is the cell's terrain, one of the
 terrain's tags (with their ``within`` parents) or one of the cell's own tags.
 """
@@ -56,7 +57,9 @@ class Terrain:
     supplies: frozenset[str]
     """Sides whose units in such a cell are in supply."""
     defers: bool
-    """``effects from other terrain``."""
+    """``effects from other terrain``: in a cell, the cell's other terrain gives the cost, defence,
+    recon and spot lines (``interpreter.rules.Rules.cell_terrain``); its tags and ``supplies`` are
+    still its own."""
 
     @property
     def selectors(self) -> frozenset[str]:
@@ -96,3 +99,27 @@ def compile_terrain(decl: Declaration, parents: Mapping[str, tuple[str, ...]]) -
         supplies=frozenset(n for p in decl.all("supplies") for n in as_names(p.get("sides"))),
         defers=decl.has("effects"),
     )
+
+
+DRAWN_ON_EDGES = frozenset({"sides", "corners"})
+"""Where a feature with no ``on`` line lies: on every edge its path steps across."""
+
+
+@frozen
+class Feature:
+    """One map feature: where the map may draw it and the tags it gives what it is drawn on."""
+
+    name: str
+    label: str
+    on: frozenset[str]
+    """``sides``, ``corners`` and/or ``cells`` (``interpreter.board`` places it accordingly)."""
+    tags: frozenset[str]
+    """Its tags with their parents: selectors name what it lies on by these, as by its name."""
+
+
+def compile_feature(decl: Declaration, parents: Mapping[str, tuple[str, ...]]) -> Feature:
+    """One ``feature`` declaration as a ``Feature``; with no ``on`` line it lies on sides and corners
+    (the edges between the cells of its path)."""
+    on = frozenset(w.text for p in decl.all("on") for w in p.words[1:] if not w.quoted) or DRAWN_ON_EDGES
+    return Feature(decl.name, decl.display, on,
+                   tag_closure(parents, (t for p in decl.all("tags") for t in as_names(p.get("tags")))))

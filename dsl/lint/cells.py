@@ -4,8 +4,10 @@ A table's ``cells are`` line (results by default, or events, numbers, text)
 says what its cells must be; each check reads the cells of the tables of one
 kind.  What a combat result's effects may do is ``dsl.lint.contexts``.
 
-Limits: a compound result cell (``K+B+A``) is checked part by part, not for
-whether its parts make sense together.
+A compound result cell (``K+B+A``) is checked part by part: each part a declared result
+(E204) that says ``combines with +`` (E224).
+
+Limits: whether the parts make sense together is not checked.
 """
 
 from __future__ import annotations
@@ -140,3 +142,48 @@ def non_numeric_cell(rb: Rulebook) -> Iterator[Diagnostic]:
                     yield diagnostic("E218", cell.span, f"cell {cell.text!r} of table {view.name!r} is not a number",
                                      "write a number (2, 1/2, +1, x2) or declare 'cells are text'")
 
+
+
+@check("E224", "compound-cell-not-combining")
+def compound_cell_not_combining(rb: Rulebook) -> Iterator[Diagnostic]:
+    """## What it does
+    Reports a compound cell (`K+B`) of a results table naming a declared result that does not
+    say `combines with +`. A compound declared as a result of its own (`result K+R`) is one result.
+
+    ## Why is this bad?
+    A compound cell applies each part in order, which is only right for results written to be
+    combined (`combines with +`); splitting any cell at its `+` would apply results, an `AE`
+    ending the fight say, in a way no rule says they combine.
+
+    ## Example
+    ```
+    result K "Kill" {
+        effect eliminate 1 targets
+    }
+    result B "Break off" {
+        effect break off targets
+    }
+    table crt {
+        1: K+B
+    }
+    ```
+    Use instead: add `combines with +` to `K` and `B`, or declare `result K+B` with its effects.
+    """
+    idx = index(rb)
+    seen: set[tuple[str, str]] = set()
+    for view in idx.tables:
+        if view.cells_are != "results":
+            continue
+        for row in view.rows:
+            for cell in row.cells:
+                parts = result_parts(idx, cell.text)  # type: ignore[arg-type]
+                if parts is None or len(parts) < 2:
+                    continue
+                for part in parts:
+                    if part.has("combines") or (view.name, f"{cell.text} {part.name}") in seen:
+                        continue
+                    seen.add((view.name, f"{cell.text} {part.name}"))
+                    yield diagnostic("E224", cell.span, f"result {part.name!r} in cell {cell.text!r} of table "
+                                     f"{view.name!r} does not say 'combines with +'",
+                                     f"add 'combines with +' to result {part.name!r}, or declare result "
+                                     f"{cell.text!r} of its own")

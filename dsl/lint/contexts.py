@@ -1,4 +1,6 @@
-"""E22x: effects in a context that cannot carry them out ("not valid here").
+"""E22x: effects in a context that cannot carry them out ("not valid here"); E135/E136: optional
+rules (``requires option``) where being out of force has no meaning, or would leave a reference
+dangling; E137: a terrain that takes its effects from the cell's other terrain and gives some itself.
 
 E220/E221 check combat results; E222 every other place an effect line is carried out
 (``dsl.effects.Where``: an event, a counter's moment, a counter in play, an option), against
@@ -18,6 +20,7 @@ from __future__ import annotations
 
 from typing import Iterator
 
+from ..compiled.lines import OPTIONAL_KINDS, required_option
 from ..conditions import ConditionError, Names, parse_condition
 from ..diagnostics import Diagnostic, diagnostic
 from ..effects import Effect, ModifyRoll, PickReinforcement, Refit, Stop, Where, compile_effects, places_of
@@ -280,3 +283,140 @@ def effect_names_no_box(rb: Rulebook) -> Iterator[Diagnostic]:
     Use instead: `effect refit 1 defenders to refit_box`.
     """
     return (d for d in effect_place_problems(rb) if d.code == "E223")
+
+
+@check("E135", "requires-option-not-honoured")
+def requires_option_not_honoured(rb: Rulebook) -> Iterator[Diagnostic]:
+    """## What it does
+    Reports `requires option NAME` on a kind of declaration that cannot be out of force: a terrain,
+    unit type, marker, side, table, result, box, mode, movement class, die, factor, resource… Only
+    actions, awards, combats, events, phases, steps, placements, spottings, stackings and zones
+    honour it (with the option off an action is not offered, a combat never fought, a phase or step
+    skipped, an event does nothing, the others do not apply).
+
+    ## Why is this bad?
+    Maps, scenarios and other rules name these declarations whatever the options; the line would be
+    accepted and ignored.
+
+    ## Example
+    ```
+    terrain marsh {
+        requires option wet_season
+        cost 2
+    }
+    ```
+    Use instead: put the optional part in a declaration that honours the line (a `zone`, an `action`),
+    or describe both terrains and let the scenario's map choose.
+    """
+    kinds = ", ".join(sorted(OPTIONAL_KINDS))
+    for decl in rb.walk():
+        line = decl.first("requires")
+        if line is not None and decl.kind not in OPTIONAL_KINDS:
+            yield diagnostic("E135", line.span, f"a {decl.kind} cannot be out of force: "
+                             f"'requires option' is not honoured on {decl.kind} {decl.name!r}",
+                             f"only {kinds} honour it")
+
+
+_NAMED_BY_RECORD = ("action", "combat", "spotting")
+"""Kinds that other declarations name and the interpreter looks up by name: one out of force while
+a declaration naming it is in force would leave the name pointing at nothing."""
+
+
+def _words(value) -> Iterator[str]:
+    if isinstance(value, (tuple, list)):
+        for item in value:
+            yield from _words(item)
+    elif value is not None and not isinstance(value, (int, float, bool)):
+        yield str(getattr(value, "name", value))
+
+
+def _options_over(rb: Rulebook) -> dict[int, frozenset[str]]:
+    """Each declaration's options: its own ``requires option`` and those of the declarations it sits in."""
+    out: dict[int, frozenset[str]] = {}
+
+    def visit(decl: Declaration, above: frozenset[str]) -> None:
+        own = required_option(decl)
+        here = above | {own} if own is not None else above
+        out[id(decl)] = here
+        for child in decl.children:
+            visit(child, here)
+
+    for decl in rb.declarations:
+        visit(decl, frozenset())
+    return out
+
+
+@check("E136", "requires-option-named-in-force")
+def requires_option_named_in_force(rb: Rulebook) -> Iterator[Diagnostic]:
+    """## What it does
+    Reports a line naming an action, combat or spotting that `requires option NAME`, written in a
+    declaration that is in force without that option (it does not require it, nor does a phase it
+    sits in).
+
+    ## Why is this bad?
+    With the option off the action (combat, spotting) is out of force, but the line naming it still
+    runs: it would pay for, fight or search with a rule that is not there.
+
+    ## Example
+    ```
+    action intercept {
+        requires option naval_zones
+    }
+    zone screen {
+        intercepts boats paying intercept
+    }
+    ```
+    Use instead: add `requires option naval_zones` to the zone too.
+    """
+    optional = {(d.kind, d.name): required_option(d) for kind in _NAMED_BY_RECORD for d in rb.of_kind(kind)
+                if required_option(d) is not None}
+    if not optional:
+        return
+    by_name: dict[str, list[tuple[str, str]]] = {}
+    for kind, name in optional:
+        by_name.setdefault(name, []).append((kind, name))
+    over = _options_over(rb)
+    for decl in rb.walk():
+        for prop in decl.properties:
+            if prop.name in ("text", "note", "requires"):
+                continue
+            for word in {w for _, value in prop.values for w in _words(value)}:
+                for key in by_name.get(word, ()):
+                    option = optional[key]
+                    if key != (decl.kind, decl.name) and option not in over[id(decl)]:
+                        yield diagnostic("E136", prop.span, f"{key[0]} {word!r} requires option {option!r}, but "
+                                         f"{decl.kind} {decl.name!r} names it without that option",
+                                         f"add 'requires option {option}' to {decl.kind} {decl.name!r}")
+
+
+_TERRAIN_EFFECTS = ("cost", "defence", "recon", "spot")
+"""The lines whose effect ``effects from other terrain`` hands to the cell's other terrain."""
+
+
+@check("E137", "deferring-terrain-effect")
+def deferring_terrain_effect(rb: Rulebook) -> Iterator[Diagnostic]:
+    """## What it does
+    Reports a `cost`, `defence`, `recon` or `spot` line in a terrain that says `effects from other
+    terrain`.
+
+    ## Why is this bad?
+    In a cell of that terrain the cell's other terrain (the one its map legend names after it) gives
+    those effects, so the line would never apply.  (With no other terrain the defaults hold: cost 1,
+    no defence, recon or spotting effect.)
+
+    ## Example
+    ```
+    terrain depot {
+        effects from other terrain
+        cost 2
+    }
+    ```
+    Use instead: drop the line, or drop `effects from other terrain`.
+    """
+    for decl in rb.of_kind("terrain"):
+        if decl.has("effects"):
+            for prop in decl.properties:
+                if prop.name in _TERRAIN_EFFECTS:
+                    yield diagnostic("E137", prop.span, f"terrain {decl.name!r} takes its effects from the cell's "
+                                     f"other terrain, so its {prop.name!r} line never applies",
+                                     "drop the line, or 'effects from other terrain'")

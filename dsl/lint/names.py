@@ -4,7 +4,9 @@ Loading already guarantees that every ``Ref`` names a declaration of a kind it
 allows (E101).  These checks ask what loading cannot: whether a ``§`` cite
 names a declared section, whether every unit belongs to a side and moves
 somehow, whether dice are named by their notation, whether tags nest in a
-circle, and whether a counter's factor may be ``all``.
+circle, and whether a counter's factor may be ``all``; and forms the engine would
+otherwise ignore: a ``do score`` outside its award's ``scored during`` phases, a size's
+``rank``, a ``once per turn`` action paid where actions taken are not counted.
 
 This module also holds ``index``, the lookups every family shares, built once
 per rulebook so that each check stays linear in the size of the rulebook.
@@ -22,6 +24,7 @@ from typing import Callable, Iterator, TypeVar
 from ..diagnostics import Diagnostic, diagnostic, did_you_mean
 from . import check
 from ..model import Declaration, Provenance, Rulebook
+from ..compiled.scoring import phases_around
 from ..tables import TableView
 from ..values import MAX_DICE, MAX_FACES, read_dice, shorten
 
@@ -392,3 +395,123 @@ def player_count_mismatch(rb: Rulebook) -> Iterator[Diagnostic]:
             yield diagnostic("E129", line.span, f"the rulebook says 'players {line.get('count')}', but declares "
                              f"{len(sides)} side{'s' if len(sides) != 1 else ''}",
                              "one player per side: make the count and the sides agree")
+
+
+@check("E130", "award-scored-outside-its-phases")
+def award_scored_outside_its_phases(rb: Rulebook) -> Iterator[Diagnostic]:
+    """## What it does
+    Reports a `do score AWARD…` line in a phase or step that the award's `scored during PHASE…`
+    does not name (neither the step itself nor a phase around it).
+
+    ## Why is this bad?
+    `scored during` says when the award scores; a `do score` elsewhere would score nothing
+    there, and the line would be ignored at play.
+
+    ## Example
+    ```
+    award town_held "Town held" {
+        to blue
+        on held
+        cells town
+        points 1
+        scored during victory_check
+    }
+    sequence {
+        phase movement {
+            do score town_held
+        }
+    }
+    ```
+    Use instead: score it in its phase, or name this one in `scored during`.
+    """
+    around = phases_around(rb)
+    for decl in index(rb).declarations:
+        if decl.kind not in ("phase", "step"):
+            continue
+        for line in decl.all("do"):
+            if not line.has("score"):
+                continue
+            for name in (str(n) for n in line.get("awards") or ()):
+                award = rb.get("award", name)
+                during = award.first("scored") if award is not None else None
+                phases = [str(p) for p in during.get("phases") or ()] if during is not None else []
+                if phases and around.get(decl.name, frozenset()).isdisjoint(phases):
+                    yield diagnostic("E130", line.span, f"{decl.kind} {decl.name!r} scores award {name!r}, which "
+                                     f"is scored during {', '.join(phases)}",
+                                     f"score it in {' or '.join(phases)}, or add {decl.name!r} to its "
+                                     "'scored during'")
+
+
+@check("E131", "size-rank-unread")
+def size_rank_unread(rb: Rulebook) -> Iterator[Diagnostic]:
+    """## What it does
+    Reports a `rank N` line on a `size`.
+
+    ## Why is this bad?
+    No mechanic orders sizes: selectors name a size exactly (`battalion` is battalions only),
+    and no rule compares one size with another, so a rank would be accepted and then ignored
+    at play.
+
+    ## Example
+    ```
+    size battalion "battalion" symbol II {
+        rank 2
+    }
+    ```
+    Use instead: drop the line (a `note` may keep the order the source prints); name the sizes
+    a rule covers in its selectors (`of company battalion`).
+    """
+    for decl in index(rb).of_kind("size"):
+        line = decl.first("rank")
+        if line is not None:
+            yield diagnostic("E131", line.span, f"size {decl.name!r} has a rank, but no rule orders sizes",
+                             "remove 'rank'; name the sizes a rule covers in its selectors")
+
+
+COUNTED = ("designate force", "reinforce", "refit")
+"""The procedures that count the actions a side takes in a turn (``once per turn``)."""
+
+
+@check("E132", "once-per-turn-not-counted")
+def once_per_turn_not_counted(rb: Rulebook) -> Iterator[Diagnostic]:
+    """## What it does
+    Reports an action that says `once per turn` paid for by a procedure that does not count the
+    actions a side takes (only `do designate force`, `do reinforce` and `do refit` do), or by a
+    zone's `intercepts … paying`.
+
+    ## Why is this bad?
+    There the action could be taken again and again in a turn: the limit would be ignored.
+
+    ## Example
+    ```
+    action supply_drop "Supply drop" {
+        cost cp 1
+        once per turn
+    }
+    sequence {
+        phase logistics {
+            do check supply paying supply_drop else to pool
+        }
+    }
+    ```
+    Use instead: pay for it in one of those procedures, or drop `once per turn`.
+    """
+    once = {d.name: d for d in index(rb).of_kind("action") if d.has("once")}
+    if not once:
+        return
+    for decl in index(rb).declarations:
+        if decl.kind in ("phase", "step"):
+            lines = [(line, str(line.get("procedure"))) for line in decl.all("do")]
+        elif decl.kind == "zone":
+            lines = [(line, "intercepts") for line in decl.all("intercepts")]
+        else:
+            continue
+        for line, procedure in lines:
+            if procedure in COUNTED:
+                continue
+            for name in (str(n) for n in [line.get("action"), *(line.get("actions") or ())] if n is not None):
+                if name in once:
+                    yield diagnostic("E132", line.span, f"action {name!r} is taken once per turn, but "
+                                     f"'{procedure}' does not count the actions a side takes",
+                                     f"pay for it with {', '.join(repr(p) for p in COUNTED)}, or drop "
+                                     f"'once per turn' (at {once[name].first('once').span})")

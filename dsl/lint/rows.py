@@ -4,8 +4,11 @@ A table keyed by rolls (the default for a table with a ``roll`` line) is read
 as ranges of die results; these checks sweep the rows in order of their low
 end against what the table's dice can roll.
 
-Limits: the linter does not evaluate modifiers.  Whether a row outside the
-die (``0``, ``7``) is reachable is judged from whether anything in the
+W510 asks whether a combat's table says what a roll modified past its rows reads: the modifiers
+play can add to rolls on it (``_roll_modifiers``) are summed, each sign apart, onto its dice.
+
+Limits: the linter does not evaluate modifiers' conditions.  Whether a row outside the
+die (``0``, ``7``) is reachable (E207) is judged from whether anything in the
 rulebook modifies rolls on that table; an ``effect modify … roll`` whose words
 name no table is taken to reach every table.
 """
@@ -250,3 +253,69 @@ def rolls_without_dice(rb: Rulebook) -> Iterator[Diagnostic]:
             yield diagnostic("E219", view.decl.first("row").span, f"table {view.name!r} is keyed by rolls but "
                              "nothing says which dice", "add 'roll d6' (or the dice rolled on it)")
 
+
+
+def _roll_modifiers(idx: Index) -> dict[str, list[int]]:
+    """Combat table → the modifiers play may add to a roll on it: its combat's ``roll modifier``
+    lines, modes' ``roll modifier`` (on it, or on no table named), and for a combat fought by
+    ``resolve fire`` counters' ``effect modify fire roll``.  Rolls on other tables are never
+    modified at play."""
+    fired = {str(p.get("combat")) for sequence in idx.of_kind("sequence") for d in sequence.walk()
+             for p in d.all("do") if p.get("procedure") == "resolve fire"}
+    fire = [int(p.get("modifier")) for d in idx.declarations for p in d.properties
+            if p.name == "effect" and p.get("effect") == "modify" and p.get("what") == "fire"]
+    modes = [(int(p.get("modifier")), ref_of(mode, "roll", "table")) for mode in idx.of_kind("mode")
+             for p in mode.all("roll") if p.get("modifier") is not None]
+    out: dict[str, list[int]] = {}
+    for combat in idx.of_kind("combat"):
+        table = ref_of(combat, "table", "table")
+        if table is None:
+            continue
+        found = out.setdefault(table, [])
+        found += [int(p.get("modifier")) for p in combat.all("roll") if p.get("modifier") is not None]
+        found += [m for m, on in modes if on in (None, table)]
+        if combat.name in fired:
+            found += fire
+    return out
+
+
+@check("W510", "off-table-roll-unsaid")
+def off_table_roll_unsaid(rb: Rulebook) -> Iterator[Diagnostic]:
+    """## What it does
+    Reports a combat's table whose rolls play may modify past its printed rows (a `+1` on a
+    `d6` table whose last row is `6`) when the table does not say `rolls outside use nearest row`.
+
+    ## Why is this bad?
+    The rules are silent where play can go. The engine reads the nearest row, as most games do,
+    and says in the log that the reading is its own; writing the line makes it the rulebook's,
+    with its section or a `gap`. An open row (`6+`, `<1`) needs no line.
+
+    ## Example
+    ```
+    mode watch {
+        roll modifier -1 on crt
+    }
+    table crt {
+        roll d6
+        1: DE
+        2-6: NE
+    }
+    ```
+    Use instead: add `rolls outside use nearest row`, or key the first row `<2`.
+    """
+    idx = index(rb)
+    modifiers = _roll_modifiers(idx)
+    for view in idx.tables:
+        rows, found = roll_rows(view), modifiers.get(view.name, [])
+        if not rows or view.rolls_nearest is not None or view.dice is None or not found:
+            continue
+        dice = read_dice(view.dice)
+        low = dice.low + sum(m for m in found if m < 0)  # modifiers may add up
+        high = dice.high + sum(m for m in found if m > 0)
+        top = max(high_end(r.roll) for r in rows)
+        if high > top or low < low_end(rows[0].roll):
+            past = high if high > top else low
+            yield diagnostic("W510", view.decl.name_span, f"a modified roll of {past} on table {view.name!r} is "
+                             "past its rows, and the table does not say what it reads",
+                             "add 'rolls outside use nearest row' (with a gap when the source is silent); until "
+                             "then play uses the nearest row as the engine's own reading")

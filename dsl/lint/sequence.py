@@ -8,6 +8,9 @@ whether the sequence as a whole can run: that there is one, that each phase
 does something, that a phase is run for one side, each side or both, and
 that each combat has a table it can read.
 
+It also refuses the lines of a phase that could not be carried out there: an ``order by``
+(E315), a ``repeat until`` outside an operation (E316), ``optional`` with no side to decide (E317).
+
 Limits: the linter does not evaluate ``repeat until`` or ``when`` conditions.
 """
 
@@ -330,3 +333,167 @@ def action_outside_its_phase(rb: Rulebook) -> Iterator[Diagnostic]:
                         yield diagnostic("E314", line.span, f"{describe(decl)} pays for action {name!r}, which is "
                                          f"taken during {', '.join(phases)}",
                                          f"take it in {' or '.join(phases)}, or add {decl.name!r} to its 'during'")
+
+
+def _runs(decl: Declaration, in_operation: bool = False,
+          for_side: bool = False) -> Iterator[tuple[Declaration, bool, bool]]:
+    """Every phase and step under ``decl`` with whether it is inside an operation (a step that an
+    ``alternate`` runs, strictly inside) and whether its runs are for a side (``interpreter.flow``)."""
+    alternated = {str(p.get("step")) for p in decl.all("alternate")}
+    for child in decl.children:
+        if child.kind not in ("phase", "step"):
+            continue
+        if child.has("for") or child.has("side"):
+            side = True
+        elif child.has("mutual") or child.kind == "phase":
+            side = False  # a phase with no side line is mutual
+        else:
+            side = for_side or child.name in alternated  # the acting side: each side in turn if alternated
+        yield child, in_operation, side
+        yield from _runs(child, in_operation or child.name in alternated, side)
+
+
+def _sequence_runs(rb: Rulebook) -> Iterator[tuple[Declaration, bool, bool]]:
+    for sequence in index(rb).of_kind("sequence"):
+        yield from _runs(sequence)
+
+
+@check("E315", "order-on-phase")
+def order_on_phase(rb: Rulebook) -> Iterator[Diagnostic]:
+    """## What it does
+    Reports `order by FACTOR ascending|descending` on a phase or step.
+
+    ## Why is this bad?
+    The order units act in belongs to the procedure that moves or fights them, one at a time:
+    `do move order by …` and a combat's `order by` are read there. A phase's own procedures
+    (income, scoring, supply …) act on no units one by one, so the line would be ignored.
+
+    ## Example
+    ```
+    phase movement {
+        mutual
+        order by morale descending
+        do move
+    }
+    ```
+    Use instead: `do move order by morale descending`.
+    """
+    for decl, _, _ in _sequence_runs(rb):
+        for line in decl.all("order"):
+            yield diagnostic("E315", line.span, f"{describe(decl)} says {line.text!r}: a phase or step has no order "
+                             "of its own", "write it on the procedure: 'do move order by …', or the combat's 'order by'")
+
+
+@check("E316", "repeat-outside-operation")
+def repeat_outside_operation(rb: Rulebook) -> Iterator[Diagnostic]:
+    """## What it does
+    Reports `repeat until …` on a phase, or on a step that is not inside a step that an
+    `alternate` runs (an operation).
+
+    ## Why is this bad?
+    The condition a repeat can wait for, `only one side remains in the contested square`, is
+    about the battle of an operation. Anywhere else no battle is ever on, the condition always
+    holds, and the phase or step would never run at all.
+
+    ## Example
+    ```
+    phase battle {
+        mutual
+        repeat until only one side remains in the contested square
+        do resolve fire with fire_combat
+    }
+    ```
+    Use instead: put the repeating step inside the step an `alternate` runs.
+    """
+    for decl, in_operation, _ in _sequence_runs(rb):
+        line = decl.first("repeat")
+        if line is not None and not in_operation:
+            yield diagnostic("E316", line.span, f"{describe(decl)} repeats where no battle of an operation is on when "
+                             "it starts: it would never run", "put it inside a step that an 'alternate' runs")
+
+
+@check("E317", "optional-without-side")
+def optional_without_side(rb: Rulebook) -> Iterator[Diagnostic]:
+    """## What it does
+    Reports `optional` on a phase or step that runs for no side: a `mutual` one, a phase with
+    no `side` or `for each side`, or a step inside one that no `alternate` runs.
+
+    ## Why is this bad?
+    The side a run is for decides whether to skip it. With no such side nobody can be asked,
+    and the phase would always be played although it says it may be skipped.
+
+    ## Example
+    ```
+    phase supply {
+        mutual
+        optional
+        do check supply paying supply else to reserve
+    }
+    ```
+    Use instead: `for each side` (each side decides for its own run) or `side NAME`.
+    """
+    for decl, _, for_side in _sequence_runs(rb):
+        line = decl.first("optional")
+        if line is not None and not for_side:
+            yield diagnostic("E317", line.span, f"{describe(decl)} is optional but runs for no side: nobody can "
+                             "skip it", "add 'for each side' or 'side …', or remove 'optional'")
+
+
+REPEAT_CONDITIONS = ("only one side remains in the contested square",)
+"""The conditions a ``repeat until`` may wait for: those ``interpreter.flow`` evaluates."""
+
+
+@check("E319", "unsupported-repeat-condition")
+def unsupported_repeat_condition(rb: Rulebook) -> Iterator[Diagnostic]:
+    """## What it does
+    Reports a `repeat until` whose condition is not one the engine evaluates.
+
+    ## Why is this bad?
+    The condition is read when the step first ends: a game would stop there, mid-play, with an
+    error, instead of the rulebook being refused before play. The one condition is
+    `only one side remains in the contested square`.
+
+    ## Example
+    ```
+    step firefight {
+        repeat until no attacks remain
+        do resolve fire with firefight
+    }
+    ```
+    Use instead: `repeat until only one side remains in the contested square`.
+    """
+    for decl, _, _ in _sequence_runs(rb):
+        line = decl.first("repeat")
+        words = " ".join(str(w) for w in line.get("condition") or ()) if line is not None else None
+        if words is not None and words not in REPEAT_CONDITIONS:
+            yield diagnostic("E319", line.span, f"{describe(decl)} repeats until {words!r}, a condition the "
+                             "engine does not evaluate", f"write: repeat until {REPEAT_CONDITIONS[0]}")
+
+
+MAX_TURNS = 1000
+"""The longest game a rulebook's ``turns N`` may give (a scenario's ``turns`` has the same bound)."""
+
+
+@check("E318", "turns-out-of-range")
+def turns_out_of_range(rb: Rulebook) -> Iterator[Diagnostic]:
+    """## What it does
+    Reports a sequence's `turns N` below 1 or above 1000.
+
+    ## Why is this bad?
+    `turns N` is how many turns a game lasts unless its scenario says otherwise: a game of no
+    turns ends before anything happens, and a board game never runs to thousands.
+
+    ## Example
+    ```
+    sequence {
+        turns 0
+    }
+    ```
+    Use instead: `turns 8`, or `turns per scenario`.
+    """
+    for sequence in index(rb).of_kind("sequence"):
+        line = sequence.first("turns")
+        count = line.get("count") if line is not None else None
+        if count is not None and not 1 <= count <= MAX_TURNS:
+            yield diagnostic("E318", line.span, f"the sequence lasts {count} turns",
+                             f"give from 1 to {MAX_TURNS} turns, or 'turns per scenario'")

@@ -7,8 +7,12 @@ what a heading, a row key and a cell are.  The die-roll rows are
 result's effects may do ``dsl.lint.contexts``.  The helpers at the top (range
 ends, wording of counts) are shared by those modules.
 
+The last checks are about fights past a combat's table (W509: whether the table says what they
+read) and about battles of more than one round (E225: the combat's ``recycle`` and the
+sequence's ``repeat`` agree).
+
 Limits: value columns are checked as written; the linter does not evaluate the
-modifiers and shifts that move a fight between columns.
+modifiers and shifts that move a fight between columns, only whether any may apply.
 """
 
 from __future__ import annotations
@@ -17,8 +21,8 @@ from typing import Iterable, Iterator
 
 from ..diagnostics import Diagnostic, diagnostic, did_you_mean
 from . import check
-from .names import index
-from ..model import Rulebook
+from .names import describe, index, ref_of
+from ..model import Declaration, Property, Rulebook
 from ..tables import Column, TableView
 from ..values import Range
 
@@ -302,3 +306,136 @@ def unknown_shifted_column(rb: Rulebook) -> Iterator[Diagnostic]:
                     yield diagnostic("E214", word.span, f"'shifted only' names no column {word.text!r} of table "
                                      f"{view.name!r}", did_you_mean(word.text, labels))
 
+
+
+# --- past the table's edges, and battles of more than one round -------------------------------------
+
+
+def _shifts_possible(combat: Declaration, counters_shift: bool) -> bool:
+    """Whether anything may shift a combat's column: its ``shift`` or ``column shift`` lines,
+    ``terrain shifts columns``, or (``counters_shift``) a counter's ``effect shift``."""
+    terrain = combat.first("terrain")
+    return (counters_shift or combat.has("shift") or combat.has("column")
+            or (terrain is not None and terrain.has("shifts")))
+
+
+def _edges_reached(view: TableView, combat: Declaration, shifts: bool) -> list[str]:
+    """The edges (``above``, ``below``) a combat's fight may go past on ``view``: any, for odds
+    (a ratio has no bound); for totals, past a bounded last range or a first range above 0
+    (totals are never negative); and any edge when something may shift the column."""
+    if combat.has("fixed"):
+        return ["above", "below"] if shifts else []
+    if view.lookup == "odds":
+        return ["above", "below"]
+    usable = [c.range for c in view.columns if c.range is not None and not c.shifted_only]
+    if not usable:
+        return []
+    return [edge for edge, reached in (("above", shifts or usable[-1].high is not None),
+                                       ("below", shifts or (usable[0].low is not None and usable[0].low > 0)))
+            if reached]
+
+
+@check("W509", "off-table-column-unsaid")
+def off_table_column_unsaid(rb: Rulebook) -> Iterator[Diagnostic]:
+    """## What it does
+    Reports a table a combat reads that does not say what a fight past its columns reads
+    (`above last column use last`, `below first column use first`) when a fight can go there:
+    odds always can; totals past a bounded last range (`10-12`) or below a first range (`1`);
+    either, when a shift may apply.
+
+    ## Why is this bad?
+    The rules are silent where play can go. The engine uses the last (first) column, as most
+    games do, and says in the log that the reading is its own; writing the line makes it the
+    rulebook's, with its section or a `gap`.
+
+    ## Example
+    ```
+    table crt {
+        lookup by odds
+        columns 1:2 1:1 2:1
+    }
+    ```
+    Use instead: add `above last column use last` and `below first column use first`.
+    """
+    idx = index(rb)
+    counters_shift = any(p.name == "effect" and p.get("effect") == "shift"
+                         for d in idx.declarations for p in d.properties)
+    said = {"above": "above last column use last", "below": "below first column use first"}
+    for view in idx.tables:
+        edges: dict[str, str] = {}
+        for combat in idx.of_kind("combat"):
+            if ref_of(combat, "table", "table") != view.name:
+                continue
+            for edge in _edges_reached(view, combat, _shifts_possible(combat, counters_shift)):
+                edges.setdefault(edge, combat.name)
+        for edge, combat_name in edges.items():
+            if view.says_off_table(edge) is None:
+                past = "above its last column" if edge == "above" else "below its first column"
+                yield diagnostic("W509", view.decl.name_span, f"table {view.name!r} (read by combat "
+                                 f"{combat_name!r}) does not say what a fight {past} reads",
+                                 f"add '{said[edge]}' (with a gap when the source is silent); until then "
+                                 f"play uses that column as the engine's own reading")
+
+
+def _repeats_rounds(decl: Declaration) -> bool:
+    repeat = decl.first("repeat")
+    words = " ".join(str(w) for w in (repeat.get("condition") or ())) if repeat is not None else ""
+    return words == "only one side remains in the contested square"
+
+
+def _fire_lines(decl: Declaration, repeated: Declaration | None = None) -> Iterator[tuple[Property, Declaration, Declaration | None]]:
+    """Every ``do resolve fire`` line under ``decl``: (line, its phase or step, the nearest phase
+    or step around it, itself included, that repeats until only one side remains)."""
+    for child in decl.children:
+        if child.kind not in ("phase", "step"):
+            continue
+        here = child if _repeats_rounds(child) else repeated
+        for line in child.all("do"):
+            if line.get("procedure") == "resolve fire":
+                yield line, child, here
+        yield from _fire_lines(child, here)
+
+
+@check("E225", "recycle-mismatch")
+def recycle_mismatch(rb: Rulebook) -> Iterator[Diagnostic]:
+    """## What it does
+    Reports a `do resolve fire with COMBAT` line whose combat and sequence disagree on how long a
+    battle lasts: the combat says `recycle until one side remains` but no phase or step around
+    the line repeats (`repeat until only one side remains in the contested square`), or a step
+    repeats so while the combat does not recycle.
+
+    ## Why is this bad?
+    A battle's round is a run of steps (recon, support, fire), so the sequence repeats it; the
+    combat says whether its battles go on after the first round. Without the repeat nothing
+    would fight the second round the combat promises; without `recycle` the battle ends after
+    one round and the repeat never runs again.
+
+    ## Example
+    ```
+    combat fire {
+        table crt
+        recycle until one side remains
+    }
+    step fire {
+        do resolve fire with fire
+    }
+    ```
+    Use instead: put the round's steps in a step that says `repeat until only one side remains
+    in the contested square`.
+    """
+    idx = index(rb)
+    for sequence in idx.of_kind("sequence"):
+        for line, step, repeated in _fire_lines(sequence):
+            combat = idx.get("combat", str(line.get("combat")))
+            if combat is None:
+                continue
+            if combat.has("recycle") and repeated is None:
+                yield diagnostic("E225", line.span, f"combat {combat.name!r} recycles until one side remains, but "
+                                 f"nothing around {describe(step)} repeats its rounds",
+                                 "add 'repeat until only one side remains in the contested square' to the step "
+                                 "holding the round")
+            elif not combat.has("recycle") and repeated is not None:
+                yield diagnostic("E225", repeated.first("repeat").span, f"{describe(repeated)} repeats until only "
+                                 f"one side remains, but combat {combat.name!r} does not recycle: its battle ends "
+                                 "after one round", f"add 'recycle until one side remains' to combat {combat.name!r}, "
+                                 "or drop the repeat")

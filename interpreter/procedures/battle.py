@@ -18,7 +18,10 @@ total of its firing units' attack factor (the COMBAT's ``attack factor``) on the
 (``interpreter.results.resolve``, with a ``Battle``: terrain shifts only fire at the defender, and
 the recon unit is the first into a box by a ``refit`` result, ``recon unit refitted first``),
 adding its markers' ``modify fire roll +N [for self] [once]`` effects and the turn modifier
-``(side, "roll:fire", N)``.  A side whose total is 0 does not fire.  After a side fires, markers
+``(side, "roll:fire", N)``.  A side whose total is 0 does not fire.  The battle goes on after
+the round only when the COMBAT says ``recycle until one side remains`` (the step around the round
+then repeats it, ``repeat until only one side remains in the contested square``: lint E225 has the
+two agree); otherwise it is over after one round of fire.  After a side fires, markers
 in the cell meet ``SIDE fires in cell`` (``interpreter.event_effects.fired``); at the end of the
 round the counters there meet ``[first] combat round ends`` (``event_effects.round_ended``), whose
 effects are carried out like any moment's.
@@ -176,5 +179,7 @@ def resolve_fire(ctx: Context, prop: Property) -> Flow:
                                 attacker_side=side, roll_modifier=modifier, battle=battle)
         yield from event_effects.fired(ctx, side, cell)
     yield from event_effects.round_ended(ctx, cell, first=operation.round <= 1)
-    if not battle_on(ctx) or operation.mode == "strike":
-        yield from battle_over(ctx)  # a strike is one round of fire
+    if battle_on(ctx) and operation.mode != "strike" and combat.recycle is None:
+        ctx.say(f"{combat.label} is one round: it does not recycle until one side remains", kind="combat", cell=cell)
+    if not battle_on(ctx) or operation.mode == "strike" or combat.recycle is None:
+        yield from battle_over(ctx)  # a strike is one round of fire, and so is a combat that does not recycle

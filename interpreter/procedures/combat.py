@@ -29,6 +29,9 @@ may be attacked when a ``spotting`` rule says ``unspotted may be attacked`` (or
 the rulebook has no spotting rule).  Every attacking unit being in one mode with
 a ``roll modifier`` (WATCH's -1) modifies the roll.
 
+A combat that says ``recycle until one side remains`` fights each attack (and each
+bombardment) round after round until one side has left the fight (``fight_rounds``).
+
 ``bombard``: each side in player order bombards until it is done.  A unit with
 the combat's ``range factor`` reaches enemy cells up to that many hexes away; a
 unit without one whose movement class has ``unlimited distance`` (helicopters and
@@ -66,6 +69,7 @@ from ...dsl.model import Declaration, Property
 from ...dsl.values import Dice
 from ..actions import Action
 from ..caches import rules_cache
+from ..citations import because
 from ..cells import adjacency
 from ..combat import factor_name, mode_roll_modifier, unit_factor
 from ..conditions import Scope, effect_condition, holds
@@ -242,14 +246,42 @@ def fight(ctx: Context, prop: Property) -> Flow:
         _flag(ctx, ids, ATTACKED)
         attackers = [ctx.state.unit(i) for i in ids]
         defenders = targets_in(ctx, combat, cell, side)
-        table = combat.table
         ctx.say(f"{', '.join(ctx.label(u) for u in attackers)} attack {cell}", kind="attack", cell=cell,
                 units=list(ids), side=side)
-        yield from resolve(ctx, combat.name, attackers, defenders, reason=f"attack on {cell}", attacker_side=side,
-                           roll_modifier=mode_roll_modifier(ctx, attackers, table))
+        yield from fight_rounds(ctx, combat, attackers, defenders, cell, reason=f"attack on {cell}", side=side)
 
 
 DONE = Action("done")
+
+
+MAX_ROUNDS = 100
+"""A recycling fight is fought at most this many rounds: a table whose results can leave both
+sides standing round after round must still end (reaching it is logged)."""
+
+
+def fight_rounds(ctx: Context, combat: CombatRule, attackers: list[Unit], defenders: list[Unit], cell: str, *,
+                 reason: str, side: str) -> Flow:
+    """One attack on ``cell``: a round of the combat, and with its ``recycle until one side
+    remains`` another while both sides remain, an attacking unit still where it attacked from
+    and a unit attacked still in the cell (one eliminated, retreated, broken off or put in a box
+    has left the fight).  Each round rolls anew, with the modifier of the attackers left (their
+    mode's).  An attack by a counter's effect (``trigger``) has no attacking unit: one round."""
+    places = {u.id: u.location for u in attackers}
+    targets = [u.id for u in defenders]
+    for round_ in range(1, MAX_ROUNDS + 1):
+        if round_ > 1:
+            ctx.say(because(f"{combat.label}: both sides remain in the fight for {cell}, round {round_}",
+                            combat.decl, combat.recycle), kind="combat", cell=cell, round=round_)
+        yield from resolve(ctx, combat.name, attackers, defenders, reason=reason, attacker_side=side,
+                           roll_modifier=mode_roll_modifier(ctx, attackers, combat.table))
+        if combat.recycle is None:
+            return
+        attackers = [u for u in (ctx.state.unit(i) for i in places) if u.location == places[u.id]]
+        defenders = [u for u in (ctx.state.unit(i) for i in targets) if u.location == cell]
+        if not attackers or not defenders:
+            return
+    ctx.say(f"{combat.label}: the fight for {cell} stopped after {MAX_ROUNDS} rounds with both sides left",
+            kind="combat", cell=cell)
 
 
 def _target_holders(ctx: Context, facts) -> dict[str, set[str]]:
@@ -348,7 +380,6 @@ def _reach(ctx: Context, combat: CombatRule, unit: Unit) -> tuple[list[str], boo
 def bombard(ctx: Context, prop: Property) -> Flow:
     """Combined bombardment of enemy cells in range, each unit once (module docstring)."""
     combat = ctx.rules.combats[str(prop.get("combat"))]
-    table = combat.table
     for side in _sides(ctx):
         while True:
             reach = {}
@@ -377,9 +408,8 @@ def bombard(ctx: Context, prop: Property) -> Flow:
             attackers = [ctx.state.unit(i) for i in ids]
             ctx.say(f"{', '.join(ctx.label(u) for u in attackers)} bombard {cell}", kind="attack", cell=cell,
                     units=list(ids), side=side)
-            yield from resolve(ctx, combat.name, attackers, targets_in(ctx, combat, cell, side),
-                               reason=f"bombardment of {cell}", attacker_side=side,
-                               roll_modifier=mode_roll_modifier(ctx, attackers, table))
+            yield from fight_rounds(ctx, combat, attackers, targets_in(ctx, combat, cell, side), cell,
+                                    reason=f"bombardment of {cell}", side=side)
 
 
 # --- trigger ---------------------------------------------------------------------------------------

@@ -2,8 +2,9 @@
 
 The acting side rolls the table's dice and reads the column named after it (``columns blue
 red``), or the first column of a table with one.  The event's printed ``text`` is logged for both
-players, then its ``effect`` lines are carried out in order (``interpreter.event_effects.run_event``,
-which says what each effect of an event does).
+players, then its ``effect`` lines are carried out in order for the event's owner: its ``side``,
+else the side that rolled (``interpreter.event_effects.run_event``, which says what each effect of
+an event does).
 """
 
 from __future__ import annotations

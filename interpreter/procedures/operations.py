@@ -24,15 +24,17 @@ from ..actions import Action
 from ..context import Context, Flow
 from . import procedure
 from ..forces import (Force, can_afford, class_of, has_enemy, is_carried, is_movable, joins_any_force,
-                      may_carry, names_of, operation_cost, pay, redeploy_cells, redeploy_cost)
+                      may_carry, may_take, names_of, operation_cost, pay, redeploy_cells, redeploy_cost, took)
 from ..rules import Rules
 from ..state import Unit
 from . import battle
 
 
 def _actions(ctx: Context, prop: Property, side: str) -> list[ActionRule]:
+    """The line's actions the side may take now (``forces.may_take``: its own, and a ``once per
+    turn`` one not yet taken this turn)."""
     return [action for name in names_of(prop.get("actions"))
-            if (action := ctx.rules.actions.get(name)) is not None and action.taken_by(side)]
+            if (action := ctx.rules.actions.get(name)) is not None and may_take(ctx, action, side)]
 
 
 # --- designate force -------------------------------------------------------------------------
@@ -82,7 +84,11 @@ def designate_force(ctx: Context, prop: Property) -> Flow:
             ctx.say(f"{ctx.shown('side', side)} passes", kind="operation", side=side)
             return
         if choice.kind == "strike":
-            yield from battle.strike(ctx, strikes, side, choice.args[0])
+            # The action the strike pays (the cheapest, as ``battle.strike`` picks it): taken.
+            priced = [(p[1], a) for a in strikes if (p := battle.strike_price(ctx, a, side, choice.args[0]))]
+            action = min(priced, key=lambda pa: pa[0])[1]
+            yield from battle.strike(ctx, [action], side, choice.args[0])
+            took(ctx, action, side)
             return
         chosen = yield from _choose_force(ctx, actions, side, choice.args[0])
         if chosen:
@@ -163,11 +169,13 @@ def _choose_force(ctx: Context, actions: list[ActionRule], side: str, cell: str)
             resource, amount, name = cost
             operation.mode = "operation"
             pay(ctx, side, resource, amount, f"{ctx.rules.actions[name].label}: {', '.join(picked)}")
+            took(ctx, ctx.rules.actions[name], side)
         else:
             action = next(a for a in redeploy if redeploy_cost(ctx, a, units[0]) is not None)
             resource, amount = redeploy_cost(ctx, action, units[0])
             operation.mode = f"redeploy:{action.name}"
             pay(ctx, side, resource, amount, f"{action.label}: {picked[0]}")
+            took(ctx, action, side)
         ctx.say(f"{ctx.shown('side', side)} designates {', '.join(ctx.label(u) for u in units)} in {cell}",
                 kind="operation", side=side, cell=cell, force=list(picked))
         return True
@@ -207,6 +215,7 @@ def _designate_reaction(ctx: Context, actions: list[ActionRule], side: str) -> F
             continue
         resource, amount, name = cost
         pay(ctx, side, resource, amount, f"{ctx.rules.actions[name].label}: {', '.join(picked)}")
+        took(ctx, ctx.rules.actions[name], side)
         operation.moving = list(picked)
         ctx.say(f"{ctx.shown('side', side)} reacts with {', '.join(ctx.label(u) for u in units)} from {cell}",
                 kind="operation", side=side, cell=cell, force=list(picked))

@@ -83,6 +83,8 @@ def score(ctx: Context, prop: Property) -> Flow:
     In a phase bound to one side (``ctx.acting``) only the awards that side receives are scored:
     those whose ``to`` names it.  An award without ``to`` is received by no side, so a bound phase
     skips it (``score_held`` scores nothing for it anywhere).  A ``mutual`` phase scores them all.
+    An award ``scored during PHASE…`` is scored by the ``do score`` lines of those phases: E130
+    refuses a line elsewhere, so the line's own phase says when it scores.
     """
     for ref in prop.get("awards") or ():
         award = ctx.rules.awards.get(str(ref))

@@ -106,7 +106,7 @@ def may_stand(ctx: Context, unit: Unit, cell: str, *, no_enemy: bool) -> bool:
         table = cost_table(ctx.rules, ctx.board, unit.type)
         if cell not in table.cost or (table.must_end is not None and cell not in table.must_end):
             return False
-    elif ctx.rules.terrain_cost(ctx.board.terrain(cell), unit_type) is None:
+    elif ctx.rules.terrain_cost(ctx.board.terrain(cell), unit_type, ctx.board.tags(cell)) is None:
         return False
     if no_enemy and _enemy_seen(ctx, unit.side, cell):
         return False

@@ -73,7 +73,7 @@ def recon_candidates(ctx: Context, side: str, factor: str | None) -> list[Unit]:
 
 
 def _terrain_recon(ctx: Context, cell: str, role: str) -> tuple[int, str | None]:
-    terrain = ctx.rules.terrains.get(ctx.board.terrain(cell))
+    terrain = ctx.rules.cell_terrain(ctx.board.terrain(cell), ctx.board.tags(cell))
     recon = terrain.recon if terrain is not None else None
     if recon is None or recon.role != role:
         return 0, None

@@ -5,6 +5,7 @@
     or ``done``), pays the action's line for the unit's type, rolls the delay and puts the unit on
     ``VIA:N`` (``VIA`` is the box's ``returns via`` box, ``N`` the turn plus the roll).  A unit due
     after the scenario's last turn stays there: it is never received, and its price is spent.
+    A ``once per turn`` action refits one counter a turn (``forces.may_take``).
 
 ``do return refitted units``
     The acting side's counters due this turn (``VIA:TURN``) are placed as reinforcements, free.
@@ -20,6 +21,7 @@ from attrs import evolve
 from ...dsl.model import Property
 from ...dsl.values import Dice, read_dice
 from ..context import Context, Flow
+from ..forces import may_take, took
 from . import procedure
 from ..state import Unit
 from .placement import place
@@ -52,9 +54,13 @@ def refit(ctx: Context, prop: Property) -> Flow:
                     due=due, received=True)
 
     for side in paying_sides(ctx, action):
+        def refit_one(unit: Unit, side: str = side) -> None:
+            took(ctx, action, side)
+            put_on_track(unit)
+
         yield from paid_picks(ctx, side, box, action, "refit", "refit",
                               f"refit a counter from the {ctx.shown('box', box)} ({action.label})",
-                              put_on_track)
+                              refit_one, allowed=lambda unit, side=side: may_take(ctx, action, side))
 
 
 def _dice(ctx: Context, dice) -> Dice:

@@ -9,6 +9,7 @@ the ``pick reinforcement free`` effect.
     From any other box the side chooses which counter to take (``take ID``, one option per unit
     type), priced by the action's line for that type; types the action does not price are not
     offered (an action priced for one marker type places only those, not others waiting beside them).
+    A ``once per turn`` action gives one draw or one counter a turn (``forces.may_take``).
     ``draw_reinforcement`` is one draw, for events that give a free pick.
 
 Hidden information: a draw from a box whose ``draws shown to opponent`` does not name the side is
@@ -30,6 +31,7 @@ from ...dsl.values import Dice
 from ..actions import Action
 from ..context import Context, Flow
 from ..effects import Target, carries_out, sides_for
+from ..forces import may_take, took
 from . import procedure
 from .placement import place, placement_options
 from .prices import can_pay, paid_picks, pay, paying_sides, price
@@ -64,6 +66,7 @@ def draw_reinforcement(ctx: Context, side: str, box: str | None = None, *, free:
         if not can_pay(ctx, side, cost):
             return None
         pay(ctx, side, cost, f"{action.label}")
+        took(ctx, action, side)
     index = ctx.roll(Dice(1, len(pool)), f"draw from the {ctx.shown('box', box)} ({len(pool)} counters)")
     unit = pool[index - 1]
     shown = _shown(ctx, box, side)
@@ -93,7 +96,7 @@ def reinforce(ctx: Context, prop: Property) -> Flow:
 
 
 def _draw_loop(ctx: Context, side: str, box: str, action: ActionRule) -> Flow:
-    while counters_in_box(ctx, side, box):
+    while counters_in_box(ctx, side, box) and may_take(ctx, action, side):
         cost = price(ctx, action, None)
         if not can_pay(ctx, side, cost):
             return
@@ -106,10 +109,13 @@ def _draw_loop(ctx: Context, side: str, box: str, action: ActionRule) -> Flow:
 
 
 def _take_loop(ctx: Context, side: str, box: str, action: ActionRule) -> Flow:
+    def take(unit):
+        took(ctx, action, side)
+        return place(ctx, unit, box, why=action.label)
+
     yield from paid_picks(ctx, side, box, action, "reinforce", "take",
-                          f"{action.label}: take a counter from the {ctx.shown('box', box)}",
-                          lambda unit: place(ctx, unit, box, why=action.label),
-                          allowed=lambda unit: bool(placement_options(ctx, unit, box)))
+                          f"{action.label}: take a counter from the {ctx.shown('box', box)}", take,
+                          allowed=lambda unit: may_take(ctx, action, side) and bool(placement_options(ctx, unit, box)))
 
 
 @carries_out(PickReinforcement, Where.EVENT, Where.MOMENT)

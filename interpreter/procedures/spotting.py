@@ -102,7 +102,7 @@ def _spotters(ctx: Context, spotting: Spotting, side: str) -> list[tuple[str, in
 def _try_to_spot(ctx: Context, spotting: Spotting, side: str, counter: Unit) -> None:
     cell = counter.location
     terrain_name = ctx.board.terrain(cell)
-    terrain = ctx.rules.terrains.get(terrain_name)
+    terrain = ctx.rules.cell_terrain(terrain_name, ctx.board.tags(cell))
     where = f"{terrain.label if terrain else terrain_name} {cell}"
     needed = terrain.spot if terrain else None
     if needed is None:
