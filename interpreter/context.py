@@ -43,6 +43,9 @@ class Context:
         """The final result, set by ``interpreter.victory.final_result`` when the game ends."""
         self.operation = None
         """The ``interpreter.operation.Operation`` in progress, in games of alternating operations."""
+        self.stacking_checked: tuple | None = None
+        """The units as the last end-of-phase stacking check left them (``flow``): while they are
+        the same tuple (no counter moved, came or went), a check would find nothing."""
 
     # --- the log -------------------------------------------------------------------------
 

@@ -232,7 +232,10 @@ def _check_stacking(ctx: Context) -> Flow:
     """Stacking ``checked at end of phases``: each side's excess in a cell goes to the ``excess to`` box.
 
     The owner picks which units go, one at a time, among those counting against the broken limit.
+    Nothing is checked while the units are those the last check left (``ctx.stacking_checked``).
     """
+    if ctx.state.units is ctx.stacking_checked:
+        return
     for rule in ctx.rules.stackings:
         if rule.checked != "end" or rule.excess_box is None:
             continue
@@ -258,6 +261,7 @@ def _check_stacking(ctx: Context) -> Flow:
                     ctx.say(f"{ctx.label(unit)} goes to the {box}: over the stacking limit in {cell} "
                             f"({cite(rule.decl, rule.checked_source) or rule.name})", kind="stacking", unit=unit.id, cell=cell,
                             box=box)
+    ctx.stacking_checked = ctx.state.units
 
 
 def _clear_spent(ctx: Context) -> None:

@@ -102,10 +102,8 @@ def setup(ctx: Context) -> Flow:
             unit = Unit(ids[index], slot.unit, side, slot.at or slot.box or "offmap", hidden=_hides(ctx, side),
                         dummy=unit_type.dummy)
             if slot.zone is not None:
-                cells = [c for c in zone_cells(ctx, slot.zone, unit_type)
-                         if _holds(ctx, side, c, slot.zone.holding)
-                         and _group_room(ctx, c, slot, groups)
-                         and _may_stand(ctx, unit, c, slot.per_cell)]
+                cells = [c for c in _holding_cells(ctx, side, zone_cells(ctx, slot.zone, unit_type), slot.zone.holding)
+                         if _group_room(ctx, c, slot, groups) and _may_stand(ctx, unit, c, slot.per_cell)]
                 options = [Action("place", (unit.id, c)) for c in cells]
                 if slot.may_hold:
                     options.append(Action("place", (unit.id, slot.may_hold)))
@@ -113,12 +111,12 @@ def setup(ctx: Context) -> Flow:
                     where = ctx.scenario.unplaced
                     ctx.say(f"{unit.id} {unit_type.label} cannot be placed: no cell of its zone is free; "
                             f"it goes to {where}", kind="setup", unit=unit.id, cell=where, side=side)
-                    ctx.state = evolve(ctx.state, units=(*ctx.state.units, evolve(unit, location=where)))
+                    ctx.state = ctx.state.with_added_unit(evolve(unit, location=where))
                     continue
                 action = yield from ctx.choose(side, "setup", f"place {unit.id} {unit_type.label}", options)
                 unit = evolve(unit, location=action.args[1])
             groups[unit.id] = slot.group
-            ctx.state = evolve(ctx.state, units=(*ctx.state.units, unit))
+            ctx.state = ctx.state.with_added_unit(unit)
             if unit.on_map:
                 ctx.say(f"{ctx.label(unit, side)} set up at {unit.location}", kind="setup", unit=unit.id,
                         cell=unit.location, side=side)
@@ -215,12 +213,14 @@ def _hides(ctx: Context, side: str) -> bool:
     return bool(counters and counters.has("down"))
 
 
-def _holds(ctx: Context, side: str, cell: str, selectors: tuple[str, ...]) -> bool:
-    """Whether the cell holds a counter of ``side`` that one of ``selectors`` names (or none are given)."""
+def _holding_cells(ctx: Context, side: str, cells: tuple[str, ...], selectors: tuple[str, ...]) -> list[str]:
+    """Those of ``cells`` (in their order) holding a counter of ``side`` that one of ``selectors``
+    names; all of them when none are given.  Found from the side's counters on the map, not cell by
+    cell: a zone has many more cells than the side has counters."""
     if not selectors:
-        return True
-    return any(u.side == side and Rules.unit_matches(ctx.rules.unit_type(u.type), selectors)
-               for u in ctx.state.units_at(cell))
+        return list(cells)
+    held = {u.location for u in ctx.state.units_of(side) if Rules.unit_matches(ctx.rules.unit_type(u.type), selectors)}
+    return [c for c in cells if c in held]
 
 
 def _group_room(ctx: Context, cell: str, slot: _Slot, groups: dict[str, str]) -> bool:

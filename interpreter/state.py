@@ -192,6 +192,14 @@ class GameState:
         object.__setattr__(new, "_index", index.handed_on(swaps))
         return new
 
+    def with_added_unit(self, unit: Unit) -> "GameState":
+        """This state with ``unit`` added after the others (a counter set up or brought into play),
+        its indexes handed on with the one unit added rather than rebuilt."""
+        index = self._index
+        new = _with_units_tuple(self, (*self.units, unit))
+        object.__setattr__(new, "_index", index.handed_on_added(unit, len(self.units)))
+        return new
+
     def resource(self, side: str, name: str) -> Fraction:
         for s, r, v in self.resources:
             if s == side and r == name:
@@ -310,6 +318,28 @@ class _Index:
                 get = after_of.get
                 for side in sides:
                     by_side[side] = tuple([get(u.id, u) for u in by_side[side]])
+        return _Index(positions, by_id, by_cell, by_side)
+
+    def handed_on_added(self, unit: Unit, position: int) -> "_Index":
+        """The indexes of the state with ``unit`` added at ``position``, the end of ``units`` (so it
+        comes last in its cell's and its side's tuples, as a rebuild would put it).  A unit whose id
+        is already there (which a game never adds) leaves every index to be built afresh."""
+        if unit.id in (self.positions or self.by_id or ()):
+            return _Index()
+        positions = self.positions
+        if positions is not None:
+            positions = {**positions, unit.id: position}
+        by_id = self.by_id
+        if by_id is not None:
+            by_id = {**by_id, unit.id: unit}
+        by_cell = self.by_cell
+        if by_cell is not None:
+            by_cell = by_cell.copy()
+            by_cell[unit.location] = (*by_cell.get(unit.location, ()), unit)
+        by_side = self.on_map_by_side
+        if by_side is not None and unit.on_map:
+            by_side = by_side.copy()
+            by_side[unit.side] = (*by_side.get(unit.side, ()), unit)
         return _Index(positions, by_id, by_cell, by_side)
 
     def _handed_on_each(self, swaps: list[tuple[Unit, Unit]]) -> "_Index":

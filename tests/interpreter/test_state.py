@@ -58,3 +58,16 @@ def test_replace_is_evolve():
     assert replace(unit, location="0202", mode="dig") == evolve(unit, location="0202", mode="dig")
     state = GameState(units=(unit,), turn=3)
     assert replace(state, phase="combat") == evolve(state, phase="combat")
+
+
+@given(st.lists(st.tuples(st.sampled_from(CELLS), st.sampled_from(SIDES)), min_size=1, max_size=12),
+       st.integers(0, 12))
+def test_indexes_handed_on_as_units_are_added_equal_fresh_ones(placed, built_after):
+    """Set-up adds counters one by one: each new state's indexes are the old ones plus the unit."""
+    state = GameState()
+    for n, (cell, side) in enumerate(placed):
+        if n == built_after:
+            indexes(state)  # the indexes exist from here on, and are handed on
+        state = state.with_added_unit(Unit(f"U{n:02d}", "t", side, cell))
+        assert indexes(state) == indexes(fresh(state))
+    assert [u.id for u in state.units] == [f"U{n:02d}" for n in range(len(placed))]
