@@ -193,30 +193,9 @@ def fight(ctx: Context, prop: Property) -> Flow:
     sides = _sides(ctx)
     finished: set[str] = set()
     rank = _ranking(ctx, combat)
-    around = adjacency(ctx.board) if combat.adjacent else None
-    facts = _type_facts_of(ctx, combat)
+    readiness = _Readiness(ctx, combat, sides)
     while True:
-        # Who may attack what, read afresh each round (``attack_cells`` for every unit) from the
-        # few cells holding targets rather than from every neighbour of every unit.
-        ready = {}
-        held = _target_holders(ctx, facts)
-        for side in sides:
-            if side in finished:
-                continue
-            targets = {cell for cell, holders in held.items() if len(holders) > 1 or side not in holders}
-            if not targets:
-                continue
-            for unit in ctx.state.units_of(side):
-                # ``_may_fire`` (units_of gives only units on the map).
-                if (unit.dummy or ATTACKED in unit.spent or not facts(unit)[1]
-                        or (unit.mode and forbidding_mode(ctx, unit, "attack"))):
-                    continue
-                if around is None:
-                    cells = [unit.location] if unit.location in targets else []
-                else:
-                    cells = [c for c in around[unit.location] if c in targets]  # in id order
-                if cells:
-                    ready[unit.id] = (unit, cells)
+        ready = readiness.ready(finished)
         if not ready:
             return
         first = min((rank(u), sides.index(u.side)) for u, _ in ready.values())
@@ -282,6 +261,83 @@ def fight_rounds(ctx: Context, combat: CombatRule, attackers: list[Unit], defend
             return
     ctx.say(f"{combat.label}: the fight for {cell} stopped after {MAX_ROUNDS} rounds with both sides left",
             kind="combat", cell=cell)
+
+
+class _Readiness:
+    """Who may attack what in one ``fight``, kept from round to round.
+
+    A unit may attack (``_may_fire``: real, not done yet, its mode allowing it) the cells next to
+    it (or its own, for a combat that is not ``adjacent``) holding counters another side may
+    attack.  After a round only what it changed is read again: the units that changed, and the
+    units in or next to a cell whose counters changed; so a fight of N rounds among N units does
+    not look at every unit every round.
+    """
+
+    def __init__(self, ctx: Context, combat: CombatRule, sides: list[str]):
+        self.ctx, self.sides = ctx, sides
+        self.around = adjacency(ctx.board) if combat.adjacent else None
+        self.facts = _type_facts_of(ctx, combat)
+        self.seen: tuple[Unit, ...] | None = None
+        self.held: dict[str, set[str]] = {}
+        self.entries: dict[str, tuple[Unit, list[str]]] = {}
+        self.order: dict[str, int] = {}
+
+    def ready(self, finished: set[str]) -> dict[str, tuple[Unit, list[str]]]:
+        """Each unit of a side not ``finished`` that may attack now, with the cells it may attack,
+        in player order and then the order of the state's units."""
+        units = self.ctx.state.units
+        if self.seen is None or len(units) != len(self.seen):
+            self.held = _target_holders(self.ctx, self.facts)
+            self.order = {u.id: n for n, u in enumerate(units)}
+            self.entries = {}
+            for unit in units:
+                self._look_at(unit)
+        elif units is not self.seen:
+            changed = [(was, now) for was, now in zip(self.seen, units) if was is not now]
+            cells = {u.location for pair in changed for u in pair if u.location[:1].isdigit()}
+            for cell in cells:
+                self._hold(cell)
+            near = set(cells)
+            if self.around is not None:
+                for cell in cells:
+                    near.update(self.around[cell])
+            for cell in near:
+                for unit in self.ctx.state.units_at(cell):
+                    self._look_at(unit)
+            for _, unit in changed:
+                self._look_at(unit)
+        self.seen = units
+        rank = self.sides.index
+        found = sorted((e for e in self.entries.values() if e[0].side not in finished),
+                       key=lambda e: (rank(e[0].side), self.order[e[0].id]))
+        return {e[0].id: e for e in found}
+
+    def _hold(self, cell: str) -> None:
+        """Read again which sides hold targets in ``cell`` (``_target_holders`` for one cell)."""
+        hidden_ok = may_attack_hidden(self.ctx)
+        sides = {u.side for u in self.ctx.state.units_at(cell)
+                 if (hidden_ok or not u.hidden) and (u.dummy or self.facts(u)[0])}
+        if sides:
+            self.held[cell] = sides
+        else:
+            self.held.pop(cell, None)
+
+    def _targets(self, side: str, cell: str) -> bool:
+        holders = self.held.get(cell)
+        return holders is not None and (len(holders) > 1 or side not in holders)
+
+    def _look_at(self, unit: Unit) -> None:
+        """Read again whether ``unit`` may attack, and where."""
+        self.entries.pop(unit.id, None)
+        if (unit.side not in self.sides or not unit.on_map or unit.dummy or ATTACKED in unit.spent
+                or not self.facts(unit)[1] or (unit.mode and forbidding_mode(self.ctx, unit, "attack"))):
+            return
+        if self.around is None:
+            cells = [unit.location] if self._targets(unit.side, unit.location) else []
+        else:
+            cells = [c for c in self.around[unit.location] if self._targets(unit.side, c)]  # in id order
+        if cells:
+            self.entries[unit.id] = (unit, cells)
 
 
 def _target_holders(ctx: Context, facts) -> dict[str, set[str]]:
