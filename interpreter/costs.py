@@ -159,8 +159,13 @@ class CostTable:
         found = self.known_steps_within.get(cell)
         if found is None:
             every = self.steps(cell)
-            found = self.known_steps_within[cell] = tuple(
-                tuple(s for s in every if s[1] <= r) for r in range(self.max_step + 1))
+            by_points: list[tuple[tuple[str, int], ...]] = []
+            for r in range(self.max_step + 1):
+                steps = tuple(s for s in every if s[1] <= r)
+                # The same steps for several budgets (all of them, often) are one tuple.
+                by_points.append(every if len(steps) == len(every) else
+                                 by_points[-1] if by_points and len(by_points[-1]) == len(steps) else steps)
+            found = self.known_steps_within[cell] = tuple(by_points)
         return found
 
     def steps(self, cell: str) -> tuple[tuple[str, int], ...]:
@@ -171,8 +176,20 @@ class CostTable:
         searched."""
         found = self.known_steps.get(cell)
         if found is None:
-            cost = self.cost
-            found = self.known_steps[cell] = tuple((n, cost[n]) for n in self.adjacency[cell] if n in cost)
+            step_to = self.step_to
+            found = self.known_steps[cell] = tuple(step_to(n) for n in self.adjacency[cell] if n in self.cost)
+        return found
+
+    @functools.cached_property
+    def known_step_to(self) -> dict[str, tuple[str, int]]:
+        """``(cell, cost)`` of each cell a step has reached so far: one pair per cell, shared by the
+        steps of all its neighbours."""
+        return {}
+
+    def step_to(self, cell: str) -> tuple[str, int]:
+        found = self.known_step_to.get(cell)
+        if found is None:
+            found = self.known_step_to[cell] = (cell, self.cost[cell])
         return found
 
 
@@ -204,6 +221,15 @@ def _terrain_cost_line(rules: Rules, terrain: str, unit_type: UnitType,
     name = known.name if known else terrain
     line = next((c.source for c in known.costs if c.value is None), None) if known else None
     return None, because(f"{name}: no entry", known.decl if known else None, line, f"terrain '{name}'")
+
+
+def _why(whys: dict[tuple[str, str], str], terrain: str, reason: str) -> str:
+    """``"TERRAIN: REASON"``, made once per terrain and reason (a map has thousands of cells barred
+    for the same few reasons; one string each would be most of a cost table's memory)."""
+    found = whys.get((terrain, reason))
+    if found is None:
+        found = whys[terrain, reason] = f"{terrain}: {reason}"
+    return found
 
 
 def _compile(rules: Rules, board: Board, unit_type: UnitType, turn: int | None = None) -> CostTable:
@@ -249,6 +275,7 @@ def _compile(rules: Rules, board: Board, unit_type: UnitType, turn: int | None =
     by_terrain: dict[tuple[str, frozenset[str]], tuple[Fraction | None, str]] = {}
     raw: dict[str, Fraction] = {}
     barred: dict[str, str] = {}
+    whys: dict[tuple[str, str], str] = {}  # one explanation per terrain and reason, shared by its cells
     for cell, data in board.graph.nodes(data=True):
         terrain = data["terrain"]
         key = (terrain, data["tags"])  # the tags may give a deferring terrain its other terrain
@@ -260,11 +287,11 @@ def _compile(rules: Rules, board: Board, unit_type: UnitType, turn: int | None =
             barred[cell] = why
             continue
         if confine and not any(cell in cells for cells, _ in confine):
-            barred[cell] = f"{terrain}: {confine_reason}"
+            barred[cell] = _why(whys, terrain, confine_reason)
             continue
         reason = next((text for cells, text in forbid if cell in cells), None)
         if reason is not None:
-            barred[cell] = f"{terrain}: {reason}"
+            barred[cell] = _why(whys, terrain, reason)
             continue
         raw[cell] = cost
     scale = 1
