@@ -89,6 +89,7 @@ def setup(ctx: Context) -> Flow:
             ids[index] = f"{_short(ctx, side)}{n:0{width}d}"
             rank[index] = n if _hides(ctx, side) else index
     groups: dict[str, str] = {}
+    standing: dict = {}  # ``_may_stand``'s answers, by cell, type, side and per-cell limit
     for side in ctx.scenario.setup_order:
         ctx.acting = side
         # Fixed squares and holding areas first (no decision), then the zones.  A face-up side's
@@ -103,7 +104,7 @@ def setup(ctx: Context) -> Flow:
                         dummy=unit_type.dummy)
             if slot.zone is not None:
                 cells = [c for c in _holding_cells(ctx, side, zone_cells(ctx, slot.zone, unit_type), slot.zone.holding)
-                         if _group_room(ctx, c, slot, groups) and _may_stand(ctx, unit, c, slot.per_cell)]
+                         if _group_room(ctx, c, slot, groups) and _may_stand(ctx, unit, c, slot.per_cell, standing)]
                 options = [Action("place", (unit.id, c)) for c in cells]
                 if slot.may_hold:
                     options.append(Action("place", (unit.id, slot.may_hold)))
@@ -264,11 +265,23 @@ def _enterable(ctx: Context, unit_type) -> frozenset[str] | None:
     return found
 
 
-def _may_stand(ctx: Context, unit: Unit, cell: str, per_cell: int | None) -> bool:
-    """What set-up changes: no enemy counter, within stacking, one-per-cell and ``per_cell``."""
+def _may_stand(ctx: Context, unit: Unit, cell: str, per_cell: int | None, memo: dict | None = None) -> bool:
+    """What set-up changes: no enemy counter, within stacking, one-per-cell and ``per_cell``.
+
+    ``memo`` keeps answers by the cell's counters (the state's tuple for the cell, the same object
+    while no counter comes or goes there), the unit's type and side and ``per_cell``: set-up asks
+    of every cell of a zone for every counter, and only the cell last placed in has changed."""
     here = ctx.state.units_at(cell)
     if not here:
         return True
+    if memo is not None:
+        key = (cell, unit.type, unit.side, per_cell)
+        known = memo.get(key)
+        if known is not None and known[0] is here:
+            return known[1]
+        answer = _may_stand(ctx, unit, cell, per_cell)
+        memo[key] = (here, answer)
+        return answer
     if any(u.side != unit.side for u in here):
         return False
     if per_cell is not None and sum(1 for u in here if u.side == unit.side) >= per_cell:
