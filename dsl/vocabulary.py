@@ -87,6 +87,11 @@ def _procedure_name(pattern: Pattern) -> str:
     return name
 
 
+
+REPEAT_CONDITION = "only one side remains in the contested square"
+"""The one condition a ``repeat until`` may wait for (``interpreter.flow`` evaluates it; lint
+E319 refuses any other)."""
+
 PROCEDURES: dict[str, Pattern] = {}
 """Procedure name (its leading words) to its pattern."""
 for _source in _PROCEDURE_SOURCES:

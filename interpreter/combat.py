@@ -146,6 +146,8 @@ def odds_edge(view: TableView, attack: Fraction, defence: Fraction, rounding: st
         return None
     if defence <= 0:
         return "above"
+    if attack <= 0:  # no strength at all (an effect's `attack … with 0`): below every column
+        return "below"
     whole = _whole_odds(Fraction(attack) / Fraction(defence), rounding)
     return "above" if whole > max(ratios) else "below" if whole < min(ratios) else None
 

@@ -43,6 +43,8 @@ class Context:
         """The final result, set by ``interpreter.victory.final_result`` when the game ends."""
         self.operation = None
         """The ``interpreter.operation.Operation`` in progress, in games of alternating operations."""
+        self.running: list[str] = []
+        """The phases and steps running now, outermost first (``flow.run_phase``)."""
         self.stacking_checked: tuple | None = None
         """The units as the last end-of-phase stacking check left them (``flow``): while they are
         the same tuple (no counter moved, came or went), a check would find nothing."""
@@ -89,9 +91,19 @@ class Context:
     def enemies(self, side: str) -> tuple[str, ...]:
         return tuple(s for s in self.rules.sides if s != side)
 
+    def identifies(self, viewer: str | None, unit: Unit) -> bool:
+        """Whether ``viewer`` may know what ``unit`` is: its own, face up, or face down on the map
+        before a side that ``inspects enemy stacks``.  No viewer (the narrative for all) knows
+        no face-down counter."""
+        if not unit.hidden or viewer == unit.side:
+            return True
+        known = self.rules.side_rules.get(viewer) if viewer is not None else None
+        return known is not None and known.inspects_stacks and unit.on_map
+
     def label(self, unit: Unit, viewer: str | None = None) -> str:
-        """How a unit is named in the narrative: hidden counters stay anonymous to the enemy."""
-        if unit.hidden and viewer != unit.side:
+        """How a unit is named in the narrative: face-down counters stay anonymous to the enemy
+        (``identifies``)."""
+        if not self.identifies(viewer, unit):
             return f"{unit.id} (hidden)"
         return f"{unit.id} {self.rules.unit_type(unit.type).label}"
 

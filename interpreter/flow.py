@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from ..dsl.diagnostics import RulesError, diagnostic
 from ..dsl.model import Declaration, Property
+from ..dsl.vocabulary import REPEAT_CONDITION
 from .actions import Action
 from .citations import because, cite
 from .context import Context, Flow
@@ -66,6 +67,14 @@ def run_phase(ctx: Context, decl: Declaration) -> Flow:
     run's body does not run, but the phase still ends (stacking, ``when PHASE phase ends``).
     Returns whether the last run was skipped (an alternated step's one run: its side passed).
     """
+    ctx.running.append(decl.name)
+    try:
+        return (yield from _run_phase(ctx, decl))
+    finally:
+        ctx.running.pop()
+
+
+def _run_phase(ctx: Context, decl: Declaration) -> Flow:
     plan = ctx.rules.phase_plan(decl)  # dsl.compiled.sequence
     alternate, items, repeat, sides = plan.alternate, plan.runs, plan.repeat, plan.sides
     if sides is None:
@@ -134,9 +143,9 @@ def _repeat_done(ctx: Context, prop: Property) -> bool:
     alone, ``interpreter.procedures.battle``): its markers hold the square for the one round it lasts.
     """
     words = " ".join(str(w) for w in prop.get("condition") or ())
-    if words != "only one side remains in the contested square":
+    if words != REPEAT_CONDITION:  # lint refuses it (E319): a rulebook built in memory may still say it
         raise RulesError([diagnostic("E805", prop.span, f"repeat condition {words!r} is not supported",
-                                     "write: repeat until only one side remains in the contested square")])
+                                     f"write: repeat until {REPEAT_CONDITION}")])
     operation = ctx.operation
     if operation is None or not operation.fighting():
         return True

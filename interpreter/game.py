@@ -158,11 +158,9 @@ class Game:
         """What ``side`` may know: its own units in full, enemy counters face down only as ``hidden``
         (a side that ``inspects enemy stacks`` sees those on the map as if face up); its own
         resources, and the other sides' only for a resource declared ``open``."""
-        known = self.ctx.rules.side_rules.get(side)
-        inspects = known is not None and known.inspects_stacks
         units = []
         for unit in self.state.units:
-            if unit.side == side or not unit.hidden or (inspects and unit.on_map):
+            if self.ctx.identifies(side, unit):
                 units.append({"id": unit.id, "side": unit.side, "type": unit.type, "location": unit.location,
                               "mode": unit.mode, "dummy": unit.dummy if unit.side == side else None})
             elif unit.on_map:

@@ -125,7 +125,7 @@ def redactions(game, viewer: str) -> dict[str, str]:
     """
     out = {}
     for unit in game.state.units:
-        if unit.side != viewer and unit.hidden:
+        if not game.ctx.identifies(viewer, unit):
             label = game.ctx.rules.unit_type(unit.type).label
             out[f"{unit.id} {label}"] = f"{unit.id} (hidden)"
     return out

@@ -34,8 +34,7 @@ from ..dsl.compiled.events import EventRule, compile_event
 from ..dsl.compiled.lines import as_names
 from ..dsl.compiled.modes import Mode, Spotting, compile_mode, compile_spotting
 from ..dsl.compiled.movement import MovementClass, compile_movement
-from ..dsl.compiled.scoring import (Award, Resource, Victory, compile_award, compile_resource, compile_victory,
-                                     phases_around)
+from ..dsl.compiled.scoring import Award, Resource, Victory, compile_award, compile_resource, compile_victory
 from ..dsl.compiled.sequence import PhasePlan, compile_phase
 from ..dsl.compiled.sides import Side, compile_side
 from ..dsl.compiled.stacking import Stacking, compile_stacking
@@ -102,8 +101,6 @@ class Rules:
         self.actions: dict[str, ActionRule] = {d.name: compile_action(d) for d in self._in_force("action")}
         self.resources: dict[str, Resource] = {d.name: compile_resource(d) for d in rulebook.of_kind("resource")}
         self.awards: dict[str, Award] = {d.name: compile_award(d) for d in self._in_force("award")}
-        self.phases_around: dict[str, frozenset[str]] = phases_around(rulebook)
-        """Each phase or step with itself and the phases around it (``Award.scores_in``)."""
         self.events: dict[str, EventRule] = {d.name: compile_event(d) for d in rulebook.of_kind("event")}
         victory = rulebook.of_kind("victory")
         self.victory: Victory | None = compile_victory(victory[0]) if victory else None
@@ -261,8 +258,3 @@ class Rules:
         """The defence multiplier a cell's terrain gives a defending unit (x1 when none is declared)."""
         known = self.cell_terrain(terrain, cell_tags)
         return known.multiplier_for(unit_type.selectors) if known else Fraction(1)
-
-    def spot_range(self, terrain: str, cell_tags: Iterable[str] = ()):
-        """The roll that spots a hidden unit in a cell: ``"auto"``, a ``Range``, or ``None``."""
-        known = self.cell_terrain(terrain, cell_tags)
-        return known.spot if known else None

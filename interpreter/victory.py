@@ -138,9 +138,9 @@ def score_for(ctx: Context, award: Award, unit: Unit) -> bool:
 
 
 def scores_now(ctx: Context, award: Award) -> bool:
-    """Whether the award scores in the phase running now (``Award.scores_in``: the phase or step
-    that ran last and the phases around it)."""
-    return award.scores_in(ctx.rules.phases_around.get(ctx.state.phase, frozenset()))
+    """Whether the award scores now: ``scored during PHASE…`` only while one of them (or a step
+    inside one) runs (``ctx.running``)."""
+    return award.scores_in(frozenset(ctx.running))
 
 
 def score_held(ctx: Context, award: Award) -> None:

@@ -80,7 +80,7 @@ class Award:
     occur`` or no ``scored`` line: whenever it scores (its counter leaves play, a ``do score`` runs …)."""
 
     def scores_in(self, running: frozenset[str]) -> bool:
-        """Whether it scores while these phases run (the running one and the phases around it)."""
+        """Whether it scores while these phases and steps run (the running one and those around it)."""
         return self.scored_during is None or not running.isdisjoint(self.scored_during)
 
     def points_for(self, selectors: frozenset[str]) -> int:

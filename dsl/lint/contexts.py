@@ -24,6 +24,7 @@ from ..compiled.lines import OPTIONAL_KINDS, required_option
 from ..conditions import ConditionError, Names, parse_condition
 from ..diagnostics import Diagnostic, diagnostic
 from ..effects import Effect, ModifyRoll, PickReinforcement, Refit, Stop, Where, compile_effects, places_of
+from ..patterns import Ref
 from ..model import Declaration, Property, Rulebook
 from ..tables import result_parts
 from . import check
@@ -330,6 +331,25 @@ def _words(value) -> Iterator[str]:
         yield str(getattr(value, "name", value))
 
 
+def _named(prop) -> set[tuple[str, tuple[str, ...] | None]]:
+    """The names a line holds, each with the kinds it may name: a reference's kinds, or ``None``
+    for a plain word (a ``do`` line's arguments are words until the procedure reads them)."""
+    out: set[tuple[str, tuple[str, ...] | None]] = set()
+
+    def visit(value) -> None:
+        if isinstance(value, Ref):
+            out.add((value.name, tuple(value.kinds)))
+        elif isinstance(value, (tuple, list)):
+            for item in value:
+                visit(item)
+        else:
+            out.update((word, None) for word in _words(value))
+
+    for _, value in prop.values:
+        visit(value)
+    return out
+
+
 def _options_over(rb: Rulebook) -> dict[int, frozenset[str]]:
     """Each declaration's options: its own ``requires option`` and those of the declarations it sits in."""
     out: dict[int, frozenset[str]] = {}
@@ -380,9 +400,11 @@ def requires_option_named_in_force(rb: Rulebook) -> Iterator[Diagnostic]:
         for prop in decl.properties:
             if prop.name in ("text", "note", "requires"):
                 continue
-            for word in {w for _, value in prop.values for w in _words(value)}:
+            for word, kinds in _named(prop):
                 for key in by_name.get(word, ()):
                     option = optional[key]
+                    if kinds is not None and key[0] not in kinds:
+                        continue  # a reference to a declaration of another kind that has the same name
                     if key != (decl.kind, decl.name) and option not in over[id(decl)]:
                         yield diagnostic("E136", prop.span, f"{key[0]} {word!r} requires option {option!r}, but "
                                          f"{decl.kind} {decl.name!r} names it without that option",

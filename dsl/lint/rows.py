@@ -292,7 +292,7 @@ def off_table_roll_unsaid(rb: Rulebook) -> Iterator[Diagnostic]:
 
     ## Example
     ```
-    mode watch {
+    mode steady {
         roll modifier -1 on crt
     }
     table crt {

@@ -23,6 +23,7 @@ from . import check
 from .names import describe, index, ref_of
 from ..model import Declaration, Rulebook
 from ..tables import TableView
+from ..vocabulary import REPEAT_CONDITION
 
 
 def _phases(rb: Rulebook) -> list[Declaration]:
@@ -439,8 +440,6 @@ def optional_without_side(rb: Rulebook) -> Iterator[Diagnostic]:
                              "skip it", "add 'for each side' or 'side …', or remove 'optional'")
 
 
-REPEAT_CONDITIONS = ("only one side remains in the contested square",)
-"""The conditions a ``repeat until`` may wait for: those ``interpreter.flow`` evaluates."""
 
 
 @check("E319", "unsupported-repeat-condition")
@@ -465,9 +464,9 @@ def unsupported_repeat_condition(rb: Rulebook) -> Iterator[Diagnostic]:
     for decl, _, _ in _sequence_runs(rb):
         line = decl.first("repeat")
         words = " ".join(str(w) for w in line.get("condition") or ()) if line is not None else None
-        if words is not None and words not in REPEAT_CONDITIONS:
+        if words is not None and words != REPEAT_CONDITION:
             yield diagnostic("E319", line.span, f"{describe(decl)} repeats until {words!r}, a condition the "
-                             "engine does not evaluate", f"write: repeat until {REPEAT_CONDITIONS[0]}")
+                             "engine does not evaluate", f"write: repeat until {REPEAT_CONDITION}")
 
 
 MAX_TURNS = 1000

@@ -25,6 +25,7 @@ from .names import describe, index, ref_of
 from ..model import Declaration, Property, Rulebook
 from ..tables import Column, TableView
 from ..values import Range
+from ..vocabulary import REPEAT_CONDITION
 
 
 def low_end(r: Range) -> float:
@@ -380,7 +381,7 @@ def off_table_column_unsaid(rb: Rulebook) -> Iterator[Diagnostic]:
 def _repeats_rounds(decl: Declaration) -> bool:
     repeat = decl.first("repeat")
     words = " ".join(str(w) for w in (repeat.get("condition") or ())) if repeat is not None else ""
-    return words == "only one side remains in the contested square"
+    return words == REPEAT_CONDITION
 
 
 def _fire_lines(decl: Declaration, repeated: Declaration | None = None) -> Iterator[tuple[Property, Declaration, Declaration | None]]:

@@ -44,6 +44,7 @@ from .. import event_effects
 from ..citations import cite
 from ..context import Context, Flow
 from ..flags import COMMITTED
+from ..forces import took
 from . import procedure
 from ..results import resolve
 from ..state import Unit
@@ -101,7 +102,7 @@ def strike_cells(ctx: Context, actions: list[ActionRule], side: str) -> list[str
 
 
 def strike(ctx: Context, actions: list[ActionRule], side: str, cell: str) -> Flow:
-    """Designate a strike on ``cell``: pay the cheapest ``strike with MARKER…`` action once, then
+    """Designate a strike on ``cell``: pay the cheapest ``strike with MARKER…`` action once (taken), then
     commit at least one of those markers; the battle that follows rolls no recon (``recon``) and
     ends after one round of fire (``resolve fire``)."""
     priced = [(p, a) for a in actions if a.strike_with and (p := strike_price(ctx, a, side, cell)) is not None]
@@ -111,6 +112,7 @@ def strike(ctx: Context, actions: list[ActionRule], side: str, cell: str) -> Flo
     line = action.strike_source
     if amount:
         gain(ctx, side, resource, -amount, f"{action.label}: strike on {cell}")
+    took(ctx, action, side)  # a ``once per turn`` action is not offered again this turn
     ctx.say(f"{ctx.shown('side', side)} strikes {cell} with support markers alone ({cite(action.decl, line)})",
             kind="operation", side=side, cell=cell)
     yield from commit_markers(ctx, side, cell, None, _strikers(action), units_fight=_strike_fights(side), must=True)

@@ -294,7 +294,7 @@ class _Readiness:
                 self._look_at(unit)
         elif units is not self.seen:
             changed = [(was, now) for was, now in zip(self.seen, units) if was is not now]
-            cells = {u.location for pair in changed for u in pair if u.location[:1].isdigit()}
+            cells = {u.location for pair in changed for u in pair if u.on_map}
             for cell in cells:
                 self._hold(cell)
             near = set(cells)
@@ -314,9 +314,7 @@ class _Readiness:
 
     def _hold(self, cell: str) -> None:
         """Read again which sides hold targets in ``cell`` (``_target_holders`` for one cell)."""
-        hidden_ok = may_attack_hidden(self.ctx)
-        sides = {u.side for u in self.ctx.state.units_at(cell)
-                 if (hidden_ok or not u.hidden) and (u.dummy or self.facts(u)[0])}
+        sides = _holders(self.ctx.state.units_at(cell), self.facts, may_attack_hidden(self.ctx))
         if sides:
             self.held[cell] = sides
         else:
@@ -349,10 +347,16 @@ def _target_holders(ctx: Context, facts) -> dict[str, set[str]]:
     for cell, here in ctx.state.units_by_cell().items():
         if not cell[:1].isdigit():
             continue  # a holding area (eliminated, a box …): nobody attacks there
-        for unit in here:
-            if (hidden_ok or not unit.hidden) and (unit.dummy or facts(unit)[0]):
-                out.setdefault(cell, set()).add(unit.side)
+        sides = _holders(here, facts, hidden_ok)
+        if sides:
+            out[cell] = sides
     return out
+
+
+def _holders(here: Iterable[Unit], facts, hidden_ok: bool) -> set[str]:
+    """The sides of the counters in one cell that may be attacked: units this combat fights, and
+    dummies; a face-down one only where hidden counters may be attacked."""
+    return {u.side for u in here if (hidden_ok or not u.hidden) and (u.dummy or facts(u)[0])}
 
 
 def _type_facts_of(ctx: Context, combat: CombatRule):

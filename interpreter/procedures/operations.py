@@ -84,11 +84,7 @@ def designate_force(ctx: Context, prop: Property) -> Flow:
             ctx.say(f"{ctx.shown('side', side)} passes", kind="operation", side=side)
             return
         if choice.kind == "strike":
-            # The action the strike pays (the cheapest, as ``battle.strike`` picks it): taken.
-            priced = [(p[1], a) for a in strikes if (p := battle.strike_price(ctx, a, side, choice.args[0]))]
-            action = min(priced, key=lambda pa: pa[0])[1]
-            yield from battle.strike(ctx, [action], side, choice.args[0])
-            took(ctx, action, side)
+            yield from battle.strike(ctx, strikes, side, choice.args[0])
             return
         chosen = yield from _choose_force(ctx, actions, side, choice.args[0])
         if chosen:

@@ -60,26 +60,29 @@ def scenario(tmp_path) -> Path:
     return tmp_path / "mini.toml"
 
 
-def blue_vp_after_a_kill_in(scenario: Path, phase: str) -> int:
+def blue_vp_after_a_kill_in(scenario: Path, running: list[str]) -> int:
+    """Blue's VP after a red counter is eliminated while these phases and steps run (outermost first)."""
     ctx = Context(load_scenario(scenario), seed=0)
-    ctx.state = GameState(turn=1, phase=phase, units=(Unit("R1", "guerrilla", "red", "0303"),))
+    ctx.state = GameState(turn=1, phase=running[-1], units=(Unit("R1", "guerrilla", "red", "0303"),))
+    ctx.running = list(running)
     eliminate(ctx, ctx.state.unit("R1"), "a test")
     return int(ctx.state.resource("blue", "vp"))
 
 
-@pytest.mark.parametrize("phase, vp", [
-    ("fight", 2 + 1),   # its phase: both awards
-    ("melee", 2 + 1),   # a step inside it: both
-    ("muster", 1),      # another phase: only the award scored as they occur
-    ("scoring", 1),
+@pytest.mark.parametrize("running, vp", [
+    (["fight"], 2 + 1),            # its phase: both awards
+    (["fight", "melee"], 2 + 1),   # a step inside it: both
+    (["muster"], 1),               # another phase: only the award scored as they occur
+    (["scoring"], 1),
 ])
-def test_an_award_scored_during_phases_scores_only_while_they_run(scenario, phase, vp):
-    assert blue_vp_after_a_kill_in(scenario, phase) == vp
+def test_an_award_scored_during_phases_scores_only_while_they_run(scenario, running, vp):
+    assert blue_vp_after_a_kill_in(scenario, running) == vp
 
 
 def test_a_kill_outside_the_phases_says_why_it_scores_nothing(scenario):
     ctx = Context(load_scenario(scenario), seed=0)
     ctx.state = GameState(turn=1, phase="muster", units=(Unit("R1", "guerrilla", "red", "0303"),))
+    ctx.running = ["muster"]
     eliminate(ctx, ctx.state.unit("R1"), "a test")
     said = [e["text"] for e in ctx.events if e.get("award") == "kill_in_fight"]
     assert said and "scored during fight" in said[0]

@@ -63,6 +63,20 @@ def test_a_side_that_inspects_enemy_stacks_sees_what_each_face_down_counter_is(t
     assert {u["type"] for u in game.observe("red")["units"] if u["side"] == "blue"} == {"trooper"}
 
 
+def test_a_side_that_inspects_enemy_stacks_reads_them_in_the_narrative_too(tmp_path):
+    """What an agent sees in ``observe`` a person sees in the narrative: labels and redactions."""
+    from warbook.interpreter.narrate import redactions
+
+    inspecting = placed(mini_with(tmp_path / "a", ('    short B\n', '    short B\n    inspects enemy stacks\n')))
+    plain = placed(mini_with(tmp_path / "b"))
+    for game, inspects in ((inspecting, True), (plain, False)):
+        red = [u for u in game.state.units if u.side == "red" and u.hidden and u.on_map]
+        assert red
+        assert all(game.ctx.label(u, "blue").endswith("(hidden)") is not inspects for u in red)
+        assert bool(redactions(game, "blue")) is not inspects
+        assert all(game.ctx.label(u, None).endswith("(hidden)") for u in red)  # the narrative for all
+
+
 EVENTS = '''
 table omens "Omens" {
     roll d6

@@ -236,6 +236,7 @@ def test_odds_past_the_columns_round_to_whole_odds_as_the_table_rounds(tmp_path)
     assert edge(view, Fraction(2), Fraction(3), "for defender") == "below"
     assert edge(view, Fraction(2), Fraction(3), "for attacker") is None
     assert edge(view, Fraction(1), Fraction(0), "down") == "above"
+    assert edge(view, Fraction(0), Fraction(3), "down") == "below"  # no strength at all (attack … with 0)
 
 
 def test_odds_above_the_last_column_use_it_and_the_log_says_the_table_does_not_say(tmp_path, dice):
@@ -386,6 +387,10 @@ def test_the_shipped_crts_say_what_a_fight_past_them_reads(name):
     from warbook.dsl import load_rulebook
     from warbook.dsl.loader import find_rulebook
     from warbook.dsl.tables import TableView
+    from warbook.interpreter.rules import Rules
 
-    view = TableView.from_declaration(load_rulebook(find_rulebook(name)).get("table", "crt"))
+    rulebook = load_rulebook(find_rulebook(name))
+    view = TableView.from_declaration(rulebook.get("table", "crt"))
     assert all(view.says_off_table(edge) is not None for edge in ("above", "below", "rows"))
+    recycling = {c.name for c in Rules(rulebook).combats.values() if c.recycle is not None}
+    assert recycling == ({"fire_combat"} if name == "sea_lords" else set())
