@@ -125,6 +125,7 @@ class Rules:
         self._effects: dict[tuple[str, str], tuple[Effect, ...]] = {
             (d.kind, d.name): compile_effects(d, self.names) if in_force(rulebook, d) else ()
             for kind in EFFECT_KINDS for d in rulebook.of_kind(kind)}
+        self._cell_selectors: dict[tuple[str, frozenset[str]], frozenset[str]] = {}
         self._meeting: dict[tuple[str, str | None], frozenset[str]] = {}
         for (kind, name), effects in self._effects.items():
             if kind in ("unit", "marker"):
@@ -206,9 +207,16 @@ class Rules:
         """Whether any selector in ``names`` names this unit type."""
         return unit_type.matches([str(n) for n in names])
 
-    def cell_selectors(self, terrain: str, cell_tags: Iterable[str] = ()) -> frozenset[str]:
-        known = self.terrains.get(terrain)
-        return frozenset({terrain, *(known.tags if known else ()), *self.tag_closure(cell_tags)})
+    def cell_selectors(self, terrain: str, cell_tags: frozenset[str] = frozenset()) -> frozenset[str]:
+        """The names that select a cell of ``terrain`` with these tags (module docstring), kept by
+        terrain and tags: a map has few kinds of cell, asked about many times."""
+        key = (terrain, cell_tags)
+        found = self._cell_selectors.get(key)
+        if found is None:
+            known = self.terrains.get(terrain)
+            found = self._cell_selectors[key] = frozenset(
+                {terrain, *(known.tags if known else ()), *self.tag_closure(cell_tags)})
+        return found
 
     # --- terrain ------------------------------------------------------------------------
 
