@@ -262,10 +262,15 @@ def replay_lines(game: Any, lines: list[str], entries: list[dict], shown: str) -
         if entry.get("type") != "decision" or not isinstance(entry.get("choice"), str):
             raise bad(shown, number, f"line {number}: the replay waits here for {decision.side}'s {decision.kind} "
                       f"decision, but the log has {_summary(entry)}")
-        try:
-            game.apply(Action.parse(entry["choice"]))
-        except IllegalActionError as exc:
-            raise bad(shown, number, f"line {number}: {exc}") from None
+        _apply(game, entry["choice"], shown, number)
+
+
+def _apply(game: Any, choice: str, shown: str, number: int) -> None:
+    """Play a logged choice; one the replay does not offer is an E803 at its line."""
+    try:
+        game.apply(Action.parse(choice))
+    except IllegalActionError as exc:
+        raise bad(shown, number, f"line {number}: {exc}") from None
 
 
 def log_digest(entries: list[dict]) -> str:
@@ -303,10 +308,7 @@ def replay_compact(game: Any, lines: list[str], entries: list[dict], shown: str)
         if line != entry_line(entry):
             raise bad(shown, number, f"line {number}: spelt otherwise than warbook writes it; it writes "
                       f"{_clip(entry_line(entry))}")
-        try:
-            game.apply(Action.parse(entry["choice"]))
-        except IllegalActionError as exc:
-            raise bad(shown, number, f"line {number}: {exc}") from None
+        _apply(game, entry["choice"], shown, number)
     if last is None:
         return
     number = len(lines) + 1

@@ -440,8 +440,6 @@ def optional_without_side(rb: Rulebook) -> Iterator[Diagnostic]:
                              "skip it", "add 'for each side' or 'side …', or remove 'optional'")
 
 
-
-
 @check("E319", "unsupported-repeat-condition")
 def unsupported_repeat_condition(rb: Rulebook) -> Iterator[Diagnostic]:
     """## What it does
