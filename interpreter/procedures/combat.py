@@ -300,7 +300,7 @@ class _Readiness:
             near = set(cells)
             if self.around is not None:
                 for cell in cells:
-                    near.update(self.around[cell])
+                    near.update(self.around.get(cell, ()))
             for cell in near:
                 for unit in self.ctx.state.units_at(cell):
                     self._look_at(unit)
@@ -333,7 +333,7 @@ class _Readiness:
         if self.around is None:
             cells = [unit.location] if self._targets(unit.side, unit.location) else []
         else:
-            cells = [c for c in self.around[unit.location] if self._targets(unit.side, c)]  # in id order
+            cells = [c for c in self.around.get(unit.location, ()) if self._targets(unit.side, c)]  # in id order
         if cells:
             self.entries[unit.id] = (unit, cells)
 
