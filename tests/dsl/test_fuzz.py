@@ -17,7 +17,7 @@ RULEBOOKS = sorted((ROOT / "rulebooks").glob("*.rules"))
 # Characters that matter to the syntax, mixed into arbitrary text so the fuzzer reaches the parser's corners.
 SYNTAX = st.sampled_from(list('{}:"§#,\n\t ½+-/.*<>') + ["gap", "errata", "include", "extends", "table", "1:2"])
 TEXT = st.lists(st.one_of(st.text(max_size=8), SYNTAX), max_size=60).map("".join)
-SETTINGS = settings(deadline=1000, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+SETTINGS = settings(deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 
 
 @SETTINGS
