@@ -288,10 +288,12 @@ class Score(Effect):
 
 @frozen
 class Stop(Effect):
-    """Units of the sides its role names must stop moving on entering the counter's cell."""
+    """``stop ROLE [of SELECTOR…]``: units of the sides its role names (those the selectors name,
+    when given) must stop moving on entering the counter's cell."""
 
     VERB = "stop"
     VALID = frozenset({Where.STANDING})
+    what: tuple[str, ...] = ()
 
 
 @frozen
@@ -397,6 +399,8 @@ def compile_effect(line: Property, names: Names) -> Effect:
         fields = {"box": _str(get("box"))}
     elif cls is Score:
         fields = {"award": str(get("award"))}
+    elif cls is Stop:
+        fields = {"what": _names(get("what"))}
     return cls(**common, **fields)
 
 

@@ -43,7 +43,7 @@ EFFECTS: dict[str, Pattern] = {
         f"supply {_ROLE} [once] {_WHEN}",
         f"remove self [to <box:REF(box)>] {_WHEN}",
         f"score <award:REF(award)> {_WHEN}",
-        f"stop {_ROLE} {_WHEN}",
+        f"stop {_ROLE} [of <what:{SEL}>+] {_WHEN}",
         "no effect",
     ])
 }

@@ -62,13 +62,14 @@ def stop_markers(world: World, unit: Unit, cell: str, *, known_only: bool = Fals
 
 @reads(Stop)
 def _marker_stops(rules: Rules, marker: Unit, unit: Unit) -> bool:
-    """Whether a marker's ``stop ROLE`` effect stops ``unit``: ``opponent``/``enemy`` stop the other
-    sides' units, ``owner``/``self`` its own side's, ``both`` every unit (a ``stop`` line takes no
-    condition: E222)."""
+    """Whether a marker's ``stop ROLE [of SELECTOR…]`` effect stops ``unit``: ``opponent``/``enemy``
+    stop the other sides' units, ``owner``/``self`` its own side's, ``both`` every unit, and with
+    ``of`` only units the selectors name (a ``stop`` line takes no condition: E222)."""
     for effect in rules.effects_of(rules.unit_type(marker.type)):
         if isinstance(effect, Stop) and (effect.role == "both" or (effect.role in ("opponent", "enemy"))
                                          == (unit.side != marker.side)):
-            return True
+            if not effect.what or rules.unit_type(unit.type).matches(effect.what):
+                return True
     return False
 
 

@@ -439,3 +439,16 @@ def test_a_trap_met_under_a_full_stack_halts_the_move_short_through_enemy_hexes(
                                          *(evolve(u, hidden=True) for u in full_stack("vc_nva", "vc_local", "0301", "V")),
                                          unit("T1", "allies", "booby_trap", "0301", hidden=True)])
     assert_halted_short(ctx, rulebook, "V9", "vc_nva", "0401")
+
+
+def test_a_booby_trap_stops_ground_units_only(klicks):
+    # MOVEMENT "Helicopters and aircraft ... may only be attacked by ground troops on their
+    # bombardment hex or when boarding/unboarding": a Huey flies over a hidden trap to 0501 (the
+    # rulebook's gap: traps stop and attack ground units only), where infantry would stop at 0301.
+    ctx = make_ctx(klicks, ["....."], [unit("H1", "allies", "huey", "0101"),
+                                       unit("T1", "vc_nva", "booby_trap", "0301", hidden=True)])
+    driver = Driver(ctx, klicks)
+    driver.answer("move H1 0501")
+    h1 = ctx.state.unit("H1")
+    assert h1.location == "0501" and "trap" not in h1.spent
+    assert not any(e.get("kind") == "trap" for e in ctx.events)
