@@ -446,7 +446,7 @@ def test_booby_traps(rulebook):
     assert trap.has("one") and trap.has("never")
     effects = _effects(trap)
     assert any(e.startswith("effect stop") for e in effects)
-    assert "effect attack opponent at 2:1 ignoring terrain" in effects
+    assert "effect attack opponent of foot vehicle at 2:1 ignoring terrain" in effects
 
 
 # --- Fire against aircraft --------------------------------------------------------------
