@@ -391,7 +391,8 @@ _add(_kind(
      "repeat"),
     ("spot range <range:INT> [for <who:" + SEL + ">+]", "Spotting range in this mode.", "repeat"),
     ("fires during enemy movement", "May fire at any point of the enemy's move."),
-    ("roll modifier <modifier:MOD> [on <table:REF(table)>]", "Modifier to its combat rolls."),
+    ("roll modifier <modifier:MOD> [on <table:REF(table)>] [during <phases:REF(phase,step)>+]",
+     "Modifier to its combat rolls (on that table only; while one of those phases or steps runs only)."),
 ))
 _add(_kind(
     "zone", "A zone of control: where it extends and what it does to movement.", f"zone {_NAMED}",

@@ -415,12 +415,13 @@ def combat_roll_modifier(ctx: Context, combat: CombatRule, scope: Scope) -> int:
 
 
 def mode_roll_modifier(ctx: Context, units: Iterable[Unit], table: str) -> int:
-    """A mode's ``roll modifier`` (WATCH's -1) when every attacking unit is in that one mode."""
+    """A mode's ``roll modifier`` when every attacking unit is in that one mode (and, for a line
+    ``during`` phases, while one of them runs)."""
     modes = {u.mode for u in units if not u.dummy}
     if len(modes) != 1 or None in modes:
         return 0
     mode = ctx.rules.mode(str(next(iter(modes))))
-    return mode.roll_modifier_on(table) if mode is not None else 0
+    return mode.roll_modifier_on(table, frozenset(ctx.running)) if mode is not None else 0
 
 
 def _distribution(dice: Dice) -> dict[int, Fraction]:

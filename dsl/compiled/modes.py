@@ -15,10 +15,12 @@ from .lines import ForLine, as_names, for_lines, line_for
 
 @frozen
 class RollModifier:
-    """``roll modifier MOD [on TABLE]``."""
+    """``roll modifier MOD [on TABLE] [during PHASE…]``."""
 
     modifier: int
     table: str | None
+    during: tuple[str, ...] = ()
+    """The phases and steps it holds in (any of them running); empty: always."""
 
 
 @frozen
@@ -44,9 +46,11 @@ class Mode:
         line = line_for(self.zone_range, selectors)
         return int(line.value) if line is not None else 0
 
-    def roll_modifier_on(self, table: str) -> int:
-        """The sum of the ``roll modifier`` lines that hold on ``table`` (or on every table)."""
-        return sum(m.modifier for m in self.roll_modifiers if m.table is None or m.table == table)
+    def roll_modifier_on(self, table: str | None, running: frozenset[str] = frozenset()) -> int:
+        """The sum of the ``roll modifier`` lines that hold on ``table`` (or on every table) while
+        the phases and steps ``running`` run (a line ``during`` none of them does not hold)."""
+        return sum(m.modifier for m in self.roll_modifiers if (m.table is None or m.table == table)
+                   and (not m.during or not running.isdisjoint(m.during)))
 
 
 def compile_mode(decl: Declaration) -> Mode:
@@ -62,7 +66,8 @@ def compile_mode(decl: Declaration) -> Mode:
         spot_range=for_lines(decl.all("spot"), lambda p: int(p.get("range"))),
         fires_during_enemy_movement=decl.has("fires"),
         roll_modifiers=tuple(RollModifier(int(p.get("modifier") or 0),
-                                          str(p.get("table")) if p.get("table") is not None else None)
+                                          str(p.get("table")) if p.get("table") is not None else None,
+                                          as_names(p.get("phases")))
                              for p in decl.all("roll")),
     )
 

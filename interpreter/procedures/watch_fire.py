@@ -35,8 +35,8 @@ class WatchFire:
 
     def _watch_combat(self, mode: Mode) -> tuple[str, int] | None:
         """The combat a watching mode fires with (the one using the table its roll modifier names)."""
-        modifier = sum(m.modifier for m in mode.roll_modifiers)
         table = next((m.table for m in mode.roll_modifiers if m.table is not None), None)
+        modifier = mode.roll_modifier_on(table, frozenset(self.ctx.running))
         combats = tuple(self.ctx.rules.combats.values())
         if table is not None:
             combats = tuple(c for c in combats if c.table == table)

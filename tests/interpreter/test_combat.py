@@ -203,6 +203,7 @@ def test_watch_minus_one_reads_row_one_for_a_roll_of_one(scenario, monkeypatch):
                Unit("V2", "vc_local", "vc_nva", "0304", mode="watch"),
                Unit("A1", "us_marines", "allies", "0303"))
     attackers = units(ctx, "V1", "V2")
+    ctx.running = ["move_phase"]  # "may fire at any point in the opponents movement phase. They get -1"
     assert combat.mode_roll_modifier(ctx, attackers, "crt") == -1
     script_dice(monkeypatch, 1)
     outcome, _ = drive(results.resolve(ctx, "assault", attackers, units(ctx, "A1"), reason="watch fire",
@@ -212,8 +213,20 @@ def test_watch_minus_one_reads_row_one_for_a_roll_of_one(scenario, monkeypatch):
 
 def test_modifier_applies_only_when_every_attacker_is_on_watch(scenario):
     ctx = make(scenario, Unit("V1", "nva", "vc_nva", "0304", mode="watch"), Unit("V2", "nva", "vc_nva", "0304"))
+    ctx.running = ["move_phase"]
     assert combat.mode_roll_modifier(ctx, units(ctx, "V1", "V2"), "crt") == 0
     assert combat.mode_roll_modifier(ctx, units(ctx, "V1"), "aa_hit") == 0  # "-1 on crt" only
+
+
+def test_watch_minus_one_holds_in_the_movement_phase_only(scenario):
+    """WATCH MODE: units "may fire at any point in the opponents movement phase. They get -1 to the
+    dice roll" (and MOVEMENT: "may fire in the movement phase at any point and get a -1"): a
+    watching unit attacking in the Combat Phase rolls without it."""
+    ctx = make(scenario, Unit("V1", "nva", "vc_nva", "0304", mode="watch"))
+    ctx.running = ["move_phase"]
+    assert combat.mode_roll_modifier(ctx, units(ctx, "V1"), "crt") == -1
+    ctx.running = ["combat_phase"]
+    assert combat.mode_roll_modifier(ctx, units(ctx, "V1"), "crt") == 0
 
 
 # --- every result code (the CRT and "The results are as follows") ---------------------------------

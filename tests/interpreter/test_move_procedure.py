@@ -54,6 +54,7 @@ class Driver:
 
     def __init__(self, ctx: Context, rulebook):
         self.ctx = ctx
+        ctx.running = ["move_phase"]  # as the flow runs it: the phase's do line, inside its phase
         self.flow = move(ctx, rulebook.get("phase", "move_phase").first("do"))
         self.decisions = []
         self.pending = next(self.flow, None)
