@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from ..flags import BOARDED, CARRIED, UNBOARDED, with_arg
+from ..flags import BOARDED, CARRIED, TRAP, UNBOARDED, with_arg
 from .. import movement as mv
 from ..actions import Action
 from ..citations import because
@@ -70,6 +70,8 @@ class Transport:
             return f"{unit_id} is not a friendly unit on the map that {carrier.id} could pick up"
         if unit.id in self.carried:
             return f"{unit_id} has already been carried this phase"
+        if TRAP in unit.spent:  # a marker's `stop` holds it until the marker's attack ends the phase
+            return f"{unit_id} was stopped by a marker in {unit.location} this phase: it moves off next turn"
         unit_type = rules.unit_type(unit.type)
         mclass = rules.movement_of(unit_type)
         if mclass is None or carrier_type.movement not in mclass.transported_by:

@@ -453,3 +453,20 @@ def test_a_booby_trap_stops_ground_units_only(klicks):
     h1 = ctx.state.unit("H1")
     assert h1.location == "0501" and "trap" not in h1.spent
     assert not any(e.get("kind") == "trap" for e in ctx.events)
+
+
+def test_a_unit_a_trap_stopped_is_not_flown_out_in_the_same_phase(klicks):
+    # BOOBY TRAPS "As soon as unit enters a trap hex it MUST stop. ... surviving units move off next
+    # turn": A1 (motivation 2) walks into the trap at 0301 as its destination; the Huey (which moves
+    # later) may not pick it up there, so the trap's attack at the end of the phase finds it.
+    ctx = make_ctx(klicks, ["....."], [unit("A1", "allies", "us_infantry", "0101"),
+                                       unit("H1", "allies", "huey", "0501"),
+                                       unit("T1", "vc_nva", "booby_trap", "0301", hidden=True)])
+    driver = Driver(ctx, klicks)
+    assert first_arg(driver.pending) == "A1"
+    driver.answer("move A1 0301")
+    assert {"trap", "moved"} <= ctx.state.unit("A1").spent
+    assert first_arg(driver.pending) == "H1"
+    carry = Action("carry", ("H1", "A1"))
+    assert carry not in driver.pending.options
+    assert "moves off next turn" in driver.pending.why_not(carry)
