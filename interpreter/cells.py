@@ -47,15 +47,9 @@ def within(board: Board, sources: Iterable[str], distance: int) -> dict[str, int
 def cell_selectors(rules: Rules, board: Board) -> dict[str, frozenset[str]]:
     """Every name a selector may use for each cell (terrain, its tags, the cell's tags)."""
     cache = rules_cache(rules, board)
-    if "selectors" not in cache:
-        memo: dict[tuple[str, frozenset[str]], frozenset[str]] = {}
-        out = {}
-        for cell, data in board.graph.nodes(data=True):
-            key = (data["terrain"], data["tags"])
-            if key not in memo:
-                memo[key] = rules.cell_selectors(*key)
-            out[cell] = memo[key]
-        cache["selectors"] = out
+    if "selectors" not in cache:  # Rules.cell_selectors keeps each kind of cell's answer
+        cache["selectors"] = {cell: rules.cell_selectors(data["terrain"], data["tags"])
+                              for cell, data in board.graph.nodes(data=True)}
     return cache["selectors"]
 
 

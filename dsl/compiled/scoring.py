@@ -10,7 +10,7 @@ from fractions import Fraction
 
 from attrs import field, frozen
 
-from ..model import Declaration, Property, Rulebook
+from ..model import Declaration, Property
 from ..values import Range
 from .lines import ForLine, as_names, for_lines, line_for
 
@@ -129,23 +129,6 @@ def _during(line: Property | None) -> tuple[str, ...] | None:
     if line is None or not line.get("phases"):
         return None
     return as_names(line.get("phases"))
-
-
-def phases_around(rulebook: Rulebook) -> dict[str, frozenset[str]]:
-    """Each phase or step of the sequence with the names of itself and the phases around it (what
-    runs while it runs), for ``Award.scores_in``; a name written twice gets both its paths."""
-    out: dict[str, frozenset[str]] = {}
-
-    def walk(decl: Declaration, above: frozenset[str]) -> None:
-        for child in decl.children:
-            if child.kind in ("phase", "step"):
-                names = above | {child.name}
-                out[child.name] = out.get(child.name, frozenset()) | names
-                walk(child, names)
-
-    for sequence in rulebook.of_kind("sequence"):
-        walk(sequence, frozenset())
-    return out
 
 
 @frozen

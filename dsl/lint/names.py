@@ -24,7 +24,6 @@ from typing import Callable, Iterator, TypeVar
 from ..diagnostics import Diagnostic, diagnostic, did_you_mean
 from . import check
 from ..model import Declaration, Provenance, Rulebook
-from ..compiled.scoring import phases_around
 from ..tables import TableView
 from ..values import MAX_DICE, MAX_FACES, read_dice, shorten
 
@@ -397,6 +396,24 @@ def player_count_mismatch(rb: Rulebook) -> Iterator[Diagnostic]:
                              "one player per side: make the count and the sides agree")
 
 
+def _phases_around(rulebook: Rulebook) -> dict[str, frozenset[str]]:
+    """Each phase or step of the sequence with the names of itself and the phases around it: what
+    runs while a line of it runs (the flow's ``ctx.running`` then); a name written twice gets both
+    its paths."""
+    out: dict[str, frozenset[str]] = {}
+
+    def walk(decl: Declaration, above: frozenset[str]) -> None:
+        for child in decl.children:
+            if child.kind in ("phase", "step"):
+                names = above | {child.name}
+                out[child.name] = out.get(child.name, frozenset()) | names
+                walk(child, names)
+
+    for sequence in rulebook.of_kind("sequence"):
+        walk(sequence, frozenset())
+    return out
+
+
 @check("E130", "award-scored-outside-its-phases")
 def award_scored_outside_its_phases(rb: Rulebook) -> Iterator[Diagnostic]:
     """## What it does
@@ -424,7 +441,7 @@ def award_scored_outside_its_phases(rb: Rulebook) -> Iterator[Diagnostic]:
     ```
     Use instead: score it in its phase, or name this one in `scored during`.
     """
-    around = phases_around(rb)
+    around = _phases_around(rb)
     for decl in index(rb).declarations:
         if decl.kind not in ("phase", "step"):
             continue
