@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+import driving
 from driving import run_cli as run
 
 from warbook.dsl.diagnostics import RulesError
@@ -20,12 +21,7 @@ SWEEP = ROOT / "scenarios" / "klicks_village_sweep.toml"
 
 
 def played(seed: int = 5, steps: int | None = None) -> Game:
-    game = Game.new(SWEEP, seed)
-    agents = {side: RandomAgent(choice_rng(seed, side)) for side in game.ctx.rules.sides}
-    for _ in iter_play(game, agents):
-        if steps is not None and len(game.choices) >= steps:
-            break
-    return game
+    return driving.played(SWEEP, seed, steps)
 
 
 def refused(log: Path) -> tuple[int, str]:

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from driving import run_cli as run
+from driving import played, run_cli as run
 
 from warbook.dsl.diagnostics import RulesError
 from warbook.interpreter.agents import RandomAgent, iter_play
@@ -31,15 +31,6 @@ MINI = ROOT / "tests" / "interpreter" / "fixtures" / "mini"
 SWEEP = ROOT / "scenarios" / "klicks_village_sweep.toml"
 HANG_GUARD = 120
 """Seconds after which a call that should return at once is taken to hang (not a timing assertion)."""
-
-
-def played(where, seed: int = 3, steps: int | None = None) -> Game:
-    game = Game.new(where, seed)
-    agents = {side: RandomAgent(choice_rng(seed, side)) for side in game.ctx.rules.sides}
-    for _ in iter_play(game, agents):
-        if steps is not None and len(game.choices) >= steps:
-            break
-    return game
 
 
 def refused(log: Path) -> tuple[int, int, str]:

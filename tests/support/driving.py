@@ -1,12 +1,26 @@
 """Driving warbook in a test: a procedure (answer its decisions in order and keep what it asked),
-or the command line (its exit code and output).
+a whole game (random agents, ``played``), or the command line (its exit code and output).
 
 Shared by the procedure tests, which import it by name (``pythonpath = ["tests/support"]`` in
 pyproject.toml puts this folder on the import path).
 """
 
 from warbook.interpreter.actions import Action
+from warbook.interpreter.agents import RandomAgent, iter_play
 from warbook.interpreter.cli import main
+from warbook.interpreter.game import Game
+from warbook.interpreter.rng import choice_rng
+
+
+def played(where, seed: int = 3, steps: int | None = None) -> Game:
+    """A game of ``where`` played by random agents (seeded by ``seed``) to its end, or until
+    ``steps`` decisions have been made."""
+    game = Game.new(where, seed)
+    agents = {side: RandomAgent(choice_rng(seed, side)) for side in game.ctx.rules.sides}
+    for _ in iter_play(game, agents):
+        if steps is not None and len(game.choices) >= steps:
+            break
+    return game
 
 
 def drive(flow, answers=()) -> list:
