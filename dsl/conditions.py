@@ -199,6 +199,23 @@ def parse_condition(words: Iterable[str], names: Names | Rulebook) -> Condition:
     return _Parser(words, names).condition()
 
 
+def read_condition(words: Iterable[str] | None, names: Names) -> tuple[Condition | None, ConditionError | None]:
+    """A line's condition words read once, at compile time: ``(condition, None)``, or ``(None, error)``
+    for words the grammar cannot read (the linter reports W508; play stops with E805 only if the line
+    is reached), or ``(None, None)`` for a line without one.
+
+    >>> from warbook.dsl.model import Rulebook
+    >>> read_condition(["5", "exceeds"], Names(Rulebook("x", ())))[1].message
+    'expected a number, [WHO] RESOURCE [lead] or ROLE FACTOR, found the end of the condition'
+    """
+    if not words:
+        return None, None
+    try:
+        return parse_condition(words, names), None
+    except ConditionError as exc:
+        return None, exc
+
+
 class _Parser:
     def __init__(self, words: tuple[str, ...], names: Names):
         self.words = words

@@ -32,7 +32,7 @@ from typing import ClassVar
 
 from attrs import frozen
 
-from .conditions import Condition, ConditionError, Names, parse_condition
+from .conditions import Condition, ConditionError, Names, read_condition
 from .model import Declaration, Property
 from .vocabulary import ROLES
 
@@ -353,13 +353,7 @@ def compile_effect(line: Property, names: Names) -> Effect:
     """The typed record of one ``effect`` line (the loader has matched it to its verb's pattern)."""
     verb = str(line.get("effect"))
     cls = _BY_VERB[verb]
-    condition = error = None
-    words = line.get("condition")
-    if words:
-        try:
-            condition = parse_condition([str(w) for w in words], names)
-        except ConditionError as exc:
-            error = exc
+    condition, error = read_condition(line.get("condition"), names)
     common = {"line": line, "role": role_of(line), "condition": condition, "condition_error": error}
     get, has = line.get, line.has
     fields: dict = {}

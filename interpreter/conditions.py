@@ -26,8 +26,8 @@ Readings:
 - ``ROLE FACTOR``: a printed factor summed over the role's units; factors that are not numbers
   count 0.
 
-Raises (from ``condition_of``):
-    RulesError: (E805) for a condition the grammar cannot read (the linter reports it as W508).
+Raises (from ``line_condition`` and ``effect_condition``):
+    RulesError: (E805) for a condition the grammar could not read (the linter reports it as W508).
 """
 
 from __future__ import annotations
@@ -42,7 +42,6 @@ from attrs import field, frozen
 from ..dsl.conditions import (
     Compare,
     Condition,
-    ConditionError,
     Defending,
     Group,
     Moment,
@@ -51,7 +50,6 @@ from ..dsl.conditions import (
     Presence,
     Quantity,
     Who,
-    parse_condition,
 )
 from ..dsl.diagnostics import RulesError, diagnostic
 from ..dsl.effects import Effect
@@ -98,27 +96,6 @@ class Scope:
     """The side defending the engagement the condition is read in (a combat result), if any."""
 
 
-def condition_of(ctx: Context, prop: Property) -> Condition | None:
-    """The parsed ``when``/``until`` condition of a property (cached per rulebook), or ``None``.
-
-    Raises:
-        RulesError: (E805) when the grammar cannot read it.
-    """
-    words = prop.get("condition")
-    if not words:
-        return None
-    cache = rules_cache(ctx.rules).setdefault("conditions", {})
-    key = tuple(str(w) for w in words)
-    found = cache.get(key)
-    if found is None:
-        try:
-            found = cache[key] = parse_condition(key, ctx.rules.names)
-        except ConditionError as exc:
-            raise RulesError([diagnostic("E805", prop.span, f"cannot read condition {' '.join(key)!r}: "
-                                         f"{exc.message}", exc.hint)]) from None
-    return found
-
-
 def line_condition(line) -> Condition | None:
     """A compiled rule line's condition (``dsl.compiled``: a combat's ``shift … when``, ``roll
     modifier … when``), or ``None`` without one.
@@ -147,13 +124,11 @@ def _readable(condition: Condition | None, error, line: Property) -> Condition |
     return condition
 
 
-def holds(ctx: Context, condition: Condition | Property | None, scope: Scope) -> bool:
+def holds(ctx: Context, condition: Condition | None, scope: Scope) -> bool:
     """Whether the condition holds now: its moment is happening and every clause is true.
 
     ``None`` (no condition) always holds.
     """
-    if isinstance(condition, Property):
-        condition = condition_of(ctx, condition)
     if condition is None:
         return True
     if condition.moment is not None and not moment_matches(ctx, condition.moment, scope):

@@ -80,10 +80,10 @@ def run_event(ctx: Context, name: str, scope: Scope, *, roll: int | None = None,
         return
     event = rule.decl
     rolled = f"rolled {roll} on {table}: " if roll is not None else ""
-    texts = " ".join(str(p.get("text")) for p in event.all("text"))
+    texts = rule.text
     owner = rule.owner(scope.side)
     whose = f" ({ctx.shown('side', owner)}'s event)" if owner != scope.side else ""
-    ctx.say(f"{ctx.shown('side', scope.side)} {rolled}{event.display}{whose}" + (f" — {texts}" if texts else ""),
+    ctx.say(f"{ctx.shown('side', scope.side)} {rolled}{rule.label}{whose}" + (f" — {texts}" if texts else ""),
             kind="random event", event=name, side=scope.side, roll=roll)
     yield from apply_effects(ctx, event, scope if owner == scope.side else evolve(scope, side=owner))
 

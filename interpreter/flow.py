@@ -15,7 +15,8 @@ side first whether to play it.  How many turns there are is the scenario's
 from __future__ import annotations
 
 from ..dsl.diagnostics import RulesError, diagnostic
-from ..dsl.model import Declaration, Property
+from ..dsl.compiled.sequence import Alternate, Repeat
+from ..dsl.model import Declaration
 from ..dsl.vocabulary import REPEAT_CONDITION
 from .actions import Action
 from .citations import because, cite
@@ -95,21 +96,21 @@ def _run_phase(ctx: Context, decl: Declaration) -> Flow:
         for round_ in range(1, MAX_REPEATS + 1):
             if skipped:
                 break
-            for item, step, run in items:
-                if step:
+            for item in items:
+                if isinstance(item, Declaration):  # a nested step
                     yield from run_phase(ctx, item)
                     ctx.acting = side
                 else:
-                    yield from PROCEDURES[run](ctx, item)
+                    yield from PROCEDURES[item.procedure](ctx, item)
                 if ctx.state.over:
                     return
             if alternate is not None:
-                yield from _alternate(ctx, decl, alternate, side)
+                yield from _alternate(ctx, alternate, side)
                 ctx.acting = side
             if repeat is None or _repeat_done(ctx, repeat) or ctx.state.over:
                 break
         else:
-            ctx.say(f"{decl.display}: stopped after {MAX_REPEATS} repeats ({repeat.text} never held)",
+            ctx.say(f"{decl.display}: stopped after {MAX_REPEATS} repeats ({repeat.source.text} never held)",
                     kind="phase")
         yield from _check_stacking(ctx)
         yield from phase_ended(ctx, decl.name)
@@ -133,7 +134,7 @@ MAX_REPEATS = 100
 no roll can ever bring about; reaching it is logged)."""
 
 
-def _repeat_done(ctx: Context, prop: Property) -> bool:
+def _repeat_done(ctx: Context, repeat: Repeat) -> bool:
     """Whether a ``repeat until CONDITION`` holds.
 
     ``only one side remains in the contested square``: no battle is on (``ctx.operation`` has no
@@ -142,9 +143,8 @@ def _repeat_done(ctx: Context, prop: Property) -> bool:
     at the end of the phase, or never fight at all.  The one exception is a strike (support markers
     alone, ``interpreter.procedures.battle``): its markers hold the square for the one round it lasts.
     """
-    words = " ".join(str(w) for w in prop.get("condition") or ())
-    if words != REPEAT_CONDITION:  # lint refuses it (E319): a rulebook built in memory may still say it
-        raise RulesError([diagnostic("E805", prop.span, f"repeat condition {words!r} is not supported",
+    if repeat.condition != REPEAT_CONDITION:  # lint refuses it (E319), and no game starts then
+        raise RulesError([diagnostic("E805", repeat.source.span, f"repeat condition {repeat.condition!r} is not supported",
                                      f"write: repeat until {REPEAT_CONDITION}")])
     operation = ctx.operation
     if operation is None or not operation.fighting():
@@ -156,7 +156,7 @@ def _repeat_done(ctx: Context, prop: Property) -> bool:
     return len(sides) < 2
 
 
-def _alternate(ctx: Context, phase: Declaration, prop: Property, acting: str | None) -> Flow:
+def _alternate(ctx: Context, alternate: Alternate, acting: str | None) -> Flow:
     """``alternate STEP until all pass [or out of RESOURCE]``: the sides take turns at the step.
 
     The sides are those of the phase's run: every side in player order in a mutual phase, the one
@@ -170,8 +170,7 @@ def _alternate(ctx: Context, phase: Declaration, prop: Property, acting: str | N
     from .operation import Operation
     from .victory import check_sudden_death
 
-    step = next(c for c in phase.children if c.name == str(prop.get("step")))
-    resource = prop.get("resource")
+    step, resource = alternate.step, alternate.resource
     sides = ctx.player_order if acting is None else (acting,)
     done: set[str] = set()
     turn = 0
@@ -180,7 +179,7 @@ def _alternate(ctx: Context, phase: Declaration, prop: Property, acting: str | N
         turn += 1
         if side in done:
             continue
-        if resource is not None and ctx.state.resource(side, str(resource)) <= 0:
+        if resource is not None and ctx.state.resource(side, resource) <= 0:
             done.add(side)
             ctx.say(f"{ctx.shown('side', side)} has no {resource} left and is done for the phase", kind="phase",
                     side=side)

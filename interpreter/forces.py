@@ -36,7 +36,6 @@ dropping units off on the way); a unit of a moving class is never itself carried
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Iterable
 
 from attrs import evolve
 
@@ -85,11 +84,6 @@ def _factor(unit_type: UnitType, name: str | None) -> Fraction:
 def transported_by(mclass: MovementClass | None) -> set[str]:
     """The movement classes a carried class is ``transported by``."""
     return set(mclass.transported_by) if mclass is not None else set()
-
-
-def names_of(values: Iterable | None) -> tuple[str, ...]:
-    """A property's list of names as strings (none when it is absent)."""
-    return tuple(str(v) for v in values or ())
 
 
 def action_price(ctx: Context, action: ActionRule, selectors: frozenset[str] | None,

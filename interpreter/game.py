@@ -37,11 +37,11 @@ class Game:
         if shared["lint errors"]:
             raise RulesError(list(shared["lint errors"]))
         if "missing procedures" not in shared:
-            shared["missing procedures"] = missing_procedures(scenario.rulebook)
+            shared["missing procedures"] = missing_procedures(scenario.rules)
         missing = shared["missing procedures"]
         if missing:
-            raise RulesError([diagnostic("E805", p.span, f"procedure {p.get('procedure')!r} is not supported yet")
-                              for p in missing])
+            raise RulesError([diagnostic("E805", call.source.span, f"procedure {call.procedure!r} is not supported yet")
+                              for call in missing])
         self.scenario = scenario
         self.seed = seed
         self.ctx = Context(scenario, seed)

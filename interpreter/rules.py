@@ -44,7 +44,7 @@ from ..dsl.compiled.zones import ZoneRule, compile_zone
 from ..dsl.conditions import Names
 from ..dsl.effects import Effect, compile_effects
 from ..dsl.tables import TableView
-from ..dsl.model import Declaration, Property, Rulebook
+from ..dsl.model import Declaration, Rulebook
 from .options import in_force
 
 __all__ = ["Rules", "UnitType", "as_names", "ELIMINATED", "EFFECT_KINDS"]
@@ -115,11 +115,11 @@ class Rules:
         self.phases: tuple[Declaration, ...] = tuple(
             d for d in (sequence[0].children if sequence else ()) if in_force(rulebook, d))
         """The phases of the sequence of play in force, in order (the flow runs these)."""
+        self.names = Names(rulebook)
+        """What each declared name is, for reading conditions (``dsl.conditions``)."""
         self._plans: dict[int, PhasePlan] = {id(d): self._plan(d) for d in rulebook.walk()
                                              if d.kind in ("phase", "step")}
         self.tables: dict[str, TableView] = {d.name: TableView.from_declaration(d) for d in rulebook.of_kind("table")}
-        self.names = Names(rulebook)
-        """What each declared name is, for reading conditions (``dsl.conditions``)."""
         self.combats: dict[str, CombatRule] = {d.name: compile_combat(d, self.names)
                                                for d in self._in_force("combat")}
         self._effects: dict[tuple[str, str], tuple[Effect, ...]] = {
@@ -146,13 +146,11 @@ class Rules:
 
     def _plan(self, decl: Declaration) -> PhasePlan:
         """A phase's or step's plan without its steps out of force (nor the ``alternate`` of one)."""
-        plan = compile_phase(decl)
-        runs = tuple(run for run in plan.runs if not run[1] or in_force(self.rulebook, run[0]))
+        plan = compile_phase(decl, self.names)
+        runs = tuple(run for run in plan.runs if not isinstance(run, Declaration) or in_force(self.rulebook, run))
         alternate = plan.alternate
-        if alternate is not None:
-            alternated = next((c for c in decl.children if c.name == str(alternate.get("step"))), None)
-            if alternated is not None and not in_force(self.rulebook, alternated):
-                alternate = None
+        if alternate is not None and not in_force(self.rulebook, alternate.step):
+            alternate = None
         if runs == plan.runs and alternate is plan.alternate:
             return plan
         return evolve(plan, runs=runs, alternate=alternate)
@@ -181,6 +179,10 @@ class Rules:
         if found is None or found.decl is not decl:
             found = self._plans[id(decl)] = self._plan(decl)
         return found
+
+    def phase_plans(self) -> tuple[PhasePlan, ...]:
+        """The plans of every phase and step the rulebook declares, in force or not."""
+        return tuple(self._plans.values())
 
     def mode(self, name: str | None) -> Mode | None:
         """The mode called ``name`` (``None`` for no mode, or one not declared)."""
@@ -219,23 +221,6 @@ class Rules:
         return found
 
     # --- terrain ------------------------------------------------------------------------
-
-    @staticmethod
-    def line_for(lines: Iterable[Property], unit_type: UnitType) -> Property | None:
-        """The line that applies to a unit: the first whose ``for`` names it, else the first general one.
-
-        The one rule for every repeatable property with ``[for SELECTOR]`` (costs, defence,
-        stacking limits, zone ranges, award points): a ``for`` line overrides the general line.
-        """
-        general = None
-        for prop in lines:
-            who = prop.get("who")
-            if who:
-                if Rules.unit_matches(unit_type, who):
-                    return prop
-            elif general is None:
-                general = prop
-        return general
 
     def other_terrains(self, terrain: str, cell_tags: Iterable[str]) -> tuple[str, ...]:
         """The cell's other terrains: its tags that name a declared terrain of its own effects (one

@@ -277,21 +277,19 @@ class EntryReader:
 
     def check_dummies(self, placements: list[Placement]) -> None:
         """A side's ``dummies`` limit: ``none``, ``up to units`` (no more than its real units) or a number."""
-        rulebook, rules = self.rulebook, self.rules
-        for side in rules.sides:
-            decl = rulebook.get("side", side)
-            limit_prop = decl.first("dummies") if decl else None
+        rules = self.rules
+        for side, rule in rules.side_rules.items():
             dummies = sum(p.count for p in placements if p.side == side and rules.unit_type(p.unit).dummy)
-            if not dummies or limit_prop is None:  # a rulebook that says nothing sets no limit
+            if not dummies or rule.dummies is None:  # a rulebook that says nothing sets no limit
                 continue
             real = sum(p.count for p in placements if p.side == side and rules.unit_type(p.unit).kind == "unit")
-            if limit_prop.has("none"):
+            if rule.dummies == "none":
                 limit, why = 0, "may have no dummies"
-            elif limit_prop.has("up"):
+            elif rule.dummies == "up to units":
                 limit, why = real, f"may have up to as many dummies as units ({real})"
             else:
-                limit, why = limit_prop.get("count"), f"may have {limit_prop.get('count')} dummies"
+                limit, why = rule.dummies, f"may have {rule.dummies} dummies"
             if dummies > limit:
                 line = next(p.line for p in placements if p.side == side and rules.unit_type(p.unit).dummy)
                 self.source.report_line(line, f"{side} sets up {dummies} dummies but {why}",
-                                        f"side {side!r}: {limit_prop.text}")
+                                        f"side {side!r}: {rule.dummies_source.text}")

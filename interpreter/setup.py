@@ -64,9 +64,8 @@ class _Slot:
 
 
 def _short(ctx: Context, side: str) -> str:
-    decl = ctx.rulebook.get("side", side)
-    short = decl.first("short") if decl else None
-    return str(short.get("name")) if short else side[:1].upper()
+    rule = ctx.rules.side_rules.get(side)
+    return rule.short if rule is not None else side[:1].upper()
 
 
 
@@ -209,9 +208,8 @@ def _start_resources(ctx: Context):
 
 
 def _hides(ctx: Context, side: str) -> bool:
-    decl = ctx.rulebook.get("side", side)
-    counters = decl.first("counters") if decl else None
-    return bool(counters and counters.has("down"))
+    rule = ctx.rules.side_rules.get(side)
+    return rule is not None and rule.face_down
 
 
 def _holding_cells(ctx: Context, side: str, cells: tuple[str, ...], selectors: tuple[str, ...]) -> list[str]:

@@ -1,4 +1,8 @@
-"""Examples are executable: CI runs every examples/*.py and it must exit 0 (python-chess runs perft.py)."""
+"""Examples are executable: CI runs every examples/*.py and it must exit 0 (python-chess runs perft.py).
+
+A timeout only guards against a hang (10 minutes: a loaded CI machine may run a long example slowly);
+nothing here asserts a speed.
+"""
 
 import subprocess
 import sys
@@ -13,7 +17,7 @@ EXAMPLES = sorted((ROOT / "examples").glob("*.py"))
 @pytest.mark.parametrize("example", EXAMPLES, ids=lambda p: p.name)
 def test_example_runs(example):
     assert example.read_text(encoding="utf-8").lstrip().startswith('"""'), "examples open with a titled docstring"
-    done = subprocess.run([sys.executable, str(example)], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    done = subprocess.run([sys.executable, str(example)], cwd=ROOT, capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr
 
 
@@ -22,5 +26,5 @@ def test_shipped_rulebooks_lint_clean_from_the_command_line():
     if not rulebooks:
         pytest.skip("no rulebooks shipped yet")
     done = subprocess.run([sys.executable, "-m", "warbook.interpreter.cli", "lint", *rulebooks], cwd=ROOT,
-                          capture_output=True, text=True, timeout=120)
+                          capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stdout + done.stderr

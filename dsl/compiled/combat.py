@@ -10,20 +10,14 @@ from __future__ import annotations
 
 from attrs import field, frozen
 
-from ..conditions import Condition, ConditionError, Names, parse_condition
+from ..conditions import Condition, ConditionError, Names, read_condition
 from ..model import Declaration, Property
 from ..values import Odds, Shift
 from .lines import as_names
 
 
 def _condition(line: Property, names: Names) -> tuple[Condition | None, ConditionError | None]:
-    words = line.get("condition")
-    if not words:
-        return None, None
-    try:
-        return parse_condition([str(w) for w in words], names), None
-    except ConditionError as exc:
-        return None, exc
+    return read_condition(line.get("condition"), names)
 
 
 @frozen

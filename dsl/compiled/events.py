@@ -14,11 +14,13 @@ from ..model import Declaration
 
 @frozen
 class EventRule:
-    """One event's owner."""
+    """One event: its printed text and its owner."""
 
     name: str
     label: str
     decl: Declaration = field(repr=False)
+    text: str
+    """Its ``text`` lines joined, for the log (empty without one)."""
     side: str | None
     """``side SIDE``: whose event it is, the side its effects call ``owner``/``own`` (``opponent`` is
     the other); ``None``: no line, so the event is the side's that rolled or triggered it."""
@@ -32,4 +34,5 @@ def compile_event(decl: Declaration) -> EventRule:
     """One ``event`` declaration as an ``EventRule``."""
     side = decl.first("side")
     return EventRule(name=decl.name, label=decl.display, decl=decl,
+                     text=" ".join(str(p.get("text")) for p in decl.all("text")),
                      side=str(side.get("side")) if side is not None else None)

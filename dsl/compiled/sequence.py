@@ -2,11 +2,9 @@
 
 Each ``phase`` or ``step`` becomes a ``PhasePlan``: its ``do`` lines and nested steps in the order
 written, its ``alternate`` and ``repeat`` lines, who it runs for and whether that side may skip it.
-The ``sequence`` itself becomes a ``SequencePlan``: how many turns a game lasts.  The flow
-(``interpreter.flow``) and the scenario reader read plans, not the declarations' words.
-
-Limits: a plan keeps its ``do``, ``alternate`` and ``repeat`` lines as written; the procedures read
-their arguments from them (typed procedure calls are the next step of the compile stage).
+Each ``do`` line is a typed call (``dsl.compiled.calls``).  The ``sequence`` itself becomes a
+``SequencePlan``: how many turns a game lasts.  The flow (``interpreter.flow``) and the scenario
+reader read plans, not the declarations' words.
 """
 
 from __future__ import annotations
@@ -15,7 +13,9 @@ from typing import Union
 
 from attrs import field, frozen
 
+from ..conditions import Names
 from ..model import Declaration, Property
+from .calls import Call, compile_call
 
 Sides = Union[None, int, tuple]
 """Who a phase runs for: ``None`` each side in player order (``for each side``), 0 or 1 the first
@@ -24,14 +24,33 @@ or second player, ``(SIDE,)`` the named side, ``()`` the acting side (a step wit
 
 
 @frozen
+class Alternate:
+    """``alternate STEP until all pass [or out of RESOURCE]``."""
+
+    step: Declaration = field(repr=False)
+    """The nested step the sides take turns at."""
+    resource: str | None
+    """A side with none of it left is done for the phase (``None``: only passing ends a side's part)."""
+    source: Property = field(repr=False, eq=False)
+
+
+@frozen
+class Repeat:
+    """``repeat until CONDITION``: the condition's words (lint E319 names the one the flow knows)."""
+
+    condition: str
+    source: Property = field(repr=False, eq=False)
+
+
+@frozen
 class PhasePlan:
     """What one phase or step runs."""
 
     decl: Declaration = field(repr=False)
-    alternate: Property | None = field(repr=False)
-    runs: tuple[tuple[Declaration | Property, bool, str | None], ...] = field(repr=False)
-    """``(item, is a step, procedure name)`` for each ``do`` line and nested step, in the order written."""
-    repeat: Property | None = field(repr=False)
+    alternate: Alternate | None = field(repr=False)
+    runs: tuple[Declaration | Call, ...] = field(repr=False)
+    """Each ``do`` line (a ``Call``) and nested step (its ``Declaration``), in the order written."""
+    repeat: Repeat | None = field(repr=False)
     sides: Sides
     optional: bool = False
     """``optional``: the side each run is for is asked first whether to play it or skip it."""
@@ -53,14 +72,21 @@ def compile_sequence(decl: Declaration | None) -> SequencePlan:
     return SequencePlan(int(count) if count is not None else None)
 
 
-def compile_phase(decl: Declaration) -> PhasePlan:
-    """One ``phase`` or ``step`` declaration as a ``PhasePlan``."""
-    alternate = decl.first("alternate")
-    alternated = str(alternate.get("step")) if alternate else None
-    items = sorted([*decl.all("do"), *(c for c in decl.children if c.name != alternated)],
+def compile_phase(decl: Declaration, names: Names) -> PhasePlan:
+    """One ``phase`` or ``step`` declaration as a ``PhasePlan`` (``names``: to read conditions)."""
+    alternate = None
+    line = decl.first("alternate")
+    if line is not None:
+        step = next((c for c in decl.children if c.name == str(line.get("step"))), None)
+        resource = line.get("resource")
+        if step is not None:  # lint E306 refuses one naming no step of its own (no game starts then)
+            alternate = Alternate(step, None if resource is None else str(resource), line)
+    items = sorted([*decl.all("do"), *(c for c in decl.children if alternate is None or c is not alternate.step)],
                    key=lambda item: (item.span.line, item.span.column))
-    runs = tuple((item, True, None) if isinstance(item, Declaration) else (item, False, item.get("procedure"))
-                 for item in items)
+    runs = tuple(item if isinstance(item, Declaration) else compile_call(item, names) for item in items)
+    repeat = decl.first("repeat")
+    if repeat is not None:
+        repeat = Repeat(" ".join(str(w) for w in repeat.get("condition") or ()), repeat)
     side = decl.first("side")
     if decl.has("for"):
         sides: Sides = None  # the player order
@@ -70,4 +96,4 @@ def compile_phase(decl: Declaration) -> PhasePlan:
         sides = ()  # the acting side
     else:
         sides = (None,)  # no side: a mutual phase or step (a phase with no side line is mutual)
-    return PhasePlan(decl, alternate, runs, decl.first("repeat"), sides, decl.has("optional"))
+    return PhasePlan(decl, alternate, runs, repeat, sides, decl.has("optional"))

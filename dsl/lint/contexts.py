@@ -143,10 +143,13 @@ def effect_not_in_combat(rb: Rulebook) -> Iterator[Diagnostic]:
 
 
 def _combat_line_moments(rb: Rulebook) -> Iterator[Diagnostic]:
-    """A combat's ``shift … when`` or ``roll modifier … when`` line whose condition waits for a moment."""
+    """A combat's ``shift … when`` or ``roll modifier … when`` line, or a ``do`` line's ``when`` (fire
+    rolled on a table, ``do fire at aircraft … when``), whose condition waits for a moment."""
     names = Names(rb)
-    for combat in rb.of_kind("combat"):
-        for line in (*combat.all("shift"), *combat.all("roll")):
+    holders = [(c, (*c.all("shift"), *c.all("roll"))) for c in rb.of_kind("combat")]
+    holders += [(d, d.all("do")) for d in rb.walk() if d.kind in ("phase", "step")]
+    for combat, lines in holders:
+        for line in lines:
             words = line.get("condition")
             if not words:
                 continue
@@ -157,7 +160,9 @@ def _combat_line_moments(rb: Rulebook) -> Iterator[Diagnostic]:
             if parsed.moment is not None:
                 span = line.words[len(line.words) - len(words)].span
                 yield diagnostic("E221", span, f"condition {' '.join(map(str, words))!r} of {describe(combat)} "
-                                 "waits for a moment, but a combat's lines are read when it is fought",
+                                 "waits for a moment, but "
+                                 + ("a combat's lines are read when it is fought" if combat.kind == "combat"
+                                    else "the fire is rolled when the procedure runs"),
                                  "drop the moment; totals, resources, counters and 'defending' are read then")
 
 
@@ -181,7 +186,8 @@ def condition_not_in_combat(rb: Rulebook) -> Iterator[Diagnostic]:
     }
     ```
     Use instead: `effect retreat defenders 1 when attackers attack exceeds defenders defence`.
-    A combat's own `shift … when` and `roll modifier … when` lines are checked the same way.
+    A combat's own `shift … when` and `roll modifier … when` lines are checked the same way, and
+    so is the condition of a `do` line (`do fire at aircraft with TABLE when …`).
     """
     yield from _combat_problems(rb, "E221")
     yield from _combat_line_moments(rb)

@@ -1,7 +1,8 @@
 """The procedures a phase's ``do …`` lines name, one registry: ``PROCEDURES``.
 
 Each module of this package carries out some of ``dsl.vocabulary.PROCEDURES`` and registers its
-generators with ``@procedure(NAME)``; ``load_procedures`` imports every module of the package
+generators with ``@procedure(NAME)``: each receives the context and the ``do`` line compiled as
+its typed call (``dsl.compiled.calls``); ``load_procedures`` imports every module of the package
 once (``interpreter.flow`` does before a game), so the registry is complete whoever asks first.
 The registry lives here, below the flow that runs it, so that a procedure never imports the flow.
 """
@@ -13,10 +14,10 @@ import importlib
 import pkgutil
 from typing import Callable
 
-from ...dsl.model import Property
+from ...dsl.compiled.calls import Call
 from ..context import Context, Flow
 
-Procedure = Callable[[Context, Property], Flow]
+Procedure = Callable[[Context, Call], Flow]
 PROCEDURES: dict[str, Procedure] = {}
 
 
@@ -37,11 +38,9 @@ def load_procedures() -> None:
         importlib.import_module(f"{__name__}.{module.name}")
 
 
-def missing_procedures(rulebook) -> list[Property]:
-    """``do`` lines this interpreter cannot carry out yet (reported before a game starts)."""
+def missing_procedures(rules) -> list[Call]:
+    """``do`` lines of the phases in force that this interpreter cannot carry out (reported before a
+    game starts)."""
     load_procedures()
-    out = []
-    for decl in rulebook.walk():
-        if decl.kind in ("phase", "step"):
-            out.extend(p for p in decl.all("do") if p.get("procedure") not in PROCEDURES)
-    return out
+    return [run for plan in rules.phase_plans() for run in plan.runs
+            if isinstance(run, Call) and run.procedure not in PROCEDURES]

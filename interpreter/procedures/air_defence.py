@@ -20,13 +20,14 @@ side's exposed units.  A unit may fire in every engagement it is next to.  Firin
 nothing in any rule, so it is never offered as a decision: the ground troops always "open up"
 when they may.  Firing does not reveal face-down firers.
 
-When.  ``when ROLE FACTOR COMPARISON ROLE FACTOR`` compares two totals of printed factors over
-the engagement's roles (``firers`` and ``targets``): ``when firers attack exceeds targets
-attack`` fires only if the ground units' attack total is larger than the air units'.  The
-comparisons are ``exceeds``, ``at least``, ``at most``, ``below`` and ``equals``.  Factors
-that are not numbers (``all``, ``none``, missing) count 0.  When there is no fire the log says
-only "no ground fire", whether no one could fire or the fire was too weak, so it tells nothing
-about face-down counters.
+When.  ``when CONDITION`` is read by the condition grammar (``dsl.conditions``) in each
+engagement, with the engagement's roles (``firers`` and ``targets``) for ``ROLE FACTOR``
+totals and its cell as ``this cell``: ``when firers attack exceeds targets attack`` fires only
+if the ground units' attack total is larger than the air units'.  Factors that are not numbers
+(``all``, ``none``, missing) count 0.  ``own`` is the firers' side.  A condition that waits for a
+moment is refused before play (lint E221): the fire is rolled when the engagement is.  When
+there is no fire the log says only "no ground fire", whether no one could fire or the fire was
+too weak, so it tells nothing about face-down counters.
 
 The table and its results are rolled and carried out by ``interpreter.combat`` and ``interpreter.results`` (``roll_on_table``
 and ``apply_result``), with the firers as attackers and the air units as defenders, so results
@@ -38,20 +39,15 @@ turn stands, as the phases before this one are over.
 Limits: units carried aboard a transport are not followed (who a transport set down is not
 recorded, so an aborted landing is not undone and a transport shot down takes no passengers
 with it).
-
-Raises:
-    RulesError: (E805) for a ``when`` condition of another form.
 """
 
 from __future__ import annotations
 
-import operator
-from fractions import Fraction
-from typing import Callable, Iterable
+from typing import Iterable
 
-from ...dsl.diagnostics import RulesError, diagnostic
-from ...dsl.model import Property
+from ...dsl.compiled.calls import FireAtAircraft
 from ..combat import Engagement, roll_on_table
+from ..conditions import Scope, holds, line_condition
 from ..flags import BOARDED, BOMBARDED, UNBOARDED
 from ..modes import mode_forbids
 from ..results import apply_result
@@ -62,18 +58,8 @@ from ..state import Unit
 FIRED_ON = frozenset({BOMBARDED, BOARDED, UNBOARDED})
 """Turn flags that expose a unit to fire against aircraft (``NAME`` or ``NAME:CELL``)."""
 
-COMPARISONS: dict[str, Callable[[Fraction, Fraction], bool]] = {
-    "exceeds": operator.gt,
-    "at least": operator.ge,
-    "at most": operator.le,
-    "below": operator.lt,
-    "equals": operator.eq,
-}
-"""The comparison words of ``when ROLE FACTOR COMPARISON ROLE FACTOR``."""
-
-
 @procedure("fire at aircraft")
-def fire_at_aircraft(ctx: Context, prop: Property) -> Flow:
+def fire_at_aircraft(ctx: Context, call: FireAtAircraft) -> Flow:
     """Every engagement, side by side and cell by cell: total up, maybe fire, roll, apply the result."""
     firing_sides = [ctx.acting] if ctx.acting else list(ctx.player_order)
     for side in ctx.player_order:
@@ -83,7 +69,7 @@ def fire_at_aircraft(ctx: Context, prop: Property) -> Flow:
         for cell in cells:
             roles = engagement(ctx, side, cell, [s for s in firing_sides if s != side])
             if roles["targets"]:
-                yield from _engage(ctx, prop, cell, roles)
+                yield from _engage(ctx, call, cell, roles)
 
 
 def exposed_at(ctx: Context, unit: Unit) -> set[str]:
@@ -121,51 +107,18 @@ def _forbids_attack(ctx: Context, unit: Unit) -> bool:
     return mode_forbids(ctx, unit, "attack")
 
 
-def _engage(ctx: Context, prop: Property, cell: str, roles: dict[str, list[Unit]]) -> Flow:
+def _engage(ctx: Context, call: FireAtAircraft, cell: str, roles: dict[str, list[Unit]]) -> Flow:
     targets = ", ".join(ctx.label(u) for u in roles["targets"])
-    condition = prop.get("condition")
-    if not roles["firers"] or (condition and not condition_holds(ctx, condition, roles, prop)):
+    if not roles["firers"] or not holds(ctx, line_condition(call),
+                                        Scope(roles["firers"][0].side, cell, roles=roles)):
         ctx.say(f"no ground fire at {targets} in {cell}", kind="air defence", cell=cell, fired=False)
         return
     firers = ", ".join(ctx.label(u) for u in roles["firers"])
     ctx.say(f"ground fire at {targets} in {cell} from {firers}", kind="air defence", cell=cell, fired=True,
             targets=[u.id for u in roles["targets"]], firers=[u.id for u in roles["firers"]])
     reason = f"fire at aircraft in {cell}"
-    roll, text = roll_on_table(ctx, str(prop.get("table")), reason=reason)
-    decl = ctx.rulebook.get("table", str(prop.get("table")))
-    result = ctx.rulebook.get("result", text)
-    ctx.say(f"{reason}: rolled {roll} on {decl.display}: {result.display if result else text}",
+    roll, text = roll_on_table(ctx, call.table, reason=reason)
+    ctx.say(f"{reason}: rolled {roll} on {ctx.shown('table', call.table)}: {ctx.shown('result', text)}",
             kind="air defence", cell=cell, roll=roll, result=text)
     yield from apply_result(ctx, text, Engagement(ctx, None, roles["firers"], roles["targets"],
                                                   roles["firers"][0].side, reason))
-
-
-# --- conditions -----------------------------------------------------------------------------
-
-
-def total(ctx: Context, units: Iterable[Unit], factor: str) -> Fraction:
-    """The sum of a printed factor over units; factors that are not numbers count 0."""
-    out = Fraction(0)
-    for unit in units:
-        value = ctx.rules.unit_type(unit.type).factor(factor)
-        if isinstance(value, (int, Fraction)) and not isinstance(value, bool):
-            out += value
-    return out
-
-
-def condition_holds(ctx: Context, words: Iterable, roles: dict[str, list[Unit]], where: Property) -> bool:
-    """``ROLE FACTOR COMPARISON ROLE FACTOR`` over the roles' factor totals.
-
-    Raises:
-        RulesError: (E805) for any other form of condition.
-    """
-    words = [str(w) for w in words]
-    comparison = " ".join(words[2:-2])
-    if (len(words) < 5 or comparison not in COMPARISONS or words[0] not in roles or words[-2] not in roles
-            or ctx.rulebook.get("factor", words[1]) is None or ctx.rulebook.get("factor", words[-1]) is None):
-        raise RulesError([diagnostic(
-            "E805", where.span, f"condition {' '.join(words)!r} is not supported here",
-            f"write ROLE FACTOR ({' | '.join(COMPARISONS)}) ROLE FACTOR with roles {', '.join(sorted(roles))}")])
-    left = total(ctx, roles[words[0]], words[1])
-    right = total(ctx, roles[words[-2]], words[-1])
-    return COMPARISONS[comparison](left, right)

@@ -38,7 +38,7 @@ from fractions import Fraction
 from ...dsl.compiled.combat import CombatRule
 from ...dsl.compiled.actions import ActionRule
 from ...dsl.diagnostics import RulesError, diagnostic
-from ...dsl.model import Property
+from ...dsl.compiled.calls import ResolveFire
 from .. import combat as fire
 from .. import event_effects
 from ..citations import cite
@@ -143,7 +143,7 @@ def firepower(ctx: Context, combat: CombatRule, units: list[Unit]) -> Fraction:
 
 
 @procedure("resolve fire")
-def resolve_fire(ctx: Context, prop: Property) -> Flow:
+def resolve_fire(ctx: Context, call: ResolveFire) -> Flow:
     """The fire sub-phase of one round: first fire, losses, then the other side's fire (module docstring)."""
     operation = ctx.operation
     if operation is None or not operation.fighting():
@@ -151,7 +151,7 @@ def resolve_fire(ctx: Context, prop: Property) -> Flow:
     if not battle_on(ctx):
         yield from battle_over(ctx)
         return
-    combat = ctx.rules.combats[str(prop.get("combat"))]
+    combat = ctx.rules.combats[call.combat]
     fire_is = combat.fire_simultaneous
     if fire_is is not None:
         raise RulesError([diagnostic("E805", fire_is.span, f"combat {combat.name!r}: simultaneous fire is not "

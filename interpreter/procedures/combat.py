@@ -65,7 +65,8 @@ from attrs import evolve
 
 from ...dsl.effects import Attack, Where
 from ...dsl.compiled.combat import CombatRule
-from ...dsl.model import Declaration, Property
+from ...dsl.compiled.calls import Bombard, Fight, Trigger
+from ...dsl.model import Declaration
 from ...dsl.values import Dice
 from ..actions import Action
 from ..caches import rules_cache
@@ -187,9 +188,9 @@ def _sides(ctx: Context) -> list[str]:
 
 
 @procedure("fight")
-def fight(ctx: Context, prop: Property) -> Flow:
+def fight(ctx: Context, call: Fight) -> Flow:
     """Assaults in order of the combat's ``order by`` factor, each unit at most once (module docstring)."""
-    combat = ctx.rules.combats[str(prop.get("combat"))]
+    combat = ctx.rules.combats[call.combat]
     sides = _sides(ctx)
     finished: set[str] = set()
     rank = _ranking(ctx, combat)
@@ -437,9 +438,9 @@ def _reach(ctx: Context, combat: CombatRule, unit: Unit) -> tuple[list[str], boo
 
 
 @procedure("bombard")
-def bombard(ctx: Context, prop: Property) -> Flow:
+def bombard(ctx: Context, call: Bombard) -> Flow:
     """Combined bombardment of enemy cells in range, each unit once (module docstring)."""
-    combat = ctx.rules.combats[str(prop.get("combat"))]
+    combat = ctx.rules.combats[call.combat]
     for side in _sides(ctx):
         while True:
             reach = {}
@@ -534,9 +535,9 @@ def _lowest(ctx: Context, units: list[Unit], factor: str, decl: Declaration) -> 
 
 @procedure("trigger")
 @reads(Attack)
-def trigger(ctx: Context, prop: Property) -> Flow:
+def trigger(ctx: Context, call: Trigger) -> Flow:
     """Markers attack the enemy units stopped in their cell (module docstring)."""
-    names = {str(m) for m in prop.get("markers") or ()}
+    names = set(call.markers)
     markers = sorted((u for u in ctx.state.units if u.type in names and u.on_map), key=lambda u: (u.location, u.id))
     for marker in markers:
         decl = ctx.rulebook.get("marker", marker.type)

@@ -9,7 +9,7 @@ an event does).
 
 from __future__ import annotations
 
-from ...dsl.model import Property
+from ...dsl.compiled.calls import RollEvents
 from ..combat import roll_on_table, table_view
 from ..conditions import Scope
 from ..context import Context, Flow
@@ -18,12 +18,12 @@ from . import procedure
 
 
 @procedure("roll events")
-def roll_events(ctx: Context, prop: Property) -> Flow:
+def roll_events(ctx: Context, call: RollEvents) -> Flow:
     """The acting side rolls on its own column of the table and the event happens."""
     side = ctx.acting
     if side is None:
         return
-    table = str(prop.get("table"))
+    table = call.table
     view = table_view(ctx, table)
     labels = [c.label for c in view.columns]
     column = labels.index(side) if side in labels else 0

@@ -42,7 +42,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from ...dsl.model import Property
+from ...dsl.compiled.calls import Move
 from ..flags import TRAP
 from .. import movement as mv
 from ..actions import Action
@@ -67,22 +67,20 @@ MOVED = "moved"
 
 
 @procedure("move")
-def move(ctx: Context, prop: Property) -> Flow:
+def move(ctx: Context, call: Move) -> Flow:
     """Carry out ``do move …``: every counter that may move, in order."""
-    yield from MovePhase(ctx, prop).run()
+    yield from MovePhase(ctx, call).run()
 
 
 class MovePhase:
     """One ``do move``: the order, the points each unit has left, and each unit's move and walk; who
     has fired is its ``watch_fire``'s, who was carried its ``transport``'s."""
 
-    def __init__(self, ctx: Context, prop: Property):
+    def __init__(self, ctx: Context, call: Move):
         self.ctx = ctx
-        self.prop = prop
+        self.call = call
         self.side = ctx.acting  # whose counters move: None in a mutual phase
-        factor = prop.get("factor")
-        self.factor = str(factor) if factor is not None else None
-        self.descending = prop.has("descending")
+        self.factor, self.descending = call.factor, call.descending
         self.left: dict[str, Fraction | None | str] = {}
         self.done: set[str] = set()
         self.watch_fire = WatchFire(ctx)
@@ -186,7 +184,7 @@ class MovePhase:
     def not_your_turn(self, action: Action, unit_id: str) -> str | None:
         """Why ``action`` is not a move of ``unit_id``, the counter whose turn it is (``None`` when it is)."""
         if action.args[:1] != (unit_id,):
-            where = cite(None, self.prop)
+            where = cite(None, self.call.source)
             return f"{unit_id} moves now ({self._order_text()}{', ' + where if where else ''})"
         return None
 

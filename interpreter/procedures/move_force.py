@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from attrs import evolve
 
-from ...dsl.model import Property
+from ...dsl.compiled.calls import MoveForce
 from ..actions import Action
 from ..context import Context, Flow
 from . import procedure
@@ -33,7 +33,7 @@ from .interception import intercept, move_interceptors_in
 
 
 @procedure("move force")
-def move_force(ctx: Context, prop: Property) -> Flow:
+def move_force(ctx: Context, call: MoveForce) -> Flow:
     """Move the designated force: to a cell of its choice, or straight to a base (redeployment)."""
     operation, side = ctx.operation, ctx.acting
     if operation is None or side is None:

@@ -19,21 +19,21 @@ costs and where it may go are read by ``interpreter.forces``.  Here:
 from __future__ import annotations
 
 from ...dsl.compiled.actions import ActionRule
-from ...dsl.model import Property
+from ...dsl.compiled.calls import DesignateForce
 from ..actions import Action
 from ..context import Context, Flow
 from . import procedure
 from ..forces import (Force, can_afford, class_of, has_enemy, is_carried, is_movable, joins_any_force,
-                      may_carry, may_take, names_of, operation_cost, pay, redeploy_cells, redeploy_cost, took)
+                      may_carry, may_take, operation_cost, pay, redeploy_cells, redeploy_cost, took)
 from ..rules import Rules
 from ..state import Unit
 from . import battle
 
 
-def _actions(ctx: Context, prop: Property, side: str) -> list[ActionRule]:
+def _actions(ctx: Context, call: DesignateForce, side: str) -> list[ActionRule]:
     """The line's actions the side may take now (``forces.may_take``: its own, and a ``once per
     turn`` one not yet taken this turn)."""
-    return [action for name in names_of(prop.get("actions"))
+    return [action for name in call.actions
             if (action := ctx.rules.actions.get(name)) is not None and may_take(ctx, action, side)]
 
 
@@ -53,12 +53,12 @@ def _airlifters(ctx: Context, side: str, cell: str | None) -> list[Unit]:
 
 
 @procedure("designate force")
-def designate_force(ctx: Context, prop: Property) -> Flow:
+def designate_force(ctx: Context, call: DesignateForce) -> Flow:
     """Choose a cell, the units of the force and how it goes; pay for it (or pass)."""
     operation, side = ctx.operation, ctx.acting
     if operation is None or side is None:
         return
-    actions = _actions(ctx, prop, side)
+    actions = _actions(ctx, call, side)
     if not actions or operation.ended or operation.passed:
         return
     strikes = [a for a in actions if a.strike_with]

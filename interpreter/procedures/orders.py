@@ -7,7 +7,7 @@ A ``mode`` (watch, patrol …) says which side and which units may take it
 
 from __future__ import annotations
 
-from ...dsl.model import Property
+from ...dsl.compiled.calls import Declare, Score
 from ..actions import Action
 from ..caches import rules_cache
 from ..context import Context, Flow
@@ -43,8 +43,8 @@ DONE = Action("done")
 
 
 @procedure("declare")
-def declare(ctx: Context, prop: Property) -> Flow:
-    mode = ctx.rules.mode(str(prop.get("mode")))
+def declare(ctx: Context, call: Declare) -> Flow:
+    mode = ctx.rules.mode(call.mode)
     sides = [ctx.acting] if ctx.acting else list(ctx.player_order)
     cache = rules_cache(ctx.rules)
     takes = cache.setdefault("may_take", {})  # may_take's memo, read directly in the loop
@@ -77,7 +77,7 @@ def declare(ctx: Context, prop: Property) -> Flow:
 
 
 @procedure("score")
-def score(ctx: Context, prop: Property) -> Flow:
+def score(ctx: Context, call: Score) -> Flow:
     """Score each listed ``on held`` award (``victory.score_held``).
 
     In a phase bound to one side (``ctx.acting``) only the awards that side receives are scored:
@@ -86,7 +86,7 @@ def score(ctx: Context, prop: Property) -> Flow:
     An award ``scored during PHASE…`` is scored by the ``do score`` lines of those phases: E130
     refuses a line elsewhere, so the line's own phase says when it scores.
     """
-    for ref in prop.get("awards") or ():
+    for ref in call.awards:
         award = ctx.rules.awards.get(str(ref))
         if award is None or award.on != "held":
             continue

@@ -25,7 +25,7 @@ from __future__ import annotations
 from attrs import evolve
 
 from ...dsl.compiled.combat import CombatRule
-from ...dsl.model import Property
+from ...dsl.compiled.calls import Recon
 from .. import combat as fire
 from .. import event_effects, retreats
 from ..actions import Action
@@ -55,8 +55,8 @@ def _reveal_in_cell(ctx: Context, cell: str) -> Flow:
 # --- recon ---------------------------------------------------------------------------------------
 
 
-def _battle_combat(ctx: Context, prop: Property) -> CombatRule | None:
-    name = prop.get("combat")
+def _battle_combat(ctx: Context, call: Recon) -> CombatRule | None:
+    name = call.combat
     if name is not None:
         return ctx.rules.combats.get(str(name))
     return next((c for c in ctx.rules.combats.values() if c.first_fire_by), None)
@@ -85,7 +85,7 @@ def _ties_to(combat: CombatRule | None, attacker: str, defender: str) -> str:
 
 
 @procedure("recon")
-def recon(ctx: Context, prop: Property) -> Flow:
+def recon(ctx: Context, call: Recon) -> Flow:
     """The recon sub-phase of one round: reveal, pick, roll, and the bounce's choice (module docstring)."""
     operation = ctx.operation
     if operation is None or not operation.fighting():
@@ -108,8 +108,8 @@ def recon(ctx: Context, prop: Property) -> Flow:
         yield from battle_over(ctx)
         return
     defender = defenders_of(ctx)[0]
-    factor = str(prop.get("factor")) if prop.get("factor") is not None else None
-    combat = _battle_combat(ctx, prop)
+    factor = call.factor
+    combat = _battle_combat(ctx, call)
     picked: dict[str, Unit | None] = {}
     for side in (attacker, defender):
         candidates = recon_candidates(ctx, side, factor)
@@ -128,7 +128,7 @@ def recon(ctx: Context, prop: Property) -> Flow:
     for side, role in ((attacker, "attacker"), (defender, "defender")):
         unit = picked[side]
         parts: list[str] = []
-        value = ctx.roll(str(prop.get("dice")), f"recon for {ctx.shown('side', side)} in {cell}")
+        value = ctx.roll(call.dice, f"recon for {ctx.shown('side', side)} in {cell}")
         total = value
         printed = fire.unit_factor(ctx, unit, factor) if unit is not None else None
         if printed:

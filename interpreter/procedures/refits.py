@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from attrs import evolve
 
-from ...dsl.model import Property
+from ...dsl.compiled.calls import Refit, ReturnRefitted
 from ...dsl.values import Dice, read_dice
 from ..context import Context, Flow
 from ..forces import may_take, took
@@ -34,11 +34,11 @@ def _via(ctx: Context, box: str) -> str:
 
 
 @procedure("refit")
-def refit(ctx: Context, prop: Property) -> Flow:
+def refit(ctx: Context, call: Refit) -> Flow:
     """Pay for chosen counters of the box and put each on the turn it returns (module docstring)."""
-    box = str(prop.get("box"))
-    action = ctx.rules.actions.get(str(prop.get("action")))
-    dice = prop.get("dice")
+    box = call.box
+    action = ctx.rules.actions.get(call.action)
+    dice = call.dice
     via = _via(ctx, box)
 
     def put_on_track(unit: Unit) -> None:
@@ -73,7 +73,7 @@ def _dice(ctx: Context, dice) -> Dice:
 
 
 @procedure("return refitted units")
-def return_refitted(ctx: Context, prop: Property) -> Flow:
+def return_refitted(ctx: Context, call: ReturnRefitted) -> Flow:
     """Counters waiting in ``BOX:TURN`` for this turn enter play from ``BOX`` (module docstring)."""
     boxes = set(ctx.rules.boxes)
     origins: dict[str, str] = {}

@@ -26,7 +26,7 @@ from __future__ import annotations
 from ...dsl.compiled.actions import ActionRule
 from ...dsl.diagnostics import RulesError, diagnostic
 from ...dsl.effects import PickReinforcement, Where
-from ...dsl.model import Property
+from ...dsl.compiled.calls import Reinforce
 from ...dsl.values import Dice
 from ..actions import Action
 from ..context import Context, Flow
@@ -83,13 +83,13 @@ def draw_reinforcement(ctx: Context, side: str, box: str | None = None, *, free:
 
 
 @procedure("reinforce")
-def reinforce(ctx: Context, prop: Property) -> Flow:
+def reinforce(ctx: Context, call: Reinforce) -> Flow:
     """Draw from a random box, or take from another, paying the action (module docstring)."""
-    box = str(prop.get("box"))
-    action = ctx.rules.actions.get(str(prop.get("action")))
-    box_decl = ctx.rulebook.get("box", box)
+    box = call.box
+    action = ctx.rules.actions.get(call.action)
+    rule = ctx.rules.boxes.get(box)
     for side in paying_sides(ctx, action):
-        if box_decl is not None and box_decl.has("draw"):
+        if rule is not None and rule.draw_at_random:
             yield from _draw_loop(ctx, side, box, action)
         else:
             yield from _take_loop(ctx, side, box, action)

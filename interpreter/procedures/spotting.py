@@ -48,16 +48,16 @@ from attrs import evolve
 
 from ...dsl.diagnostics import RulesError, diagnostic
 from ...dsl.compiled.modes import Spotting
-from ...dsl.model import Property
+from ...dsl.compiled.calls import Spot
 from ..context import Context, Flow
 from . import procedure
 from ..state import Unit
 
 
 @procedure("spot")
-def spot(ctx: Context, prop: Property) -> Flow:
+def spot(ctx: Context, call: Spot) -> Flow:
     """Hide, reveal and spot as the named ``spotting`` declaration says (module docstring)."""
-    spotting = ctx.rules.spottings[str(prop.get("spotting"))]
+    spotting = ctx.rules.spottings[call.spotting]
     if spotting.hide_again:
         _hide_again(ctx)
     if spotting.reveal_on_entering:

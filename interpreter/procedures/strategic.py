@@ -24,11 +24,10 @@ from fractions import Fraction
 
 from attrs import evolve
 
-from ...dsl.model import Property
+from ...dsl.compiled.calls import GainIncome, ReclaimMarkers
 from ..context import Context, Flow
 from ..flags import COMMITTED
 from . import procedure
-from ..forces import names_of
 from ..victory import gain
 from .placement import placements_for
 from .strategic_readings import sections_of
@@ -37,9 +36,9 @@ from .strategic_readings import sections_of
 
 
 @procedure("gain income")
-def gain_income(ctx: Context, prop: Property) -> Flow:
+def gain_income(ctx: Context, call: GainIncome) -> Flow:
     """The scenario's income plus this turn's ``income:RESOURCE`` modifiers, never below 0."""
-    resource = str(prop.get("resource"))
+    resource = call.resource
     income = getattr(ctx.scenario, "income", ()) or ()
     for side in [ctx.acting] if ctx.acting else list(ctx.player_order):
         base = sum(Fraction(a) for s, r, a in income if s == side and r == resource)
@@ -49,7 +48,7 @@ def gain_income(ctx: Context, prop: Property) -> Flow:
             ctx.say(f"{ctx.shown('side', side)}: income of {base} {resource} changed by {change} this turn",
                     kind="income", side=side, resource=resource, base=str(base), change=str(change))
         if amount:
-            gain(ctx, side, resource, amount, f"income ({sections_of(prop)})")
+            gain(ctx, side, resource, amount, f"income ({sections_of(call)})")
     return
     yield  # a generator that needs no decision
 
@@ -58,9 +57,9 @@ def gain_income(ctx: Context, prop: Property) -> Flow:
 
 
 @procedure("reclaim markers")
-def reclaim_markers(ctx: Context, prop: Property) -> Flow:
+def reclaim_markers(ctx: Context, call: ReclaimMarkers) -> Flow:
     """Committed markers of the named types become available again (module docstring)."""
-    types = set(names_of(prop.get("markers")))
+    types = set(call.markers)
     for side in [ctx.acting] if ctx.acting else list(ctx.player_order):
         for unit in sorted(u for u in ctx.state.units if u.side == side and u.type in types):
             homes = [p.to for p in placements_for(ctx, unit) if p.to is not None]
@@ -71,7 +70,7 @@ def reclaim_markers(ctx: Context, prop: Property) -> Flow:
                 ctx.update_unit(evolve(unit, turn_flags=unit.turn_flags - {COMMITTED}))
             else:
                 continue
-            ctx.say(f"{ctx.label(unit)} reclaimed for reuse ({sections_of(prop)})", kind="reclaim", unit=unit.id,
+            ctx.say(f"{ctx.label(unit)} reclaimed for reuse ({sections_of(call)})", kind="reclaim", unit=unit.id,
                     side=side)
     return
     yield  # a generator that needs no decision

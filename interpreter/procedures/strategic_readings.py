@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from ...dsl.model import Property
+from ...dsl.compiled.calls import Call
 from ..context import Context
 from ..state import Unit
 
@@ -30,7 +30,7 @@ def one_per_type(units: Iterable[Unit]) -> list[Unit]:
     return sorted(seen.values())
 
 
-def sections_of(prop: Property) -> str:
+def sections_of(call: Call) -> str:
     """The ``do`` line's sections for a log line (``§7.2, §7.3``), or ``income`` when it cites none."""
-    names = prop.provenance.section_names
+    names = call.source.provenance.section_names
     return ", ".join(f"§{n}" for n in names) or "income"

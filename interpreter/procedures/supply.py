@@ -18,7 +18,7 @@ from attrs import evolve
 
 from ...dsl.compiled.actions import ActionRule
 from ...dsl.effects import Supply, Where
-from ...dsl.model import Property
+from ...dsl.compiled.calls import CheckSupply
 from ..actions import Action
 from ..conditions import Scope, effect_condition, holds
 from ..context import Context, Flow
@@ -54,11 +54,11 @@ def _terrain_supplies(ctx: Context, cell: str, side: str) -> bool:
 
 
 @procedure("check supply")
-def check_supply(ctx: Context, prop: Property) -> Flow:
+def check_supply(ctx: Context, call: CheckSupply) -> Flow:
     """Supply every unit of the acting side, or pay for it, or send it to the box (module docstring)."""
-    action = ctx.rules.actions.get(str(prop.get("action")))
-    box = str(prop.get("box"))
-    exempt = prop.get("exempt") or ()
+    action = ctx.rules.actions.get(call.action)
+    box = call.box
+    exempt = call.exempt
     for side in paying_sides(ctx, action):
         needing: dict[str, list[Unit]] = {}
         for unit in ctx.state.units:
@@ -88,14 +88,14 @@ def check_supply(ctx: Context, prop: Property) -> Flow:
                     source = ctx.state.unit(choice.args[0])
                 used = evolve(source, location=ctx.rules.eliminated_box, hidden=False)
                 ctx.update_unit(used)
-                ctx.say(f"{ctx.label(used)} supplies the units in {cell} and is removed ({sections_of(prop)})",
+                ctx.say(f"{ctx.label(used)} supplies the units in {cell} and is removed ({sections_of(call)})",
                         kind="supply", unit=used.id, unit_type=used.type, cell=cell, side=side)
                 continue
             for unit in units:
-                yield from _out_of_supply(ctx, ctx.state.unit(unit.id), action, box, prop)
+                yield from _out_of_supply(ctx, ctx.state.unit(unit.id), action, box, call)
 
 
-def _out_of_supply(ctx: Context, unit: Unit, action: ActionRule, box: str, prop: Property) -> Flow:
+def _out_of_supply(ctx: Context, unit: Unit, action: ActionRule, box: str, call: CheckSupply) -> Flow:
     cost = price(ctx, action, ctx.rules.unit_type(unit.type))
     options = [Action("send", (unit.id, box))]
     if can_pay(ctx, unit.side, cost):
@@ -113,5 +113,5 @@ def _out_of_supply(ctx: Context, unit: Unit, action: ActionRule, box: str, prop:
     else:
         ctx.update_unit(evolve(unit, location=box, mode=None))
         ctx.say(f"{ctx.label(unit)} in {unit.location} is out of supply and goes to the "
-                f"{ctx.shown('box', box)} ({sections_of(prop)})", kind="supply", unit=unit.id, side=unit.side,
+                f"{ctx.shown('box', box)} ({sections_of(call)})", kind="supply", unit=unit.id, side=unit.side,
                 box=box, paid=False)

@@ -22,7 +22,7 @@ from fractions import Fraction
 from attrs import evolve
 
 from ...dsl.compiled.actions import ActionRule
-from ...dsl.model import Property
+from ...dsl.compiled.calls import CommitSupport
 from ..actions import Action
 from ..caches import rules_cache
 from ..cells import within
@@ -85,17 +85,17 @@ def support_price(ctx: Context, action: ActionRule, marker: Unit) -> tuple[str, 
 
 
 @procedure("commit support")
-def commit_support(ctx: Context, prop: Property) -> Flow:
+def commit_support(ctx: Context, call: CommitSupport) -> Flow:
     """Commit support markers to the battle, paying for each (module docstring)."""
     operation = ctx.operation
     if operation is None or not operation.fighting():
         return
-    action = ctx.rules.actions[str(prop.get("action"))] if prop.get("action") is not None else None
-    if prop.has("each"):
+    action = ctx.rules.actions[call.action] if call.action is not None else None
+    if call.each:
         sides = [operation.side, *defenders_of(ctx)]
     else:
         sides = [ctx.acting or (action.side if action is not None else None)]
-    kinds = frozenset(str(m) for m in prop.get("markers") or ())
+    kinds = frozenset(call.markers)
     for side in sides:
         if side is None or not battle_on(ctx) or not side_in_battle(ctx, side):
             continue

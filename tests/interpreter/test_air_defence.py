@@ -16,8 +16,14 @@ Map: fixtures/spotting/klicks_map.toml.  The landing zone 0204 touches 0104, 010
 from pathlib import Path
 
 import pytest
+from attrs import evolve
 
+from driving import do_call
+
+from warbook.dsl.compiled.calls import compile_call
+from warbook.dsl.conditions import parse_condition
 from warbook.interpreter.actions import Action
+from warbook.interpreter.conditions import Scope, holds
 from warbook.interpreter.context import Context
 from warbook.interpreter.procedures import PROCEDURES, load_procedures
 from warbook.interpreter.scenario import load_scenario
@@ -27,8 +33,7 @@ from warbook.interpreter.state import GameState, Unit
 FIXTURES = Path(__file__).parent / "fixtures" / "spotting"
 KLICKS = load_scenario(FIXTURES / "klicks.toml")
 load_procedures()
-FIRE = next(p for phase in KLICKS.rulebook.of_kind("phase") for p in phase.all("do")
-            if p.get("procedure") == "fire at aircraft")
+FIRE = do_call(KLICKS.rules, "fire at aircraft")
 
 
 def game_with(*units: Unit) -> Context:
@@ -229,27 +234,34 @@ def test_eight_to_ten_no_effect(dice, effect):
 
 
 def test_conditions_compare_factor_totals_of_the_roles():
-    from warbook.interpreter.procedures.air_defence import condition_holds
-
     ctx = game_with()
     roles = {"firers": [vc("V1", "0205"), vc("V2", "0203", "dummy")], "targets": [air("A1", "0204")]}
-    assert not condition_holds(ctx, "firers attack exceeds targets attack".split(), roles, FIRE)  # 1 + 0 vs 1
-    assert condition_holds(ctx, "firers attack at least targets attack".split(), roles, FIRE)
-    assert condition_holds(ctx, "firers attack equals targets attack".split(), roles, FIRE)
+
+    def fires(words: str) -> bool:
+        condition = parse_condition(words.split(), ctx.rules.names)
+        return holds(ctx, condition, Scope("vc", "0204", roles=roles))
+
+    assert not fires("firers attack exceeds targets attack")  # 1 + 0 vs 1
+    assert fires("firers attack at least targets attack")
+    assert fires("firers attack equals targets attack")
     # The Huey's printed 'defend none' counts 0; VC (Local) defends 1.
-    assert condition_holds(ctx, "targets defend below firers defend".split(), roles, FIRE)
-    assert condition_holds(ctx, "firers defend at most targets attack".split(), roles, FIRE)
+    assert fires("targets defend below firers defend")
+    assert fires("firers defend at most targets attack")
 
 
-def test_an_unknown_condition_is_a_diagnostic():
+def test_an_unreadable_condition_stops_the_game_where_it_is_written():
+    """The linter reports it (W508); a game that reaches the line stops with E805 at its place."""
     from warbook.dsl.diagnostics import RulesError
-    from warbook.interpreter.procedures.air_defence import condition_holds
 
-    ctx = game_with()
+    line = evolve(FIRE.source, values=(*((k, v) for k, v in FIRE.source.values if k != "condition"),
+                                       ("condition", ("firers", "outnumber", "targets"))))
+    call = compile_call(line, KLICKS.rules.names)
+    assert call.condition is None and call.condition_error is not None
+    ctx = game_with(air("A1", "0204", "huey", "unboarded"), vc("V1", "0205", "nva"))
     with pytest.raises(RulesError) as info:
-        condition_holds(ctx, "firers outnumber targets".split(), {"firers": [], "targets": []}, FIRE)
+        list(PROCEDURES["fire at aircraft"](ctx, call))
     assert info.value.diagnostics[0].code == "E805"
-    assert info.value.diagnostics[0].span == FIRE.span
+    assert info.value.diagnostics[0].span == FIRE.source.span
 
 
 def test_only_the_acting_side_fires_in_a_phase_that_has_one(dice):

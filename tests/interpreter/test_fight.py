@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from warbook.interpreter import rng
-from driving import drive
+from driving import do_call, drive
 from warbook.interpreter.actions import Action
 from warbook.interpreter.context import Context
 from warbook.interpreter.procedures import PROCEDURES, load_procedures
@@ -44,9 +44,7 @@ def script_dice(monkeypatch, *values: int) -> list[int]:
 
 def run(ctx, procedure: str, answers: list[str]):
     """Run the sequence's ``do PROCEDURE …`` line, answering decisions in order; returns the decisions."""
-    prop = next(p for phase in ctx.rulebook.of_kind("phase") for p in phase.all("do")
-                if p.get("procedure") == procedure)
-    return drive(PROCEDURES[procedure](ctx, prop), answers)
+    return drive(PROCEDURES[procedure](ctx, do_call(ctx.rules, procedure)), answers)
 
 
 def shown(decision) -> list[str]:

@@ -14,6 +14,8 @@ from types import SimpleNamespace
 import pytest
 from attrs import evolve
 
+from driving import do_call
+
 from warbook.dsl import load_rulebook
 from warbook.interpreter import movement as mv
 from warbook.interpreter import zones
@@ -55,7 +57,7 @@ class Driver:
     def __init__(self, ctx: Context, rulebook):
         self.ctx = ctx
         ctx.running = ["move_phase"]  # as the flow runs it: the phase's do line, inside its phase
-        self.flow = move(ctx, rulebook.get("phase", "move_phase").first("do"))
+        self.flow = move(ctx, do_call(ctx.rules, "move", step="move_phase"))
         self.decisions = []
         self.pending = next(self.flow, None)
 

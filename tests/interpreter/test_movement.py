@@ -13,6 +13,7 @@ from types import SimpleNamespace
 
 import pytest
 
+from driving import do_call
 from warbook.dsl import load_rulebook
 from warbook.interpreter import costs, stacking, zones
 from warbook.interpreter import movement as mv
@@ -290,7 +291,7 @@ def test_move_order_descending(generic):
     ctx = make_ctx(generic, ["....."], [unit("W1", "blue", "walker", "0101"), unit("C1", "blue", "climber", "0201"),
                                         unit("R1", "blue", "runner", "0301")],
                    grid="square", legend=GENERIC_LEGEND, order=("blue", "red"))
-    flow = move(ctx, generic.get("phase", "moving").first("do"))
+    flow = move(ctx, do_call(ctx.rules, "move", step="moving"))
     asked, decision = [], next(flow)
     while decision is not None:
         asked.append(decision.options[0].args[0])

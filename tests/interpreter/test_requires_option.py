@@ -4,7 +4,6 @@ spotting or stacking rule is out of the compiled rules (``interpreter.rules.Rule
 
 A neutral two-sided game played with the option off and on."""
 
-from pathlib import Path
 
 import pytest
 

@@ -25,7 +25,7 @@ import pytest
 from attrs import evolve
 
 from warbook.interpreter import combat, results
-from driving import drive, options
+from driving import do_call, drive, options
 from warbook.interpreter.context import Context
 from warbook.interpreter.procedures import PROCEDURES, load_procedures
 from warbook.interpreter.operation import Operation
@@ -47,13 +47,7 @@ def scenario():
 
 def do_line(scenario, procedure: str, step: str | None = None):
     """The sequence's ``do`` line that runs ``procedure`` (in ``step``, when given)."""
-    for decl in scenario.rulebook.walk():
-        if step is not None and decl.name != step:
-            continue
-        for prop in decl.all("do") if decl.kind in ("phase", "step") else ():
-            if prop.get("procedure") == procedure:
-                return prop
-    raise AssertionError(procedure)
+    return do_call(scenario.rules, procedure, step=step)
 
 
 def air_support(scenario):

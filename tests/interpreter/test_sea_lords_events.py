@@ -26,9 +26,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from warbook.dsl.conditions import ConditionError, Names, parse_condition
+from warbook.dsl.effects import compile_effect
 from warbook.dsl.model import Property
-from driving import drive
-from warbook.interpreter.conditions import Happening, Scope, condition_of, holds, lead
+from driving import do_call, drive
+from warbook.interpreter.conditions import Happening, Scope, effect_condition, holds, lead
 from warbook.interpreter.context import Context
 from warbook.interpreter.flow import _end_of_turn
 from warbook.interpreter.procedures import PROCEDURES, load_procedures
@@ -82,9 +83,8 @@ def texts(ctx) -> list[str]:
     return [e["text"] for e in ctx.events if e["type"] == "event"]
 
 
-def do_line(procedure: str, *words: str) -> Property:
-    return next(p for d in RULEBOOK.walk() if d.kind in ("phase", "step") for p in d.all("do")
-                if p.get("procedure") == procedure and all(w in p.text.split() for w in words))
+def do_line(procedure: str, *words: str):
+    return do_call(SCENARIO.rules, procedure, *words)
 
 
 # --- roll events (6.3, 20.1) -------------------------------------------------------------------
@@ -398,9 +398,11 @@ def test_an_unreadable_condition_at_play_is_a_diagnostic():
     span = Span("x.rules", 1, 1, 1, 2)
     prop = Property("effect", span, tuple(Word(span, w) for w in ["effect", "no", "effect", "when", "soon"]),
                     (("effect", "no"), ("condition", ("soon",))))
+    effect = compile_effect(prop, SCENARIO.rules.names)  # compiled with its line: the error is kept
+    assert effect.condition is None and effect.condition_error is not None
     with pytest.raises(RulesError) as caught:
-        condition_of(game(), prop)
-    assert caught.value.diagnostics[0].code == "E805"
+        effect_condition(effect)
+    assert caught.value.diagnostics[0].code == "E805" and caught.value.diagnostics[0].span == span
 
 
 CELLS = SCENARIO.board.cells

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from driving import drive, options
+from driving import do_call, drive, options
 from warbook.interpreter.context import Context
 from warbook.interpreter.flow import setup
 from warbook.interpreter.procedures import PROCEDURES, load_procedures
@@ -44,8 +44,7 @@ def ids(ctx, type_name, cell=None):
 
 
 def do_line(ctx, procedure):
-    return next(p for d in ctx.rulebook.walk() if d.kind in ("phase", "step") for p in d.all("do")
-                if p.get("procedure") == procedure)
+    return do_call(ctx.rules, procedure)
 
 
 def run(ctx, procedure, side, answers):
@@ -62,7 +61,7 @@ def cp(ctx, side):
 
 
 def actions(ctx, side):
-    names = [str(n) for n in do_line(ctx, "designate force").get("actions")]
+    names = list(do_line(ctx, "designate force").actions)
     return [ctx.rules.actions[n] for n in names if ctx.rules.actions[n].side == side]
 
 

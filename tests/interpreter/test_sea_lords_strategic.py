@@ -16,7 +16,7 @@ tests do not depend on how scenario files spell them.
 from fractions import Fraction
 from pathlib import Path
 
-from driving import drive
+from driving import do_call, drive
 from warbook.interpreter.context import Context
 from warbook.interpreter.procedures import PROCEDURES, load_procedures
 from warbook.interpreter.flags import COMMITTED
@@ -54,17 +54,12 @@ def game(*units: Unit, turn: int = 1, cp: dict | None = None, acting: str = FW, 
 
 def do_line(procedure: str, *words: str):
     """The first ``do`` line of the Sea Lords sequence running ``procedure`` whose words include ``words``."""
-    for phase in (*SCENARIO.rulebook.of_kind("phase"), *SCENARIO.rulebook.of_kind("step")):
-        for prop in phase.all("do"):
-            texts = {w.text for w in prop.words}
-            if prop.get("procedure") == procedure and set(words) <= texts:
-                return prop
-    raise AssertionError(f"no do line {procedure} {words}")
+    return do_call(SCENARIO.rules, procedure, *words)
 
 
 def run(ctx: Context, prop, choices=()) -> list:
     """Run a procedure, answering its decisions with ``choices`` in order; returns the decisions."""
-    return drive(PROCEDURES[prop.get("procedure")](ctx, prop), choices)
+    return drive(PROCEDURES[prop.procedure](ctx, prop), choices)
 
 
 def cp(ctx: Context, side: str = FW) -> Fraction:

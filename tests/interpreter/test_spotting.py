@@ -17,7 +17,9 @@ from pathlib import Path
 import pytest
 from attrs import evolve
 
+from driving import do_call
 from warbook.dsl.ast import Span
+from warbook.dsl.compiled.calls import Spot
 from warbook.dsl.diagnostics import RulesError
 from warbook.dsl.model import Property
 from warbook.interpreter.context import Context
@@ -32,8 +34,7 @@ load_procedures()
 
 
 def do_line(scenario, procedure: str):
-    return next(p for phase in scenario.rulebook.of_kind("phase") for p in phase.all("do")
-                if p.get("procedure") == procedure)
+    return do_call(scenario.rules, procedure)
 
 
 def game_with(*units: Unit, scenario=KLICKS) -> Context:
@@ -189,8 +190,8 @@ HIDDEN = load_scenario(FIXTURES / "hidden.toml")
 
 def spot_with(ctx: Context, spotting: str) -> list[str]:
     """Run ``do spot with SPOTTING`` for a spotting the fixture's sequence does not use."""
-    prop = Property("do", Span.point("test"), (), (("procedure", "spot"), ("spotting", spotting)))
-    assert list(PROCEDURES["spot"](ctx, prop)) == []
+    call = Spot(spotting, source=Property("do", Span.point("test"), (), (("procedure", "spot"), ("spotting", spotting))))
+    assert list(PROCEDURES["spot"](ctx, call)) == []
     return [e["text"] for e in ctx.events if e["type"] == "event"]
 
 

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from driving import drive
+from driving import do_call, drive
 from warbook.interpreter.actions import Action
 from warbook.dsl.diagnostics import RulesError
 from warbook.dsl.tables import combined_parts, result_parts
@@ -194,11 +194,7 @@ def make(path: Path, *units: Unit) -> Context:
 
 
 def do_line(ctx, procedure: str, combat_name: str | None = None):
-    for decl in ctx.rulebook.walk():
-        for prop in decl.all("do") if decl.kind in ("phase", "step") else ():
-            if prop.get("procedure") == procedure and (combat_name is None or str(prop.get("combat")) == combat_name):
-                return prop
-    raise AssertionError(procedure)
+    return do_call(ctx.rules, procedure, *([combat_name] if combat_name else []))
 
 
 def fight(ctx, attack: str) -> None:

@@ -55,3 +55,18 @@ def run_cli(capsys, *argv) -> tuple[int, str, str]:
         code = exc.code
     out, err = capsys.readouterr()
     return code, out, err
+
+
+def do_call(rules, procedure: str, *words: str, step: str | None = None):
+    """The first ``do`` line running ``procedure`` (inside the phase or step ``step`` when given,
+    with ``words`` among its words), compiled as the flow hands it to its procedure."""
+    from warbook.dsl.compiled.calls import Call
+
+    for decl in rules.rulebook.walk():
+        if decl.kind not in ("phase", "step") or step is not None and decl.name != step:
+            continue
+        for run in rules.phase_plan(decl).runs:
+            if isinstance(run, Call) and run.procedure == procedure and \
+                    set(words) <= {w.text for w in run.source.words}:
+                return run
+    raise AssertionError(f"no do line {procedure} {' '.join(words)}" + (f" in {step}" if step else ""))
