@@ -444,6 +444,27 @@ def test_committing_support_markers(scenario):
     assert options(decisions[0]) == ["commit F5", "done"]
 
 
+def test_a_committed_airstrike_fires_in_one_round_and_another_may_join_the_next(scenario, dice):
+    """17.2: "An airstrike or naval gunfire marker may be used once per game turn … He could commit both
+    airstrikes immediately to that combat, where they would be used in the first round of Free World fire.
+    Or he could commit one to the first round of fire and hold off using the second until the second, or
+    later, round of firing."  Read (a gap: 11.9 removes them at the end of the Operations Phase) as one
+    round of fire per commitment.  Recon FW 3 + pbr 2 + major river 1 = 6 against 4 + 2 = 6: a tie, the
+    Communist fires first: 4 (4-5), roll 3: NE; FW pbr 1 + airstrike 3 = 4 (4-5), roll 3: NE."""
+    ctx = make(scenario, FW, "0302", ["F1"], Unit("F1", "pbr", FW, "0302"), Unit("F5", "airstrike", FW, "set_aside"),
+               Unit("F6", "airstrike", FW, "set_aside"), Unit("C1", "main_force_bn", COM, "0302"), cp=2)
+    run(support.commit_support(ctx, air_support(scenario)), "commit F5", "done")
+    dice += [(6, 3), (6, 4), (6, 3), (6, 3)]
+    run(recon.recon(ctx, do_line(scenario, "recon")), "fire first")
+    run(battle.resolve_fire(ctx, do_line(scenario, "resolve fire")))
+    assert [e["units"] for e in ctx.events if e.get("kind") == "attack"] == [["C1"], ["F1", "F5"]]
+    # Its round fought, F5 is set aside, used for the turn; the second round may have the other one.
+    assert where(ctx, "F5") == "set_aside" and "committed" in ctx.state.unit("F5").turn_flags
+    decisions = run(support.commit_support(ctx, air_support(scenario)), "commit F6")
+    assert options(decisions[0]) == ["commit F6", "done"]
+    assert where(ctx, "F6") == "0302" and ctx.state.resource(FW, "cp") == 0
+
+
 def designate(ctx, side, *answers):
     """Run the operation's ``designate force`` for ``side`` (no battle yet), answering in order."""
     ctx.operation = Operation(side)
