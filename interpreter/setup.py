@@ -18,8 +18,9 @@
    counters in the order its entries are written; a face-down side in the order of its
    shuffled ids (below), since the scenario is public and the order of entries would say
    which type each face-down counter is (fixed cells are the scenario author's to get right:
-   they are not checked).  A counter no
-   cell is left for goes to the scenario's ``unplaced`` area (default ``offmap``), logged.
+   they are not checked).  When no cell of its zone has room for a counter, its owner chooses
+   which counter starts in the scenario's ``unplaced`` area (default ``offmap``): this one, or
+   one it set up in the zone earlier, whose cell this one then takes (``_make_room``).
 
 Hidden sides' counter ids are numbered in an order shuffled by the seed, so an id never tells
 the enemy which type a face-down counter is.
@@ -88,6 +89,7 @@ def setup(ctx: Context) -> Flow:
             ids[index] = f"{_short(ctx, side)}{n:0{width}d}"
             rank[index] = n if _hides(ctx, side) else index
     groups: dict[str, str] = {}
+    chosen: set[str] = set()  # counters the owner set up in a zone (``_make_room`` may move them)
     standing: dict = {}  # ``_may_stand``'s answers, by cell, type, side and per-cell limit
     for side in ctx.scenario.setup_order:
         ctx.acting = side
@@ -108,13 +110,14 @@ def setup(ctx: Context) -> Flow:
                 if slot.may_hold:
                     options.append(Action("place", (unit.id, slot.may_hold)))
                 if not options:
-                    where = ctx.scenario.unplaced
-                    ctx.say(f"{unit.id} {unit_type.label} cannot be placed: no cell of its zone is free; "
-                            f"it goes to {where}", kind="setup", unit=unit.id, cell=where, side=side)
-                    ctx.state = ctx.state.with_added_unit(evolve(unit, location=where))
-                    continue
-                action = yield from ctx.choose(side, "setup", f"place {unit.id} {unit_type.label}", options)
-                unit = evolve(unit, location=action.args[1])
+                    cell = yield from _make_room(ctx, unit, slot, groups, chosen)
+                    if cell is None:
+                        continue
+                    unit = evolve(unit, location=cell)
+                else:
+                    action = yield from ctx.choose(side, "setup", f"place {unit.id} {unit_type.label}", options)
+                    unit = evolve(unit, location=action.args[1])
+                chosen.add(unit.id)
             groups[unit.id] = slot.group
             ctx.state = ctx.state.with_added_unit(unit)
             if unit.on_map:
@@ -124,6 +127,41 @@ def setup(ctx: Context) -> Flow:
                 ctx.say(f"{ctx.label(unit, side)} starts in the {unit.location}", kind="setup", unit=unit.id,
                         cell=unit.location, side=side)
     ctx.state = evolve(ctx.state, units=tuple(sorted(ctx.state.units)))
+
+
+def _make_room(ctx: Context, unit: Unit, slot: _Slot, groups: dict[str, str], chosen: set[str]) -> Flow:
+    """No cell of its zone has room for ``unit``: its owner picks the counter that goes to the
+    scenario's ``unplaced`` area instead, this one or one it set up in the zone earlier whose
+    cell would then take this one (that counter's cell is returned); ``None`` when this one goes.
+
+    Counters set up at fixed cells or in boxes are the scenario's, never offered; with no other
+    candidate the counter goes without a question."""
+    side, where = unit.side, ctx.scenario.unplaced
+    unit_type = ctx.rules.unit_type(unit.type)
+    room: dict[str, str] = {}  # a candidate's id -> its cell, which takes ``unit`` once it leaves
+    for cell in _holding_cells(ctx, side, zone_cells(ctx, slot.zone, unit_type), slot.zone.holding):
+        here = ctx.state.units_at(cell)
+        for other in here:
+            rest = [u for u in here if u.id != other.id]
+            if other.id in chosen and other.side == side and _fits(ctx, unit, rest, slot.per_cell) and \
+                    (slot.group_per_cell is None or
+                     sum(1 for u in rest if groups.get(u.id) == slot.group) < slot.group_per_cell):
+                room.setdefault(other.id, cell)
+    leaving = unit
+    if room:
+        options = [Action("excess", (unit.id,)), *(Action("excess", (i,)) for i in sorted(room))]
+        action = yield from ctx.choose(side, "setup", f"no cell of its zone has room for {unit.id} "
+                                       f"{unit_type.label}: choose the counter that starts in the {where}", options)
+        if action.args[0] != unit.id:
+            leaving = ctx.state.unit(action.args[0])
+            ctx.update_unit(evolve(leaving, location=where))
+            chosen.discard(leaving.id)
+    ctx.say(f"{ctx.label(leaving, side)} starts in the {where}: no cell of its zone has room", kind="setup",
+            unit=leaving.id, cell=where, side=side)
+    if leaving is unit:
+        ctx.state = ctx.state.with_added_unit(evolve(unit, location=where))
+        return None
+    return room[leaving.id]
 
 
 # --- options decided before play -----------------------------------------------------------
@@ -280,6 +318,11 @@ def _may_stand(ctx: Context, unit: Unit, cell: str, per_cell: int | None, memo: 
         answer = _may_stand(ctx, unit, cell, per_cell)
         memo[key] = (here, answer)
         return answer
+    return _fits(ctx, unit, here, per_cell)
+
+
+def _fits(ctx: Context, unit: Unit, here, per_cell: int | None) -> bool:
+    """Whether ``unit`` may stand with the counters ``here`` (``_may_stand``'s rules)."""
     if any(u.side != unit.side for u in here):
         return False
     if per_cell is not None and sum(1 for u in here if u.side == unit.side) >= per_cell:
