@@ -147,7 +147,7 @@ def total(ctx: Context, units: Iterable[Unit], factor: str) -> Fraction:
     """The sum of a printed factor over units; factors that are not numbers count 0."""
     out = Fraction(0)
     for unit in units:
-        value = ctx.rules.unit_type(unit.type).factor(factor)
+        value = ctx.rules.factor(unit, factor)
         if isinstance(value, (int, Fraction)) and not isinstance(value, bool):
             out += value
     return out
