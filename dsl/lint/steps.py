@@ -42,8 +42,8 @@ def bad_step_line(rb: Rulebook) -> Iterator[Diagnostic]:
     """## What it does
     Reports a unit's `step N FACTOR VALUE …` line that cannot be read: steps not numbered 2, 3 …
     in the order written, words that do not pair up as a factor and a number, a factor that is
-    not declared or that the unit prints as `none` or `all`, or the factor its movement class
-    counts points by.
+    not declared, that the unit does not print (and has no default), that it prints as `none`
+    or `all`, or the factor its movement class counts points by.
 
     ## Why is this bad?
     The counter's reduced side would show factors the rules did not print: a step missed or
@@ -60,6 +60,7 @@ def bad_step_line(rb: Rulebook) -> Iterator[Diagnostic]:
     Use instead: `step 2 attack 3` (the printed factors are step 1).
     """
     factors = {f.name for f in rb.of_kind("factor")}
+    defaults = {f.name for f in rb.of_kind("factor") if f.has("default")}
     points = _points_factors(rb)
     for unit in rb.of_kind("unit"):
         printed = {p.name.split(":", 1)[1]: p for p in unit.properties if p.name.startswith("factor:")}
@@ -74,11 +75,11 @@ def bad_step_line(rb: Rulebook) -> Iterator[Diagnostic]:
                 yield diagnostic("E138", line.words[-1].span, f"unit {unit.name!r}: step {number} does not pair "
                                  "its words as a factor and a number", "write 'step N FACTOR VALUE …'")
             for name, value, at in pairs:
-                yield from _pair_problems(unit, line, name, value, at, factors, points, printed)
+                yield from _pair_problems(unit, line, name, value, at, factors, points, printed, defaults)
 
 
 def _pair_problems(unit: Declaration, line, name: str, value, at: int, factors: set[str], points: set[str],
-                   printed: dict) -> Iterator[Diagnostic]:
+                   printed: dict, defaults: set[str]) -> Iterator[Diagnostic]:
     where = f"unit {unit.name!r}: step {line.get('number')}"
     if name not in factors:
         yield diagnostic("E138", line.words[at].span, f"{where} names {name!r}, which is not a declared factor",
@@ -86,6 +87,9 @@ def _pair_problems(unit: Declaration, line, name: str, value, at: int, factors: 
     elif name in points:
         yield diagnostic("E138", line.words[at].span, f"{where} changes {name!r}, the factor its movement class "
                          "counts points by, which is read per unit type", "a step keeps the full side's movement")
+    elif name not in printed and name not in defaults:
+        yield diagnostic("E138", line.words[at].span, f"{where} changes {name!r}, which the unit does not print "
+                         "and which has no default", f"print it on the unit ('{name} N') first")
     elif name in printed and read_number(printed[name].words[1].text) is None:
         yield diagnostic("E138", line.words[at].span, f"{where} changes {name!r}, which the unit prints as "
                          f"{printed[name].words[1].text!r}", "a step changes numbers only")
