@@ -45,8 +45,8 @@ EFFECTS: dict[str, Pattern] = {
         f"score <award:REF(award)> {_WHEN}",
         f"stop {_ROLE} [of <what:{SEL}>+] {_WHEN}",
         f"step loss <count:INT> [other] {_ROLE} [of <what:{SEL}>+] {_WHEN}",
-        f"strength loss {_ROLE} <factor:REF(factor)> (<amount:INT> | at least (attackers | defenders | firers | targets)"
-        f" <measure:REF(factor)> lost) {_WHEN}",
+        f"strength loss {_ROLE} <factor:REF(factor)> (<amount:INT>"
+        f" | at least (attackers | defenders | firers | targets) <measure:REF(factor)> lost) {_WHEN}",
         f"restore <count:INT> (step | steps) [to] {_ROLE} [of <what:{SEL}>+] {_WHEN}",
         "no effect",
     ])
@@ -74,7 +74,8 @@ _PROCEDURE_SOURCES = [
     "check stacking <stacking:REF(stacking)>",
     "spot with <spotting:REF(spotting)>",
     "trigger <markers:REF(marker)>+",
-    f"replace steps paying <action:REF(action)> [of <what:{SEL}>+] [returning to <box:REF(box)>]",
+    f"replace steps paying <action:REF(action)> [of <what:{SEL}>+]"
+    " [returning to <box:REF(box)>]",
 ]
 
 

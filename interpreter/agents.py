@@ -406,6 +406,8 @@ class HumanAgent:
             name = self.labels.get(unit["type"], unit["type"])
             if unit.get("dummy"):
                 name += " (dummy)"
+            if unit.get("step"):
+                name += f" (step {unit['step']})"
         mode = f" ({unit['mode']})" if unit.get("mode") else ""
         return f"{unit['id']} {name}{mode}"
 

@@ -23,7 +23,8 @@ from typing import Iterator
 from ..compiled.lines import OPTIONAL_KINDS, required_option
 from ..conditions import ConditionError, Names, parse_condition
 from ..diagnostics import Diagnostic, diagnostic
-from ..effects import EFFECT_CLASSES, Effect, ModifyRoll, PickReinforcement, Refit, Stop, Where, compile_effects, places_of
+from ..effects import (EFFECT_CLASSES, Effect, ModifyRoll, PickReinforcement, Refit, Stop, Where, compile_effects,
+                       places_of)
 from ..patterns import Ref
 from ..model import Declaration, Property, Rulebook
 from ..tables import result_parts

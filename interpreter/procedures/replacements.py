@@ -48,7 +48,8 @@ def replace_steps(ctx: Context, prop: Property) -> Flow:
                             if named(u) and not u.dummy and affordable(u)]
             if not options:
                 break
-            choice = yield from ctx.choose(side, "replace", f"spend {action.label} on a step", [*options, Action("done")])
+            choice = yield from ctx.choose(side, "replace", f"spend {action.label} on a step",
+                                           [*options, Action("done")])
             if choice.kind == "done":
                 break
             unit = ctx.state.unit(choice.args[0])

@@ -225,3 +225,16 @@ def test_play_narrates_steps_lost_and_regained(capsys):
     assert code == 0
     assert "B1 Brigade loses a step: step 2 of 2, attack 3, defence 2 (attack on 0202)" in out
     assert "B1 Brigade regains a step: step 1 of 2, attack 6, defence 4 (Rally)" in out
+
+
+def test_a_person_playing_sees_which_of_their_counters_are_reduced():
+    import io
+
+    from warbook.interpreter.actions import Action, Decision
+    from warbook.interpreter.agents import HumanAgent
+
+    game = Game.new(SCENARIO, 1)
+    game.ctx.state = replace(game.ctx.state, units=tuple(sorted([B(1, step=2), B(2), replace(column(2), hidden=True)])))
+    view = HumanAgent(io.StringIO(), io.StringIO()).view(game.observe("blue"), Decision("blue", "x", "pick",
+                                                                                           (Action("done"),)))
+    assert "0102: B1 brigade (step 2), B2 brigade" in view and "0202: R1 face down" in view
