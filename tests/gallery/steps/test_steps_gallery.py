@@ -140,6 +140,15 @@ def test_an_eliminated_defender_costs_its_whole_defence_step_after_step(scenario
     assert [step_of(ctx, i) for i in ("B1", "B2")] == [("0102", 2), (ctx.rules.eliminated_box, 2)]
 
 
+def test_a_fixed_strength_loss_is_taken_step_by_step_as_the_owner_chooses(scenario):
+    # Red must lose 4 defence: the column's first step costs 2 (6 → 4), the militia's only step 2.
+    ctx = make(scenario, B(1), column(), MILITIA)
+    first, second = result(ctx, "DH", [B(1)], [column(), MILITIA], ["lose R1", "lose R2"])
+    assert first.side == second.side == "red"
+    assert options(first) == options(second) == ["lose R1", "lose R2"]
+    assert [step_of(ctx, i) for i in ("R1", "R2")] == [("0202", 2), (ctx.rules.eliminated_box, 1)]
+
+
 def test_a_side_with_too_little_to_lose_loses_all_it_has(scenario):
     ctx = make(scenario, B(1, step=2), column())
     assert result(ctx, "DX", [B(1, step=2)], [column()]) == []
@@ -162,6 +171,15 @@ def test_a_rally_with_nothing_reduced_does_nothing(scenario):
     ctx = make(scenario, B(1), column(2))
     assert drive(run_event(ctx, "rally", Scope("blue"))) == []
     assert step_of(ctx, "B1") == ("0102", 1) and "blue has no reduced counter to restore (Rally)" in texts(ctx)
+
+
+def test_a_counter_restores_a_step_at_its_moment(scenario):
+    # The aid post (blue) restores one brigade step when the rally phase ends; B1 is the only one reduced.
+    from warbook.interpreter.event_effects import phase_ended
+
+    ctx = make(scenario, B(1, step=2), B(2), column(2), Unit("B3", "aid_post", "blue", "0101"))
+    assert drive(phase_ended(ctx, "rally")) == []
+    assert [step_of(ctx, i) for i in ("B1", "R1")] == [("0102", 1), ("0202", 2)]
 
 
 def _replace_line(ctx):
