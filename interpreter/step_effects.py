@@ -63,8 +63,8 @@ def _strength_loss(ctx: Context, effect: StrengthLoss, target: Target) -> Flow:
         while lost < amount:
             left = [u for u in _in_play(ctx, engagement, group) if drop(ctx, u, effect.factor) > 0]
             if not left:
-                ctx.say(f"{side} has lost {lost} {effect.factor} of {why}: nothing more it could lose counts "
-                        f"({engagement.reason})", kind="combat", side=side, lost=str(lost))
+                ctx.say(f"{ctx.shown('side', side)} has lost {lost} {effect.factor} of {why}: nothing more it "
+                        f"could lose counts ({engagement.reason})", kind="combat", side=side, lost=str(lost))
                 break
             unit = left[0] if len(left) == 1 else \
                 (yield from _pick(ctx, left, engagement, f"choose a counter to lose a step: {amount - lost} "
@@ -80,7 +80,8 @@ def _restore(ctx: Context, effect: Restore, target: Target) -> Flow:
             reduced = [u for u in ctx.state.units_of(side) if u.step > 1
                        and (not effect.what or Rules.unit_matches(ctx.rules.unit_type(u.type), effect.what))]
             if not reduced:
-                ctx.say(f"{side} has no reduced counter to restore ({target.why})", kind="step", side=side)
+                ctx.say(f"{ctx.shown('side', side)} has no reduced counter to restore ({target.why})", kind="step",
+                        side=side)
                 break
             unit = reduced[0]
             if len(reduced) > 1:

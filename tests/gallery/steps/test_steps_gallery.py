@@ -153,7 +153,7 @@ def test_a_side_with_too_little_to_lose_loses_all_it_has(scenario):
     ctx = make(scenario, B(1, step=2), column())
     assert result(ctx, "DX", [B(1, step=2)], [column()]) == []
     assert step_of(ctx, "B1") == (ctx.rules.eliminated_box, 2)
-    assert any(t.startswith("blue has lost 3 attack of at least the 6 defence") for t in texts(ctx))
+    assert any(t.startswith("Blue has lost 3 attack of at least the 6 defence") for t in texts(ctx))
 
 
 # --- restoring steps ------------------------------------------------------------------------------------
@@ -170,7 +170,7 @@ def test_a_rally_restores_a_reduced_counter_its_side_chooses(scenario):
 def test_a_rally_with_nothing_reduced_does_nothing(scenario):
     ctx = make(scenario, B(1), column(2))
     assert drive(run_event(ctx, "rally", Scope("blue"))) == []
-    assert step_of(ctx, "B1") == ("0102", 1) and "blue has no reduced counter to restore (Rally)" in texts(ctx)
+    assert step_of(ctx, "B1") == ("0102", 1) and "Blue has no reduced counter to restore (Rally)" in texts(ctx)
 
 
 def test_a_counter_restores_a_step_at_its_moment(scenario):
