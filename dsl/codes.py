@@ -239,6 +239,7 @@ RULES: tuple[CodeInfo, ...] = (
     CodeInfo("E135", "requires-option-not-honoured"),
     CodeInfo("E136", "requires-option-named-in-force"),
     CodeInfo("E137", "deferring-terrain-effect"),
+    CodeInfo("E138", "bad-step-line"),
     # E2 tables: checks in dsl/lint/tables.py, rows.py, cells.py and contexts.py
     CodeInfo("E201", "bad-column-heading"),
     CodeInfo("E202", "duplicate-column"),
@@ -265,6 +266,7 @@ RULES: tuple[CodeInfo, ...] = (
     CodeInfo("E223", "effect-names-no-box"),
     CodeInfo("E224", "compound-cell-not-combining"),
     CodeInfo("E225", "recycle-mismatch"),
+    CodeInfo("E226", "step-effect-on-single-step-type"),
     # E3 sequence of play: dsl/build.py, dsl/loader.py; checks in dsl/lint/sequence.py
     CodeInfo("E301", "unknown-procedure", """
         ## What it does
@@ -353,6 +355,7 @@ RULES: tuple[CodeInfo, ...] = (
     CodeInfo("W508", "unknown-condition"),
     CodeInfo("W509", "off-table-column-unsaid"),
     CodeInfo("W510", "off-table-roll-unsaid"),
+    CodeInfo("W511", "reduced-step-stronger"),
     # I6 gaps, errata and coverage: checks in dsl/lint/coverage.py
     CodeInfo("I601", "provisional-value"),
     CodeInfo("I602", "errata"),

@@ -297,6 +297,54 @@ class Stop(Effect):
 
 
 @frozen
+class StepLoss(Effect):
+    """``step loss N [other] ROLE [of SELECTOR…]``.
+
+    Each side among the role's counters loses N steps, one at a time, the owner choosing the
+    counter (unless the combat says ``losses chosen by opponent|random``): a counter with a step
+    left flips to it, one at its last step (or of a one-step type) is eliminated and scores
+    ``award … on eliminated``."""
+
+    VERB = "step"
+    VALID = frozenset({Where.RESULT})
+    count: int
+    other: bool
+    what: tuple[str, ...]
+
+
+@frozen
+class StrengthLoss(Effect):
+    """``strength loss ROLE FACTOR (N | at least ROLE MEASURE lost)``.
+
+    Each side among the role's counters loses steps, one at a time and chosen as for ``step
+    loss``, until the FACTOR points it has lost (a step's drop in FACTOR; a counter's whole FACTOR
+    when it is eliminated) reach N, or what the other role's counters lost so far in this result,
+    counted in MEASURE; only counters whose loss counts are offered, and when none is left the
+    side has lost what it could."""
+
+    VERB = "strength"
+    VALID = frozenset({Where.RESULT})
+    factor: str
+    amount: int | None
+    measured_role: str | None
+    """The role whose losses set the amount (``at least defenders defence lost``)."""
+    measure: str | None
+
+
+@frozen
+class Restore(Effect):
+    """``restore N (step | steps) [to] ROLE [of SELECTOR…]``.
+
+    Each side the role names chooses, N times, one of its reduced counters on the map (of the
+    selectors) and turns it back one step."""
+
+    VERB = "restore"
+    VALID = _HAPPENING
+    count: int
+    what: tuple[str, ...]
+
+
+@frozen
 class NoEffect(Effect):
     """Nothing; narrated."""
 
@@ -306,7 +354,8 @@ class NoEffect(Effect):
 
 EFFECT_CLASSES: tuple[type[Effect], ...] = (
     Eliminate, Refit, Retreat, Stand, BreakOff, Change, ReduceIncome, MultiplyGains, Reveal, RollOn,
-    PickReinforcement, ReturnUnits, Attack, ModifyRoll, Shift, Supply, RemoveSelf, Score, Stop, NoEffect,
+    PickReinforcement, ReturnUnits, Attack, ModifyRoll, Shift, Supply, RemoveSelf, Score, Stop, StepLoss,
+    StrengthLoss, Restore, NoEffect,
 )
 """Every effect verb's class; ``lose`` shares ``Change`` with ``gain``."""
 
@@ -339,6 +388,14 @@ def role_of(line: Property) -> str | None:
     condition = line.get("condition") or ()
     words = line.words[2:len(line.words) - len(condition)]
     return next((w.text for w in words if not w.quoted and w.text in ROLES), None)
+
+
+def _measured_role(line: Property) -> str | None:
+    """The role after ``at least`` in a ``strength loss`` line."""
+    words = [w.text for w in line.words if not w.quoted]
+    if "least" not in words:
+        return None
+    return next((w for w in words[words.index("least") + 1:] if w in ROLES), None)
 
 
 def _names(values) -> tuple[str, ...]:
@@ -395,6 +452,13 @@ def compile_effect(line: Property, names: Names) -> Effect:
         fields = {"award": str(get("award"))}
     elif cls is Stop:
         fields = {"what": _names(get("what"))}
+    elif cls is StepLoss:
+        fields = {"count": get("count"), "other": has("other"), "what": _names(get("what"))}
+    elif cls is StrengthLoss:
+        fields = {"factor": str(get("factor")), "amount": get("amount"), "measured_role": _measured_role(line),
+                  "measure": _str(get("measure"))}
+    elif cls is Restore:
+        fields = {"count": get("count"), "what": _names(get("what"))}
     return cls(**common, **fields)
 
 

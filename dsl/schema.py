@@ -240,6 +240,13 @@ _add(_kind(
      "elimination by combat (a raid that may not stay)."),
     ("effect <words:WORD>+", "What it does (see Effects): `supply self` supplies its side's units in its cell.",
      "repeat"),
+    ("step <number:INT> <values:WORD>+",
+     "A reduced side: `step 2 attack 3 defence 2` gives the factors the counter shows once it has lost one "
+     "step (the printed factors are step 1), `step 3 …` once it has lost two, numbered in order (E138); a "
+     "factor a line does not name keeps the value of the step before. A unit with step lines has that many "
+     "steps: `step loss` flips it to its next step and eliminates it at its last, `restore` and `do replace "
+     "steps` bring steps back. A step gives numbers only, never the factor its movement class counts points "
+     "by (E138); a factor higher than on the step before is a warning (W511).", "repeat"),
     factors=True,
 ))
 _add(_kind(

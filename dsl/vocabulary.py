@@ -44,6 +44,10 @@ EFFECTS: dict[str, Pattern] = {
         f"remove self [to <box:REF(box)>] {_WHEN}",
         f"score <award:REF(award)> {_WHEN}",
         f"stop {_ROLE} [of <what:{SEL}>+] {_WHEN}",
+        f"step loss <count:INT> [other] {_ROLE} [of <what:{SEL}>+] {_WHEN}",
+        f"strength loss {_ROLE} <factor:REF(factor)> (<amount:INT>"
+        f" | at least (attackers | defenders | firers | targets) <measure:REF(factor)> lost) {_WHEN}",
+        f"restore <count:INT> (step | steps) [to] {_ROLE} [of <what:{SEL}>+] {_WHEN}",
         "no effect",
     ])
 }
@@ -70,6 +74,8 @@ _PROCEDURE_SOURCES = [
     "check stacking <stacking:REF(stacking)>",
     "spot with <spotting:REF(spotting)>",
     "trigger <markers:REF(marker)>+",
+    f"replace steps paying <action:REF(action)> [of <what:{SEL}>+]"
+    " [returning to <box:REF(box)>]",
 ]
 
 

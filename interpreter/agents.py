@@ -53,6 +53,10 @@ LOSS_VERBS = frozenset({"lose", "eliminate", "excess"})
 """Action kinds that pick a unit to lose (or to send off the map over a stacking limit): greedy
 gives up the one with the smallest factors."""
 
+RESTORE_VERBS = frozenset({"restore", "rebuild"})
+"""Action kinds that give a step back to an own counter (``restore``, ``do replace steps``): greedy
+restores the one with the largest factors."""
+
 ORIGIN_VERBS = frozenset({"operate", "react", "strike"})
 """Action kinds that name the cell a force is formed in, not where it goes: greedy scores them 0,
 like passing, and judges the move when it is offered.  A strike by support markers alone names its
@@ -127,8 +131,9 @@ class GreedyAgent:
       plus ``ADJACENT_ENEMY`` if an enemy counter is next to it (or, when no combat is declared
       ``adjacent``, so that units fight where they meet, if an enemy counter is in it), minus
       ``PER_CELL_CLOSER`` per cell to the nearest objective or enemy counter.
-    - **Losses** (``LOSS_VERBS``: which unit to lose): minus the sum of the unit's numeric factors,
-      so the weakest counter goes first.
+    - **Losses** (``LOSS_VERBS``: which unit to lose, or to lose a step): minus the sum of the
+      unit's numeric factors as it shows them (at its step), so the weakest counter goes first.
+    - **Restoring** (``RESTORE_VERBS``): plus that sum, so the strongest counter regains a step first.
     - Anything else (orders, ``done``, ``pass``, the cell a force is formed in or a strike's target:
       ``ORIGIN_VERBS``): 0.
 
@@ -161,6 +166,8 @@ class GreedyAgent:
             return self._combat_score(observation, decision, option)
         if option.kind in LOSS_VERBS:
             return -self._strength(observation, option)
+        if option.kind in RESTORE_VERBS:
+            return self._strength(observation, option)
         if option.kind in ORIGIN_VERBS:
             return Fraction(0)
         cells = [a for a in option.args if a in self.board.graph]
@@ -178,8 +185,9 @@ class GreedyAgent:
         total = Fraction(0)
         for unit in observation.get("units", ()):
             if unit["id"] in option.args and unit["side"] == side and unit["type"] and not unit.get("dummy"):
-                factors = self.rules.unit_type(unit["type"]).factors
-                total += sum((v for _, v in factors if isinstance(v, Fraction)), Fraction(0))
+                unit_type = self.rules.unit_type(unit["type"])
+                values = (unit_type.factor(n, step=unit.get("step", 1)) for n, _ in unit_type.factors)
+                total += sum((v for v in values if isinstance(v, Fraction)), Fraction(0))
         return total
 
     def cell_value(self, observation: dict, cell: str) -> Fraction:
@@ -305,7 +313,7 @@ def _unit(seen: dict, type_name: str, rules):
     if dummy is None:
         dummy = rules.unit_type(type_name).dummy
     return Unit(seen["id"], type_name, seen["side"], seen["location"], hidden=seen["type"] is None,
-                dummy=bool(dummy), mode=seen.get("mode"))
+                dummy=bool(dummy), mode=seen.get("mode"), step=seen.get("step", 1))
 
 
 def _state_from(observation: dict, guess: Mapping[str, str], rules):
@@ -398,6 +406,8 @@ class HumanAgent:
             name = self.labels.get(unit["type"], unit["type"])
             if unit.get("dummy"):
                 name += " (dummy)"
+            if unit.get("step"):
+                name += f" (step {unit['step']})"
         mode = f" ({unit['mode']})" if unit.get("mode") else ""
         return f"{unit['id']} {name}{mode}"
 

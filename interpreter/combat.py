@@ -203,7 +203,7 @@ def unit_factor(ctx: Context, unit: Unit, factor: str | None) -> Fraction | None
     """A unit's printed factor as a number; ``None`` for dummies, absent, ``none`` or ``all``."""
     if factor is None or unit.dummy:
         return None
-    value = ctx.rules.unit_type(unit.type).factor(factor)
+    value = ctx.rules.factor(unit, factor)
     return value if isinstance(value, Fraction) else None
 
 
@@ -470,6 +470,8 @@ class Engagement:
         """The code of the result part being carried out (``A`` of ``K+B+A``), for ``losses only on``."""
         self._on_map = frozenset(u.id for u in (*attackers, *defenders) if u.on_map)
         self.eliminated: list[str] = []
+        self.steps_lost: list[tuple[str, int]] = []
+        """(unit, the step it showed) for each step lost short of elimination (``interpreter.steps``)."""
         self.refitted: list[str] = []
         self.retreated: list[tuple[str, str, str]] = []
         self.broke_off: list[str] = []

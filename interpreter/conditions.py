@@ -186,7 +186,7 @@ def quantity(ctx: Context, q: Quantity, scope: Scope) -> Fraction:
     if q.kind == "total":
         total = Fraction(0)
         for unit in scope.roles.get(q.role, ()):
-            value = ctx.rules.unit_type(unit.type).factor(q.name)
+            value = ctx.rules.factor(unit, q.name)
             if isinstance(value, (int, Fraction)) and not isinstance(value, bool):
                 total += value
         return total

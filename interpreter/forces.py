@@ -45,7 +45,7 @@ from . import movement
 from .cells import cells_named
 from .context import Context
 from .costs import cost_table
-from .rules import Rules, UnitType
+from .rules import Rules
 from .situation import situation
 from .state import Unit
 
@@ -76,8 +76,8 @@ def is_movable(ctx: Context, unit: Unit) -> bool:
     return unit.on_map and unit.type in ctx.rules.force_types
 
 
-def _factor(unit_type: UnitType, name: str | None) -> Fraction:
-    value = unit_type.factor(name, 0) if name else 0
+def _factor(rules: Rules, unit: Unit, name: str | None) -> Fraction:
+    value = rules.factor(unit, name, 0) if name else 0
     return Fraction(value) if isinstance(value, (int, Fraction)) else Fraction(0)
 
 
@@ -169,11 +169,11 @@ class Force:
 
     def capacity(self) -> Fraction:
         capacity, _ = self._carry_factors()
-        return sum((_factor(self.ctx.rules.unit_type(u.type), capacity) for u in self.carriers()), Fraction(0))
+        return sum((_factor(self.ctx.rules, u, capacity) for u in self.carriers()), Fraction(0))
 
     def need(self) -> Fraction:
         _, cost = self._carry_factors()
-        return sum((_factor(self.ctx.rules.unit_type(u.type), cost) for u in self.cargo), Fraction(0))
+        return sum((_factor(self.ctx.rules, u, cost) for u in self.cargo), Fraction(0))
 
     def combined_cells(self) -> frozenset[str] | None:
         """For movers of several classes: the cells their ``combines with … only in`` allows (all
@@ -351,7 +351,7 @@ def redeploy_cost(ctx: Context, action: ActionRule, unit: Unit) -> tuple[str, Fr
     if carried is None:
         return None
     unit_type = ctx.rules.unit_type(unit.type)
-    need = _factor(unit_type, carried.cost)
+    need = _factor(ctx.rules, unit, carried.cost)
     if need <= 0:
         return None
     line = action.transport_multiple(unit_type.selectors)

@@ -156,13 +156,16 @@ class Game:
 
     def observe(self, side: str) -> dict[str, Any]:
         """What ``side`` may know: its own units in full, enemy counters face down only as ``hidden``
-        (a side that ``inspects enemy stacks`` sees those on the map as if face up); its own
+        (a side that ``inspects enemy stacks`` sees those on the map as if face up), the ``step`` of
+        a counter it identifies that has lost steps (never of one it does not); its own
         resources, and the other sides' only for a resource declared ``open``."""
         units = []
         for unit in self.state.units:
             if self.ctx.identifies(side, unit):
                 units.append({"id": unit.id, "side": unit.side, "type": unit.type, "location": unit.location,
                               "mode": unit.mode, "dummy": unit.dummy if unit.side == side else None})
+                if unit.step > 1:
+                    units[-1]["step"] = unit.step
             elif unit.on_map:
                 units.append({"id": unit.id, "side": unit.side, "type": None, "location": unit.location,
                               "mode": None, "dummy": None})

@@ -204,6 +204,11 @@ class Rules:
     def unit_type(self, name: str) -> UnitType:
         return self.unit_types[name]
 
+    def factor(self, unit: Any, name: str, default: Any = None) -> Any:
+        """A counter's factor as it shows it now: its type's value at the unit's step (every read of
+        a factor that a step may change goes through here)."""
+        return self.unit_types[unit.type].factor(name, default, unit.step)
+
     @staticmethod
     def unit_matches(unit_type: UnitType, names: Iterable[Any]) -> bool:
         """Whether any selector in ``names`` names this unit type."""

@@ -47,6 +47,8 @@ class Unit:
     """What the unit has done this phase (``moved``, ``attacked``); cleared at the end of each phase."""
     turn_flags: frozenset[str] = frozenset()
     """What the unit has done this turn (``bombarded``, ``boarded``); cleared at the end of each turn."""
+    step: int = 1
+    """The step the counter shows: 1 is its full side, each step lost one more (``UnitType.steps``)."""
 
     @property
     def on_map(self) -> bool:

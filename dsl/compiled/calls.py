@@ -198,6 +198,16 @@ class Trigger(Call):
     markers: tuple[str, ...]
 
 
+@_call("replace steps")
+@frozen
+class ReplaceSteps(Call):
+    action: str
+    what: tuple[str, ...]
+    """The counters it may restore (empty: any with steps)."""
+    box: Optional[str]
+    """``returning to BOX``: an eliminated counter may come back there, on its last step."""
+
+
 # --- reading ----------------------------------------------------------------------------
 
 

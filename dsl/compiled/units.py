@@ -7,11 +7,13 @@ parents).
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import Any, Iterable, Mapping
 
 from attrs import field, frozen
 
 from ..model import Declaration, Property, Rulebook
+from ..values import read_number
 from .lines import as_names
 
 
@@ -35,6 +37,27 @@ def tag_closure(parents: Mapping[str, tuple[str, ...]], tags: Iterable[str]) -> 
             out.add(tag)
             stack.extend(parents.get(tag, ()))
     return frozenset(out)
+
+
+def step_pairs(line: Property) -> tuple[list[tuple[str, Fraction | None, int]], bool]:
+    """A ``step N FACTOR VALUE …`` line's (factor, value, word index) pairs, in order, and whether
+    its words pair up at all; a value that is not a number reads ``None`` (lint E138 says so)."""
+    words = line.words[2:]
+    pairs = [(words[i].text, read_number(words[i + 1].text), i + 2) for i in range(0, len(words) - 1, 2)]
+    return pairs, len(words) % 2 == 0 and bool(words)
+
+
+def compile_steps(decl: Declaration, full: Iterable[tuple[str, Any]]) -> tuple[tuple[tuple[str, Any], ...], ...]:
+    """The factor tables of a type's reduced steps (2, 3 …), each whole: a factor its ``step``
+    line does not name keeps the step before's value.  Lines are taken in the order written (lint
+    E138 refuses any other numbering), and a pair that does not read as a number is left out."""
+    out: list[tuple[tuple[str, Any], ...]] = []
+    current = dict(full)
+    for line in decl.all("step"):
+        pairs, _ = step_pairs(line)
+        current = {**current, **{name: value for name, value, _ in pairs if value is not None and name in current}}
+        out.append(tuple(current.items()))
+    return tuple(out)
 
 
 def _selectors(unit_type: "UnitType") -> frozenset[str]:
@@ -109,6 +132,8 @@ class UnitType:
     """A marker's ``counts for stacking yes|no`` (``None``: unsaid)."""
     one_per_cell: bool = False
     """A marker's ``one per cell``."""
+    steps: tuple[tuple[tuple[str, Any], ...], ...] = ()
+    """The factors of each reduced step, 2 onwards (``step N …`` lines); empty for a one-step type."""
     decl: Declaration | None = field(default=None, repr=False, eq=False)
     selectors: frozenset[str] = field(init=False, eq=False, repr=False)
     """Every name a selector may use for this type."""
@@ -116,11 +141,25 @@ class UnitType:
     def __attrs_post_init__(self) -> None:
         object.__setattr__(self, "selectors", _selectors(self))
 
-    def factor(self, name: str, default: Any = None) -> Any:
-        for key, value in self.factors:
+    def factor(self, name: str, default: Any = None, step: int = 1) -> Any:
+        """The factor as the counter shows it at ``step`` (1, the full side, unless it has lost steps).
+
+        >>> from fractions import Fraction as F
+        >>> t = UnitType("b", "B", "unit", "blue", None, frozenset(), None, None, (("attack", F(6)),), 0, False,
+        ...              steps=(((("attack", F(3)),)),))
+        >>> t.factor("attack"), t.factor("attack", step=2), t.step_count
+        (Fraction(6, 1), Fraction(3, 1), 2)
+        """
+        factors = self.factors if step <= 1 or not self.steps else self.steps[min(step, len(self.steps) + 1) - 2]
+        for key, value in factors:
             if key == name:
                 return value
         return default
+
+    @property
+    def step_count(self) -> int:
+        """How many steps the counter has: 1 plus its ``step`` lines."""
+        return 1 + len(self.steps)
 
     @property
     def support_box(self) -> str | None:
@@ -171,5 +210,5 @@ def compile_unit(rulebook: Rulebook, parents: Mapping[str, tuple[str, ...]], dec
         losses_only_on=frozenset(as_names(losses.get("results"))) if losses is not None else frozenset(),
         eliminated_after_operation_in=(Entry(as_names(raid.get("where")), None, raid) if raid is not None else None),
         counts_for_stacking=None if counts is None else counts.has("yes"),
-        one_per_cell=decl.has("one"), decl=decl,
+        one_per_cell=decl.has("one"), steps=compile_steps(decl, factors), decl=decl,
     )

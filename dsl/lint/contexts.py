@@ -23,7 +23,8 @@ from typing import Iterator
 from ..compiled.lines import OPTIONAL_KINDS, required_option
 from ..conditions import ConditionError, Names, parse_condition
 from ..diagnostics import Diagnostic, diagnostic
-from ..effects import Effect, ModifyRoll, PickReinforcement, Refit, Stop, Where, compile_effects, places_of
+from ..effects import (EFFECT_CLASSES, Effect, ModifyRoll, PickReinforcement, Refit, Stop, Where, compile_effects,
+                       places_of)
 from ..patterns import Ref
 from ..model import Declaration, Property, Rulebook
 from ..tables import result_parts
@@ -31,12 +32,12 @@ from . import check
 from .names import Index, describe, index, ref_of
 
 
-COMBAT_VERBS = ("eliminate", "refit", "retreat", "stand", "break", "gain", "lose", "roll", "no")
-"""The effect verbs a combat result carries out (``interpreter.combat.apply_effect``); the other
-verbs of ``dsl.vocabulary.EFFECTS`` belong to events and markers."""
+COMBAT_VERBS = (*(cls.VERB for cls in EFFECT_CLASSES if Where.RESULT in cls.VALID), "lose")
+"""The effect verbs a combat result carries out (the classes valid in ``Where.RESULT``, and ``lose``
+of ``Change``); the other verbs of ``dsl.vocabulary.EFFECTS`` belong to events and markers."""
 
-_COMBAT_HINT = ("a combat result may eliminate, refit, retreat, stand, break off, gain, lose, roll … on "
-                "or have no effect")
+_COMBAT_HINT = ("a combat result may eliminate, refit, retreat, stand, break off, gain, lose, take a step loss "
+                "or a strength loss, roll … on or have no effect")
 
 
 def _rolled_on(decl: Declaration) -> list[str]:

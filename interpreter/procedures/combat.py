@@ -120,7 +120,7 @@ def _type_facts(ctx: Context, combat: CombatRule, unit: Unit) -> tuple[bool, boo
     """For a real (not dummy) unit of ``unit.type`` in ``combat``: (it is fought as a target,
     it may assault, it may bombard): what depends only on its type's printed factors."""
     cache = _facts(ctx).setdefault("types", {})
-    key = (combat.name, unit.type)
+    key = (combat.name, unit.type, unit.step)
     found = cache.get(key)
     if found is None:
         fights = _fights(ctx, combat, unit)
@@ -361,26 +361,26 @@ def _holders(here: Iterable[Unit], facts, hidden_ok: bool) -> set[str]:
 
 
 def _type_facts_of(ctx: Context, combat: CombatRule):
-    """``_type_facts`` for one combat, looked up by unit type alone (for real units)."""
-    known: dict[str, tuple[bool, bool, bool]] = {}
+    """``_type_facts`` for one combat, looked up by unit type and step (for real units)."""
+    known: dict[tuple[str, int], tuple[bool, bool, bool]] = {}
 
     def facts(unit: Unit) -> tuple[bool, bool, bool]:
-        found = known.get(unit.type)
+        found = known.get((unit.type, unit.step))
         if found is None:
-            found = known[unit.type] = _type_facts(ctx, combat, unit)
+            found = known[unit.type, unit.step] = _type_facts(ctx, combat, unit)
         return found
 
     return facts
 
 
 def _ranking(ctx: Context, combat: CombatRule):
-    """``_rank`` for one combat, read once per unit type (a rank depends only on the printed factor)."""
+    """``_rank`` for one combat, read once per unit type and step (a rank depends only on the factor shown)."""
     if combat.order_factor is None:
         return lambda unit: (0, 0)
-    ranks: dict[tuple[str, bool], tuple[int, object]] = {}
+    ranks: dict[tuple[str, bool, int], tuple[int, object]] = {}
 
     def rank(unit: Unit) -> tuple[int, object]:
-        key = (unit.type, unit.dummy)
+        key = (unit.type, unit.dummy, unit.step)
         found = ranks.get(key)
         if found is None:
             found = ranks[key] = _rank(ctx, combat, unit)
@@ -521,7 +521,7 @@ def attack_at_moment(ctx: Context, effect: Attack, target: Target) -> Flow:
 def _lowest(ctx: Context, units: list[Unit], factor: str, decl: Declaration) -> Unit:
     """The unit with the lowest printed factor; ties at random (one roll of a die with as many faces)."""
     def value(unit: Unit) -> Fraction:
-        v = ctx.rules.unit_type(unit.type).factor(factor)
+        v = ctx.rules.factor(unit, factor)
         return v if isinstance(v, Fraction) else Fraction(0)
 
     low = min(value(u) for u in units)

@@ -95,7 +95,7 @@ class MovePhase:
     def _value(self, unit: Unit) -> Fraction | None:
         if self.factor is None:
             return ZERO
-        value = self.ctx.rules.unit_type(unit.type).factor(self.factor)
+        value = self.ctx.rules.factor(unit, self.factor)
         return Fraction(value) if isinstance(value, (int, Fraction)) else None
 
     def _key(self, unit_id: str) -> tuple:

@@ -281,11 +281,14 @@ EXAMPLES = {
     "remove": "remove self",
     "score": "score taken",
     "stop": "stop defenders",
+    "step": "step loss 1 defenders",
+    "strength": "strength loss attackers attack at least defenders defence lost",
+    "restore": "restore 1 step to owner",
     "no": "no effect",
 }
 """One effect line per verb of the vocabulary, with names the overlay declares."""
 
-CARRIED_OUT = {"eliminate", "refit", "retreat", "stand", "break", "gain", "lose", "roll", "no"}
+CARRIED_OUT = {"eliminate", "refit", "retreat", "stand", "break", "gain", "lose", "roll", "step", "strength", "no"}
 """The verbs a combat result carries out; every other verb is rejected before play (E220)."""
 
 EXTRA_ROLLS = {"roll": [(6, 1)]}
@@ -303,8 +306,9 @@ def test_every_effect_verb_is_listed():
 @pytest.mark.parametrize("verb", sorted(EXAMPLES))
 def test_every_effect_verb_in_a_combat_result_is_carried_out_or_rejected_before_play(tmp_path, dice, verb):
     """Reference, Results, events, combat: "A combat result may `eliminate`, `refit`, `retreat`,
-    `stand`, `break off`, `gain` or `lose` a resource, `roll … on` a table of results or events, or
-    have `no effect`; any other effect there is an error before play (E220)"; in play it is that
+    `stand`, `break off`, `gain` or `lose` a resource, take a `step loss` or a `strength loss`,
+    `roll … on` a table of results or events, or have `no effect`; any other effect there is an
+    error before play (E220)"; in play it is that
     positioned diagnostic, never an internal error."""
     line = EXAMPLES[verb]
     path = overlay(tmp_path, f"{DECLARED}override result NE {{\n    effect {line}\n}}\n")
