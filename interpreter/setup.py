@@ -42,7 +42,6 @@ from .actions import Action
 from .context import Context, Flow, arg_key
 from .effects import Target, carry_out
 from .options import option_on
-from .rules import Rules
 from .scenario import Zone
 from .stacking import problem
 from .state import Unit
@@ -227,7 +226,8 @@ def _holding_cells(ctx: Context, side: str, cells: tuple[str, ...], selectors: t
     cell: a zone has many more cells than the side has counters."""
     if not selectors:
         return list(cells)
-    held = {u.location for u in ctx.state.units_of(side) if Rules.unit_matches(ctx.rules.unit_type(u.type), selectors)}
+    named = ctx.rules.types_matching(tuple(selectors))
+    held = {u.location for u in ctx.state.units_of(side) if u.type in named}
     return [c for c in cells if c in held]
 
 
