@@ -301,7 +301,13 @@ def _search(world: World, unit: Unit, points: Fraction | None | str, cargo: tupl
     alone = plan.alone_ok if not cargo else not stacks_badly(rules, arriving, arriving)
     own = sit.side
     values = table.point_list
-    if not cargo and must_end is None and alone and budget is not None and budget < len(values):
+    usual = not cargo and must_end is None and alone
+    if usual and not (budget is not None and budget < len(values)):
+        # No budget (or a huge one): the points of the costs reached, listed here.
+        top = max(dist.values())
+        values = [table.points(n) for n in range(top + 1)] if top <= _POINTS_LISTED else []
+        usual = bool(values)
+    if usual:
         # The usual case: every cell reached, less the start and the cells the side's counters
         # there make too crowded (only the cells of the side's counters on the map, from the
         # state's index, are looked at, and only stacks big enough to break a limit are checked).
@@ -355,6 +361,10 @@ def _search(world: World, unit: Unit, points: Fraction | None | str, cargo: tupl
         value = known_points.get(d)
         ends[cell] = value if value is not None else points_of(d)
     return Reach(unit, table, points, dist, parent, reached_stops, ends, zone_step)
+
+
+_POINTS_LISTED = 4096
+"""A search without a budget lists the points of the costs it reached when they are at most this."""
 
 
 def _marker_stops(world: World, unit: Unit, sit: Situation, omniscient: bool) -> frozenset[str]:

@@ -137,8 +137,10 @@ def _breadth_first(table: CostTable, start: str, blocked: Collection[str],
 
     Cells are expanded a distance at a time, in id order within it, which is the order the heap
     pops them in: so ``dist`` is filled in the same order, and each cell's predecessor is the
-    lowest-id cell one step nearer, as there.  No heap, no costs to add."""
-    steps = table.steps
+    lowest-id cell one step nearer, as there (the first to reach it: a later cell of the same
+    distance has a higher id, so a cell once reached is never looked at again).  No heap, no
+    costs to add."""
+    known, steps = table.known_steps.get, table.steps
     dist = {start: 0}
     parent: dict[str, str] = {}
     stops: set[str] = set()
@@ -157,16 +159,14 @@ def _breadth_first(table: CostTable, start: str, blocked: Collection[str],
             if cell in stop:
                 stops.add(cell)
                 continue
-            for n, _ in steps(cell):
-                old = dist.get(n)
-                if old is None:
-                    if n in blocked:
-                        continue
+            around = known(cell)
+            if around is None:
+                around = steps(cell)
+            for n, _ in around:
+                if n not in dist and n not in blocked:
                     dist[n] = nd
                     parent[n] = cell
                     following.append(n)
-                elif old == nd and cell < parent[n]:
-                    parent[n] = cell
         frontier, d = following, nd
     return dist, parent, stops
 
