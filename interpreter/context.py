@@ -9,7 +9,6 @@ whole story and a replay of the same choices reproduces it exactly.
 
 from __future__ import annotations
 
-import functools
 import operator
 from typing import Any, Callable, Generator, Iterable
 
@@ -124,11 +123,24 @@ def _in_order(options: Iterable[Action]) -> tuple[Action, ...]:
 
 def _action_key(action: Action) -> tuple:
     # Numbers sort as numbers so that "place 0910" follows "place 0109" column by column.
-    return (action.kind, tuple(map(arg_key, action.args)))
+    known = _ARG_KEYS
+    try:  # every argument's key known already: the usual case, read without a call per argument
+        return (action.kind, tuple([known[arg] for arg in action.args]))
+    except KeyError:
+        return (action.kind, tuple(map(arg_key, action.args)))
 
 
-@functools.lru_cache(maxsize=4096)
+_ARG_KEYS: dict[str, tuple] = {}
+ARG_KEYS_KEPT = 4096
+"""Argument keys ``arg_key`` keeps before it forgets them all and starts again."""
+
+
 def arg_key(arg: str) -> tuple:
     """One argument's sort key.  Memoised because the same cell and unit ids recur at every
     decision; a pure function of the string, so nothing in it depends on a game."""
-    return (0, int(arg), "") if arg.isdigit() else (1, 0, arg)
+    found = _ARG_KEYS.get(arg)
+    if found is None:
+        if len(_ARG_KEYS) >= ARG_KEYS_KEPT:
+            _ARG_KEYS.clear()
+        found = _ARG_KEYS[arg] = (0, int(arg), "") if arg.isdigit() else (1, 0, arg)
+    return found

@@ -42,6 +42,7 @@ from attrs import evolve
 from ..dsl.compiled.actions import ActionRule
 from ..dsl.compiled.movement import MovementClass
 from . import movement
+from .caches import rules_cache
 from .cells import cells_named
 from .context import Context
 from .costs import cost_table
@@ -159,6 +160,16 @@ class Force:
                 return f"the carried units need {need} transport and the carriers have {capacity}"
         return None
 
+    def fits(self) -> bool:
+        """Whether ``problem`` finds none: decided by the types of the force's units alone (their
+        classes, carrying lines and factors), so kept per rules and map and those types."""
+        memo = rules_cache(self.ctx.rules, self.ctx.board).setdefault("force fits", {})
+        key = tuple([u.type for u in self.units])
+        found = memo.get(key)
+        if found is None:
+            found = memo[key] = self.problem() is None
+        return found
+
     def _carry_factors(self) -> tuple[str | None, str | None]:
         for unit in self.cargo:
             mclass = class_of(self.ctx, unit)
@@ -243,12 +254,30 @@ class Force:
         return parent
 
     def destinations(self) -> list[str]:
-        """Cells the whole force may end its move in, in order."""
+        """Cells the whole force may end its move in, in order.
+
+        Kept with the side's situation while the state's units and turn are the same (what it
+        reads of the state): a force is read again at each unit added to it, and when it moves."""
         ctx = self.ctx
         movers = self.movers or self.joiners
         if not movers:
             return []
         sit = situation(ctx, movers[0].side)
+        units, turn = ctx.state.units, ctx.state.turn
+        memo = sit.known.get("destinations")
+        if memo is None or memo[0] is not units or memo[1] != turn:
+            memo = sit.known["destinations"] = (units, turn, {})
+        key = tuple(self.units)
+        known = memo[2].get(key)
+        if known is None:
+            found = self._destinations(movers, sit)
+            known = memo[2][key] = (found, self._first, self._paths, self.raids)
+        found, self._first, self._paths, self.raids = known
+        return list(found)
+
+    def _destinations(self, movers: list[Unit], sit) -> list[str]:
+        """``destinations``, afresh."""
+        ctx = self.ctx
         common: set[str] | None = None
         first = None
         by_type: dict[str, set[str]] = {}
@@ -307,7 +336,20 @@ def operation_cost(ctx: Context, actions: list[ActionRule], units: list[Unit]) -
 
     A leader's action (``led by``) when the force has such a unit, at its cheapest leader's line;
     otherwise the ``per unit`` action, summed over the units; otherwise a flat-priced action, once.
+    Decided by the actions, the units' types and the scenario's year alone: kept per rules.
     """
+    memo = ctx.rules.derived.setdefault("operation costs", {})
+    key = (tuple([a.name for a in actions]), tuple([u.type for u in units]), getattr(ctx.scenario, "year", None))
+    found = memo.get(key, _UNKNOWN)
+    if found is _UNKNOWN:
+        found = memo[key] = _operation_cost(ctx, actions, units)
+    return found
+
+
+_UNKNOWN = object()
+
+
+def _operation_cost(ctx: Context, actions: list[ActionRule], units: list[Unit]) -> tuple[str, Fraction, str] | None:
     best = None
     year = getattr(ctx.scenario, "year", None)
     for action in actions:

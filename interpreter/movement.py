@@ -228,7 +228,27 @@ def search(world: World, unit: Unit, points: Fraction | None | str = "full", *, 
     ``cargo`` are units it carries: they end the move with it (stacking, no enemy cell).
     ``ignore_stops`` lets zones and markers pass (for explanations), ``as_type`` moves it as
     another type.  Dummies without a movement class: use ``reach``.
+
+    The answer is kept with the situation while the state's units and turn are the same (what
+    it reads of the state): a force's destinations are asked as each unit is added to it, and
+    again when it moves.  Callers only read it.
     """
+    sit = sit or situation(world, unit.side, omniscient=omniscient)
+    cargo = tuple(cargo)
+    units, turn = world.state.units, world.state.turn
+    memo = sit.known.get("searches")
+    if memo is None or memo[0] is not units or memo[1] != turn:
+        memo = sit.known["searches"] = (units, turn, {})
+    key = (unit, points, cargo, omniscient, ignore_stops, as_type)
+    found = memo[2].get(key)
+    if found is None:
+        found = memo[2][key] = _search(world, unit, points, cargo, omniscient, ignore_stops, as_type, sit)
+    return found
+
+
+def _search(world: World, unit: Unit, points: Fraction | None | str, cargo: tuple[Unit, ...], omniscient: bool,
+            ignore_stops: bool, as_type: str | None, sit: Situation) -> Reach:
+    """``search``, afresh."""
     rules, board = world.rules, world.board
     plan = _plan(rules, board, as_type or unit.type, world.state.turn)
     table = plan.table
@@ -237,7 +257,6 @@ def search(world: World, unit: Unit, points: Fraction | None | str = "full", *, 
     if points is not UNLIMITED and table.allowance is UNLIMITED:
         points = UNLIMITED
     budget = table.scaled(points)
-    sit = sit or situation(world, unit.side, omniscient=omniscient)
     blocked: frozenset[str] = frozenset()
     extra: set[str] = set()  # cells that stop the move besides zones
     if not plan.ignores_enemy:
@@ -247,17 +266,28 @@ def search(world: World, unit: Unit, points: Fraction | None | str = "full", *, 
             extra |= sit.enemy_cells
     if ignore_stops:
         zone: Mapping[str, ZoneRule] = {}
+        zone_cells: frozenset[str] = frozenset()
     elif plan.all_zones_stop:
         zone = sit.zone  # every zone stops this type: no need to filter cell by cell
+        zone_cells = sit.zone_cells
     else:
         zone = {c: z for c, z in sit.zone.items()
                 if (z.stops or plan.class_zone)
                 and not z.is_ignored_by(rules.unit_type(as_type or unit.type))}
+        zone_cells = frozenset(zone)
+    marked: frozenset[str] = frozenset()
     if not ignore_stops and sit.markers:
-        extra |= {c for c in sit.markers if c != unit.location and stop_markers(world, unit, c,
-                                                                                   known_only=not omniscient)}
-    # Read by membership only, so when only zones stop it their mapping serves without a copy.
-    stop: Collection[str] = extra.union(zone) if extra else zone  # (a mapping tests its keys fastest)
+        marked = _marker_stops(world, unit, sit, omniscient)
+        if unit.location in marked:
+            marked = marked.difference((unit.location,))
+    # Read by membership only; frozen, so the search memo (``cheapest_costs``) keys by it as it is.
+    stop: Collection[str] = zone_cells
+    if extra and not marked and zone_cells is sit.zone_cells:  # enemy cells and every zone: kept
+        stop = sit.known.get("enemy cells and zones")
+        if stop is None:
+            stop = sit.known["enemy cells and zones"] = zone_cells.union(extra)
+    elif extra or marked:
+        stop = zone_cells.union(extra, marked)
     zone_to_zone = plan.zone_to_zone and unit.location in zone and any(z.zone_to_zone for z in zone.values())
 
     start = unit.location
@@ -271,16 +301,32 @@ def search(world: World, unit: Unit, points: Fraction | None | str = "full", *, 
     alone = plan.alone_ok if not cargo else not stacks_badly(rules, arriving, arriving)
     own = sit.side
     values = table.point_list
-    if not cargo and must_end is None and alone and budget is not None and budget < len(values):
+    usual = not cargo and must_end is None and alone
+    if usual and not (budget is not None and budget < len(values)):
+        # No budget (or a huge one): the points of the costs reached, listed here.
+        top = max(dist.values())
+        values = [table.points(n) for n in range(top + 1)] if top <= _POINTS_LISTED else []
+        usual = bool(values)
+    if usual:
         # The usual case: every cell reached, less the start and the cells the side's counters
         # there make too crowded (only the cells of the side's counters on the map, from the
         # state's index, are looked at, and only stacks big enough to break a limit are checked).
         ends = dict(zip(dist, map(values.__getitem__, dist.values())))  # {cell: values[d]}, in C
         del ends[start]
         crowds: dict[str, list[Unit]] = {}
-        for other in world.state.units_on_map().get(own, ()):
-            if other.location in ends and other.id != unit.id:
-                crowds.setdefault(other.location, []).append(other)
+        mine = world.state.units_on_map().get(own, ())
+        if len(mine) <= len(ends):
+            for other in mine:
+                if other.location in ends and other.id != unit.id:
+                    crowds.setdefault(other.location, []).append(other)
+        else:  # fewer cells reached than the side has counters: look in those cells only
+            by_cell = world.state.units_by_cell()
+            for cell in ends:
+                here = by_cell.get(cell)
+                if here:
+                    found = [u for u in here if u.side == own and u.id != unit.id]
+                    if found:
+                        crowds[cell] = found
         safe = plan.safe_stack - 1
         crowded = plan.crowded
         for cell, here in crowds.items():
@@ -315,6 +361,26 @@ def search(world: World, unit: Unit, points: Fraction | None | str = "full", *, 
         value = known_points.get(d)
         ends[cell] = value if value is not None else points_of(d)
     return Reach(unit, table, points, dist, parent, reached_stops, ends, zone_step)
+
+
+_POINTS_LISTED = 4096
+"""A search without a budget lists the points of the costs it reached when they are at most this."""
+
+
+def _marker_stops(world: World, unit: Unit, sit: Situation, omniscient: bool) -> frozenset[str]:
+    """The cells of ``sit.markers`` whose markers stop ``unit`` (``stop_markers``), its own cell
+    perhaps among them.  For a unit that is no marker they depend on its type and side only (and
+    its own cell, which a search leaves out), so they are kept on the situation while the state's
+    units are the same."""
+    units = world.state.units
+    key = ("marker stops", unit.type, unit.side, omniscient)
+    found = sit.known.get(key)
+    if found is not None and found[0] is units:
+        return found[1]
+    cells = frozenset(c for c in sit.markers if stop_markers(world, unit, c, known_only=not omniscient))
+    if world.rules.unit_type(unit.type).kind != "marker":  # (a marker moving: never kept)
+        sit.known[key] = (units, cells)
+    return cells
 
 
 def reach(world: World, unit: Unit, points: Fraction | None | str = "full", **options: Any) -> Reach:

@@ -137,8 +137,10 @@ def _breadth_first(table: CostTable, start: str, blocked: Collection[str],
 
     Cells are expanded a distance at a time, in id order within it, which is the order the heap
     pops them in: so ``dist`` is filled in the same order, and each cell's predecessor is the
-    lowest-id cell one step nearer, as there.  No heap, no costs to add."""
-    steps = table.steps
+    lowest-id cell one step nearer, as there (the first to reach it: a later cell of the same
+    distance has a higher id, so a cell once reached is never looked at again).  No heap, no
+    costs to add."""
+    known, steps = table.known_steps.get, table.steps
     dist = {start: 0}
     parent: dict[str, str] = {}
     stops: set[str] = set()
@@ -157,16 +159,14 @@ def _breadth_first(table: CostTable, start: str, blocked: Collection[str],
             if cell in stop:
                 stops.add(cell)
                 continue
-            for n, _ in steps(cell):
-                old = dist.get(n)
-                if old is None:
-                    if n in blocked:
-                        continue
+            around = known(cell)
+            if around is None:
+                around = steps(cell)
+            for n, _ in around:
+                if n not in dist and n not in blocked:
                     dist[n] = nd
                     parent[n] = cell
                     following.append(n)
-                elif old == nd and cell < parent[n]:
-                    parent[n] = cell
         frontier, d = following, nd
     return dist, parent, stops
 
@@ -177,12 +177,11 @@ def _dial(table: CostTable, start: str, budget: int, blocked: Collection[str],
 
     A cell costs the same to enter from any neighbour, and cells are expanded in order of cost,
     so the first time a cell is reached is at its lowest cost: it is never reached again more
-    cheaply, sits in one list only, and "not reached yet" is the whole test.  Barred cells are put
-    in ``dist`` beforehand as reached (at -1), so that one test keeps them out too, and taken out
-    at the end; and each cell's steps come already cut to the points left (``steps_within``).
+    cheaply, sits in one list only, and "not reached yet" (nor barred) is the whole test; each
+    cell's steps come already cut to the points left (``steps_within``).  (Barred cells are not
+    put in ``dist`` beforehand: there are as many as enemy counters, most of them far away.)
     The answer is the one the general loop gives, in the same order."""
-    dist = dict.fromkeys(blocked, -1) if blocked else {}
-    dist[start] = 0
+    dist = {start: 0}
     stops: set[str] = set()
     buckets: list[list[str]] = [[] for _ in range(budget + 1)]
     known, within_of, dearest, cheapest = table.known_steps_within.get, table.steps_within, table.max_step, \
@@ -191,7 +190,7 @@ def _dial(table: CostTable, start: str, budget: int, blocked: Collection[str],
     if around is None:
         around = within_of(start)
     for n, step in around[budget if budget < dearest else dearest]:  # the start, at cost 0
-        if n not in dist:
+        if n not in dist and n not in blocked:
             dist[n] = step
             buckets[step].append(n)
     for d in range(1, budget + 1):
@@ -210,10 +209,8 @@ def _dial(table: CostTable, start: str, budget: int, blocked: Collection[str],
             if around is None:
                 around = within_of(cell)
             for n, step in around[r]:
-                if n not in dist:
+                if n not in dist and n not in blocked:
                     nd = d + step
                     dist[n] = nd
                     buckets[nd].append(n)
-    for c in blocked:  # none was reached: each is still there at -1
-        dist.pop(c, None)
     return dist, None, stops

@@ -212,7 +212,17 @@ class Rules:
     @staticmethod
     def unit_matches(unit_type: UnitType, names: Iterable[Any]) -> bool:
         """Whether any selector in ``names`` names this unit type."""
-        return unit_type.matches([str(n) for n in names])
+        return not unit_type.selectors.isdisjoint(map(str, names))
+
+    def types_matching(self, names: tuple[Any, ...]) -> frozenset[str]:
+        """The unit and marker types that a selector in ``names`` names (``unit_matches``), worked
+        out once per ``names``: for loops over counters, which then test a type by membership."""
+        key = ("types matching", names)
+        found = self.derived.get(key)
+        if found is None:
+            found = self.derived[key] = frozenset(name for name, t in self.unit_types.items()
+                                                  if self.unit_matches(t, names))
+        return found
 
     def cell_selectors(self, terrain: str, cell_tags: frozenset[str] = frozenset()) -> frozenset[str]:
         """The names that select a cell of ``terrain`` with these tags (module docstring), kept by

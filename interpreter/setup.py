@@ -40,10 +40,9 @@ from attrs import define, evolve
 from ..dsl.effects import Where
 from ..dsl.values import Dice
 from .actions import Action
-from .context import Context, Flow
+from .context import Context, Flow, arg_key
 from .effects import Target, carry_out
 from .options import option_on
-from .rules import Rules
 from .scenario import Zone
 from .stacking import problem
 from .state import Unit
@@ -104,8 +103,13 @@ def setup(ctx: Context) -> Flow:
             unit = Unit(ids[index], slot.unit, side, slot.at or slot.box or "offmap", hidden=_hides(ctx, side),
                         dummy=unit_type.dummy)
             if slot.zone is not None:
+                # A cell no counter stands in takes the counter (its zone cells are the type's): only
+                # the occupied ones are asked about.
+                occupied = ctx.state.units_by_cell()
+                room = slot.group_per_cell is None or slot.group_per_cell > 0
                 cells = [c for c in _holding_cells(ctx, side, zone_cells(ctx, slot.zone, unit_type), slot.zone.holding)
-                         if _group_room(ctx, c, slot, groups) and _may_stand(ctx, unit, c, slot.per_cell, standing)]
+                         if (room if c not in occupied else _group_room(ctx, c, slot, groups)
+                             and _may_stand(ctx, unit, c, slot.per_cell, standing))]
                 options = [Action("place", (unit.id, c)) for c in cells]
                 if slot.may_hold:
                     options.append(Action("place", (unit.id, slot.may_hold)))
@@ -115,7 +119,9 @@ def setup(ctx: Context) -> Flow:
                         continue
                     unit = evolve(unit, location=cell)
                 else:
-                    action = yield from ctx.choose(side, "setup", f"place {unit.id} {unit_type.label}", options)
+                    # Without ``may hold`` the options are the zone's cells in ``arg_key`` order: sorted already.
+                    action = yield from ctx.choose(side, "setup", f"place {unit.id} {unit_type.label}", options,
+                                                   in_order=not slot.may_hold)
                     unit = evolve(unit, location=action.args[1])
                 chosen.add(unit.id)
             groups[unit.id] = slot.group
@@ -256,7 +262,8 @@ def _holding_cells(ctx: Context, side: str, cells: tuple[str, ...], selectors: t
     cell: a zone has many more cells than the side has counters."""
     if not selectors:
         return list(cells)
-    held = {u.location for u in ctx.state.units_of(side) if Rules.unit_matches(ctx.rules.unit_type(u.type), selectors)}
+    named = ctx.rules.types_matching(tuple(selectors))
+    held = {u.location for u in ctx.state.units_of(side) if u.type in named}
     return [c for c in cells if c in held]
 
 
@@ -275,14 +282,14 @@ def _may_place(ctx: Context, unit: Unit, cell: str, per_cell: int | None) -> boo
 
 
 def zone_cells(ctx: Context, zone, unit_type) -> tuple[str, ...]:
-    """The cells of a zone a unit type may stand in, in map order: what no placement changes,
-    found once per rules, zone and type."""
+    """The cells of a zone a unit type may stand in, in the order a decision lists them (``arg_key``,
+    so its options need no sorting): what no placement changes, found once per rules, zone and type."""
     key = ("setup", "zone cells", zone, unit_type.name)
     found = ctx.rules.derived.get(key)
     if found is None:
         enterable = _enterable(ctx, unit_type)
-        found = ctx.rules.derived[key] = tuple(c for c in ctx.board.cells if zone.contains(ctx.board, c)
-                                               and (enterable is None or c in enterable))
+        found = ctx.rules.derived[key] = tuple(sorted((c for c in ctx.board.cells if zone.contains(ctx.board, c)
+                                                       and (enterable is None or c in enterable)), key=arg_key))
     return found
 
 

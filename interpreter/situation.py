@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from attrs import frozen
+from attrs import field, frozen
 
 from ..dsl.effects import Stop
 from .caches import rules_cache
@@ -88,6 +88,12 @@ class Situation:
     """Cells in enemy zones of control (any zone; the search keeps those that stop it), with the zone."""
     markers: frozenset[str]
     """Cells holding markers the side can see (the search asks which of them stop its unit)."""
+    zone_cells: frozenset[str] = field(eq=False, repr=False)
+    """The keys of ``zone``, frozen once: searches pass them on as the cells that stop a move, and
+    the search memo (``interpreter.pathfinding``) then keys by them at no cost."""
+    known: dict = field(factory=dict, eq=False, repr=False)
+    """What searches read of this situation, kept with it (``interpreter.movement``: the cells
+    whose markers stop a unit type): a situation is read afresh whenever what it reads changes."""
 
 
 def situation(world: World, side: str, *, omniscient: bool = False) -> Situation:
@@ -112,14 +118,14 @@ def situation(world: World, side: str, *, omniscient: bool = False) -> Situation
 
 def _situation(world: World, side: str, omniscient: bool, others: tuple[Unit, ...]) -> Situation:
     rules, state = world.rules, world.state
-    enemy, zone = _enemy_reading(world, side, omniscient, others)
+    enemy, zone, zone_cells = _enemy_reading(world, side, omniscient, others)
     markers = set()
     if _has_markers(rules):
         marker_types = rules.marker_types
         for unit in state.units:
             if unit.type in marker_types and unit.on_map and (omniscient or not unit.hidden or unit.side == side):
                 markers.add(unit.location)
-    return Situation(side, enemy, zone, frozenset(markers))
+    return Situation(side, enemy, zone, frozenset(markers), zone_cells)
 
 
 def _has_markers(rules: Rules) -> bool:
@@ -132,8 +138,9 @@ def _has_markers(rules: Rules) -> bool:
 
 
 def _enemy_reading(world: World, side: str, omniscient: bool,
-                   others: tuple[Unit, ...]) -> tuple[frozenset[str], Mapping[str, ZoneRule]]:
-    """The cells holding counters of other sides than ``side``, and their zones of control.
+                   others: tuple[Unit, ...]) -> tuple[frozenset[str], Mapping[str, ZoneRule], frozenset[str]]:
+    """The cells holding counters of other sides than ``side``, their zones of control (and the
+    cells of those zones, frozen).
 
     Both depend only on the other sides' units on the map (``others``), which stay the same objects while one side
     moves unit after unit (``GameState.with_unit`` keeps the unchanged ones), so the last
@@ -147,6 +154,7 @@ def _enemy_reading(world: World, side: str, omniscient: bool,
         return last[1]
     counters = counter_types(world.rules)
     enemy = frozenset([u.location for u in others if counters[u.type] and u.location[:1].isdigit()])  # on_map
-    found = (enemy, enemy_zones(world, side, omniscient=omniscient, others=others))
+    zones = enemy_zones(world, side, omniscient=omniscient, others=others)
+    found = (enemy, zones, frozenset(zones))
     memo[side, omniscient] = (others, found)
     return found

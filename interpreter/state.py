@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import functools
 import operator
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterable, Mapping
 from fractions import Fraction
 from typing import Any, Iterator, TypeVar
@@ -265,7 +265,13 @@ class _Index:
             elif on_map:
                 by_side = by_side.copy()
                 side = after.side
-                by_side[side] = tuple([after if u is before else u for u in by_side[side]])
+                mine = by_side[side]
+                # Found by its place in ``units`` and sliced in C: a side may have hundreds of units.
+                at = bisect_left(mine, positions[before.id], key=lambda u: positions[u.id]) if positions else -1
+                if 0 <= at < len(mine) and mine[at] is before:
+                    by_side[side] = (*mine[:at], after, *mine[at + 1:])
+                else:
+                    by_side[side] = tuple([after if u is before else u for u in mine])
         new = _Index.__new__(_Index)
         new.positions, new.by_id, new.by_cell, new.on_map_by_side = positions, by_id, by_cell, by_side
         return new

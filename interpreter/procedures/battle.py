@@ -51,7 +51,7 @@ from ..state import Unit
 from ..victory import gain
 from .combatants import battle_on, battle_over, counters_here, defenders_of, fighting_counters, support_box
 from .roll_modifiers import roll_modifier
-from .support import commit_markers, support_price, support_problem
+from .support import commit_markers, may_support, support_price
 
 
 # --- strikes: support markers attacking alone -----------------------------------------------------
@@ -88,7 +88,7 @@ def strike_price(ctx: Context, action: ActionRule, side: str, cell: str,
     that could strike there), or ``None`` when no marker could or the side cannot pay."""
     ready = _ready_strikers(ctx, action, side) if ready is None else ready
     prices = [price for marker, price in ready
-              if support_problem(ctx, marker, cell, _strike_fights(side)) is None]
+              if may_support(ctx, marker, cell, _strike_fights(side))]
     return min(prices, key=lambda price: price[1]) if prices else None
 
 

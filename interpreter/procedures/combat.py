@@ -203,9 +203,13 @@ def fight(ctx: Context, call: Fight) -> Flow:
         side = sides[first[1]]
         leaders = [u for u, _ in ready.values() if u.side == side and rank(u) == first[0]]
         mine = {uid: cells for uid, (u, cells) in ready.items() if u.side == side}
+        able: dict[str, list[str]] = {}  # each cell with the side's units that may attack it
+        for uid, cells in mine.items():
+            for c in cells:
+                able.setdefault(c, []).append(uid)
         options = []
         for cell in sorted({c for u in leaders for c in mine[u.id]}):
-            group = sorted(uid for uid, cells in mine.items() if cell in cells)
+            group = sorted(able[cell])
             options.append(Action("attack", (cell, "with", *group)))
             options.extend(Action("attack", (cell, "with", u.id)) for u in leaders if cell in mine[u.id])
         options.extend(Action("pass", (u.id,)) for u in leaders)

@@ -119,7 +119,7 @@ def _could_operate(ctx: Context, actions: list[ActionRule], side: str, cell: str
         if is_carried(class_of(ctx, unit)):
             lifters = [u for u in here if not is_carried(class_of(ctx, u))] or airlifters.besides(cell)
             force = Force(ctx, [unit, *lifters])
-            if force.problem() is not None:
+            if not force.fits():
                 continue
             units = [unit, *lifters]
         cost = operation_cost(ctx, actions, units)
@@ -143,7 +143,7 @@ def _choose_force(ctx: Context, actions: list[ActionRule], side: str, cell: str)
             addable += [u for u in _airlifters(ctx, side, cell) if u.id not in picked]
         options = [Action("add", (u.id,)) for u in addable if may_carry(ctx, force, u, addable)]
         cost = operation_cost(ctx, actions, units) if units else None
-        if (units and force.problem() is None and cost is not None and can_afford(ctx, side, cost[0], cost[1])
+        if (units and force.fits() and cost is not None and can_afford(ctx, side, cost[0], cost[1])
                 and force.destinations()):
             options.append(Action("go"))
         for action in redeploy:
@@ -200,7 +200,7 @@ def _designate_reaction(ctx: Context, actions: list[ActionRule], side: str) -> F
                 and (_reacts(ctx, u) or is_carried(class_of(ctx, u)))]
         options = [Action("add", (u.id,)) for u in here]
         cost = operation_cost(ctx, actions, units) if units else None
-        if (units and force.problem() is None and not force.movers and cost is not None
+        if (units and force.fits() and not force.movers and cost is not None
                 and can_afford(ctx, side, cost[0], cost[1]) and target in force.destinations()):
             options.append(Action("go"))
         if not options:

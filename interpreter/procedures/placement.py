@@ -75,15 +75,10 @@ def _on_edge(ctx: Context, cell: str, edges: frozenset[str]) -> bool:
 
 def _holding(ctx: Context, side: str, line: Holding) -> set[str]:
     """Cells holding a friendly real counter that the ``with`` line names (``of``: and that too)."""
-    who, of = line.who, line.of
-    cells = set()
-    for unit in ctx.state.units:
-        if unit.side != side or not unit.on_map or unit.dummy:
-            continue
-        unit_type = ctx.rules.unit_type(unit.type)
-        if unit_type.matches(who) and (not of or unit_type.matches(of)):
-            cells.add(unit.location)
-    return cells
+    named = ctx.rules.types_matching(line.who)
+    if line.of:
+        named = named & ctx.rules.types_matching(line.of)
+    return {u.location for u in ctx.state.units_on_map().get(side, ()) if not u.dummy and u.type in named}
 
 
 def _enemy_seen(ctx: Context, side: str, cell: str) -> bool:

@@ -42,29 +42,40 @@ def support_problem(ctx: Context, marker: Unit, cell: str, units_fight=None) -> 
     ``units_fight(side)``: whether a unit of that side fights in the battle (by default, as the
     battle stands; a strike being designated passes its own answer).
     """
+    found = _support_block(ctx, marker, cell, units_fight)
+    return found() if found is not None else None
+
+
+def may_support(ctx: Context, marker: Unit, cell: str, units_fight=None) -> bool:
+    """``support_problem(…) is None``, without wording the reason (asked for every cell and marker)."""
+    return _support_block(ctx, marker, cell, units_fight) is None
+
+
+def _support_block(ctx: Context, marker: Unit, cell: str, units_fight=None):
+    """``support_problem``'s reason as a function that words it, or ``None``."""
     units_fight = units_fight or (lambda s: side_in_battle_units(ctx, s))
     marker_type = ctx.rules.unit_type(marker.type)
     decl, label = marker_type.decl, marker_type.label
     box = marker_type.support_box
     if box is None:
-        return f"{marker.id} is no support marker"
+        return lambda: f"{marker.id} is no support marker"
     if marker.location != box:
-        return f"{marker.id} is not in the {box}"
+        return lambda: f"{marker.id} is not in the {box}"
     if COMMITTED in marker.turn_flags:
-        return f"{marker.id} has been used this turn ({cite(decl, marker_type.support[0].source)})"
+        return lambda: f"{marker.id} has been used this turn ({cite(decl, marker_type.support[0].source)})"
     for line in marker_type.support:
         if line.where:
             wanted = tuple(sorted(line.where))
             if cell not in _support_cells(ctx, wanted, line.distance):
-                return f"{label} only goes into {' '.join(wanted)} ({cite(decl, line.source)})"
+                return lambda: f"{label} only goes into {' '.join(wanted)} ({cite(decl, line.source)})"
         friendly = any(u.side == marker.side and is_unit(ctx, u) for u in ctx.state.units_at(cell))
         if line.never_with_friendly and friendly:
-            return f"{label} never goes into a cell with friendly units ({cite(decl, line.source)})"
+            return lambda: f"{label} never goes into a cell with friendly units ({cite(decl, line.source)})"
         if line.never_against_markers_alone:
             if not any(units_fight(s) for s in ctx.player_order if s != marker.side):
-                return f"{label} is never played against markers alone ({cite(decl, line.source)})"
+                return lambda: f"{label} is never played against markers alone ({cite(decl, line.source)})"
         elif line.never_alone and not units_fight(marker.side):
-            return f"{label} never goes alone into a battle ({cite(decl, line.source)})"
+            return lambda: f"{label} never goes alone into a battle ({cite(decl, line.source)})"
     return None
 
 
@@ -113,9 +124,9 @@ def commit_markers(ctx: Context, side: str, cell: str, action: ActionRule | None
            else f"commit support to the battle in {cell} (at no cost)?")
     while True:
         ready: dict[str, Unit] = {}
-        for marker in sorted(ctx.state.units, key=lambda u: u.id):
+        for marker in _in_support_boxes(ctx):
             if (marker.side != side or marker.type in ready or (kinds and marker.type not in kinds)
-                    or support_problem(ctx, marker, cell, units_fight) is not None):
+                    or not may_support(ctx, marker, cell, units_fight)):
                 continue
             price = support_price(ctx, action, marker) if action is not None else None
             if price is not None and ctx.state.resource(side, price[0]) < price[1]:
@@ -139,6 +150,16 @@ def commit_markers(ctx: Context, side: str, cell: str, action: ActionRule | None
         operation.support.append(marker.id)
         ctx.say(f"{ctx.label(marker)} is committed to the battle in {cell}", kind="support", unit=marker.id,
                 cell=cell, side=side)
+
+
+def _in_support_boxes(ctx: Context) -> list[Unit]:
+    """The counters lying in a box some marker type is ``support from``, in id order: the only ones
+    ``support_problem`` can let be committed (a marker goes from its own box)."""
+    boxes = rules_cache(ctx.rules).get("support boxes")
+    if boxes is None:
+        boxes = rules_cache(ctx.rules)["support boxes"] = sorted(
+            {t.support_box for t in ctx.rules.unit_types.values() if t.support_box is not None})
+    return sorted((u for box in boxes for u in ctx.state.units_at(box)), key=lambda u: u.id)
 
 
 def _why_not_commit(ctx: Context, action: Action, cell: str, units_fight=None) -> str | None:
