@@ -32,8 +32,10 @@ from types import CodeType
 
 MAX_ENTRIES = 4000
 
-_TYPE_HASH = re.compile(r"(hash\(\(\n[ \t]*)(-?\d+),")
-"""The number attrs' ``__hash__`` source mixes in (``hash((<number>, self.a, …))``)."""
+_TYPE_HASH = re.compile(r"[ \t]*(-?\d+),")
+"""The number attrs' ``__hash__`` source mixes in (``hash((<number>, self.a, …))``), on the
+line after ``_HASH_CALL``."""
+_HASH_CALL = "hash((\n"
 _STAND_IN = 0x5EED_C0DE_5EED_C0DE
 """Written in the type hash's place in the saved code, and replaced by the number on use."""
 _SIGNATURE = ("script", "globs", "locs", "filename")
@@ -68,8 +70,7 @@ class CodeCache:
 
     def code(self, script: str, filename: str) -> CodeType:
         """The code ``compile(script, filename, "exec")`` gives, compiled at most once per machine."""
-        number = _TYPE_HASH.search(script)
-        source = script if number is None else _TYPE_HASH.sub(rf"\g<1>{_STAND_IN},", script, count=1)
+        source, number = _without_type_hash(script)
         key = f"{filename}\0{source}"
         code = self.codes.get(key)
         if type(code) is not CodeType:
@@ -77,7 +78,7 @@ class CodeCache:
             self.codes[key] = code
             self.compiled += 1
         self.used[key] = code
-        return code if number is None else _with_constant(code, _STAND_IN, int(number[2]))
+        return code if number is None else _with_constant(code, _STAND_IN, number)
 
     def save(self) -> None:
         """Write the entries (this run's and those already in the file) back, if any is new."""
@@ -96,11 +97,25 @@ class CodeCache:
         self.compiled = 0
 
 
+def _without_type_hash(script: str) -> tuple[str, int | None]:
+    """The script with its type hash replaced by ``_STAND_IN``, and the type hash (if any)."""
+    at = script.find(_HASH_CALL)
+    found = _TYPE_HASH.match(script, at + len(_HASH_CALL)) if at >= 0 else None
+    if found is None:
+        return script, None
+    return f"{script[:found.start(1)]}{_STAND_IN}{script[found.end(1):]}", int(found[1])
+
+
 def _with_constant(code: CodeType, old: int, new: int) -> CodeType:
-    """``code`` with the constant ``old`` replaced by ``new``, in nested functions too."""
-    consts = tuple(new if type(c) is int and c == old else _with_constant(c, old, new) if type(c) is CodeType
-                   else c for c in code.co_consts)
-    return code.replace(co_consts=consts)
+    """``code`` with the constant ``old`` replaced by ``new``, in the nested functions that hold it."""
+    consts = code.co_consts
+    changed = tuple(new if type(c) is int and c == old else _with_constant(c, old, new)
+                    if type(c) is CodeType and _holds(c, old) else c for c in consts)
+    return code.replace(co_consts=changed)
+
+
+def _holds(code: CodeType, value: int) -> bool:
+    return any(type(c) is int and c == value or type(c) is CodeType and _holds(c, value) for c in code.co_consts)
 
 
 _FLAGS = 0
