@@ -28,11 +28,12 @@ SPACE = r"[\t \f]+"
 """The grammar's terminals and ignored text, as written in ``grammar.lark`` (a test compares)."""
 
 _TOKENS = re.compile(
-    f"(?P<s>{SPACE})|(?P<c>{COMMENT})|(?P<n>{NEWLINE})|(?P<q>{STRING})|(?P<a>{ATOM})"
-    r"|(?P<o>\{)|(?P<e>\})|(?P<k>:)|(?P<m>,)|(?P<p>§)|(?P<g>gap)|(?P<r>errata)")
-_CODE = {"s": 0, "c": 0, "n": 1, "q": 2, "a": 3, "o": 4, "e": 5, "k": 6, "m": 7, "p": 8, "g": 9, "r": 10}
+    f"(?:{SPACE}|{COMMENT})*+(?:({NEWLINE})|({STRING})|({ATOM})"
+    r"|(\{)|(\})|(:)|(,)|(§)|(gap)|(errata))")
+"""One terminal, after any ignored text; the group that matched is the terminal's kind."""
 _NL, _STRING, _ATOM, _OPEN, _CLOSE, _COLON, _COMMA, _SECTION, _GAP, _ERRATA = range(1, 11)
 _END = 0
+_TRAILING = re.compile(f"(?:{SPACE}|{COMMENT})*+")
 _KINDS = {_SECTION: "section", _GAP: "gap", _ERRATA: "errata"}
 
 
@@ -85,24 +86,25 @@ def _tokens(text: str, path: str):
         if found.start() != at:
             yield None
             return
-        kind, value, at = _CODE[found.lastgroup], found.group(), found.end()
-        if not kind:
-            continue
-        column = found.start() - start + 1
+        kind, at = found.lastindex, found.end()
+        begin = found.start(kind)
         if kind == _NL:
-            line, start = line + value.count("\n"), found.start() + value.rindex("\n") + 1
+            value = found[kind]
+            line, start = line + value.count("\n"), begin + value.rindex("\n") + 1
             yield _NL, None
+        elif kind == _ATOM:
+            yield _ATOM, Word(Span(path, line, begin - start + 1, line, at - start + 1), found[kind])
         elif kind == _STRING:  # a quoted text may go on over lines
-            newlines = value.count("\n")
+            value = found[kind]
+            column, newlines = begin - start + 1, value.count("\n")
             end_line = line + newlines
             if newlines:
-                start = found.start() + value.rindex("\n") + 1
+                start = begin + value.rindex("\n") + 1
             yield _STRING, Word(Span(path, line, column, end_line, at - start + 1), unescape(value), True)
             line = end_line
-        elif kind == _ATOM:
-            yield kind, Word(Span(path, line, column, line, column + len(value)), value)
         else:
-            yield kind, Span(path, line, column, line, column + 1)
+            yield kind, Span(path, line, begin - start + 1, line, at - start + 1)
+    at = _TRAILING.match(text, at).end()
     if at != len(text):
         yield None
         return
