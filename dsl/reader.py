@@ -79,8 +79,8 @@ def cells_span(path: str, words: tuple[Word, ...]) -> Span:
 
 
 def _tokens(text: str, path: str):
-    """(kind, word or text, line, column, end line, end column) of each terminal, then ``_END``;
-    ``None`` in place of a terminal where no terminal matches."""
+    """(kind, its ``Word``, or its ``Span`` for a brace, colon, comma or marker; ``None`` for a
+    newline) of each terminal, then ``(_END, None)``; ``None`` where no terminal matches."""
     line, start, at = 1, 0, 0
     for found in _TOKENS.finditer(text):
         if found.start() != at:
