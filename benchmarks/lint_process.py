@@ -4,7 +4,7 @@ Each round runs three processes, interleaved: ``python -c pass`` (the interprete
 start-up, the baseline), ``python -c "import warbook.dsl"`` (what importing the language costs)
 and the ``warbook`` command itself (the console script beside this Python, else ``python -m
 warbook``) linting several_klicks.rules.  Bytecode writing is allowed in the child processes,
-as in an installed package, and a warm-up round fills the cache folder (``dsl.code_cache``), so
+as in an installed package, and a warm-up round fills the cache folder (``dsl.lark_cache``), so
 the figure is that of every run after the first; the first run's (an empty cache folder) is
 shown too.
 

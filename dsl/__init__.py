@@ -5,11 +5,7 @@ Public API: ``load_rulebook(path) -> Rulebook`` and ``lint(path) -> list[Diagnos
 keeping parsed files (an editor, a language server).
 """
 
-from . import code_cache
-
-code_cache.install()  # before any record class is built: attrs' generated methods come from the cache
-
-from . import lint  # noqa: E402
+from . import lint
 from .diagnostics import Diagnostic, RulesError, Severity
 from .loader import load_rulebook
 

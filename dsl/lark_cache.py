@@ -24,11 +24,16 @@ from typing import Any
 import lark
 from lark import Lark
 
-from .code_cache import cache_folder
-
-__all__ = ["GRAMMAR", "build_lark", "cache_folder", "cache_key", "grammar_text"]
-
 GRAMMAR = "grammar.lark"
+
+
+def cache_folder() -> Path | None:
+    """Where parser tables are kept, or ``None`` when caching is turned off."""
+    chosen = os.environ.get("WARBOOK_CACHE_DIR")
+    if chosen is not None:
+        return Path(chosen) if chosen else None
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "warbook"
 
 
 def grammar_text() -> str:
