@@ -22,8 +22,6 @@ ends at (I806), with exit 0.
 from __future__ import annotations
 
 import argparse
-import atexit
-import gc
 import os
 import sys
 from pathlib import Path
@@ -331,7 +329,6 @@ def _seats(sides: tuple[str, ...], specs: list[str], named: list[tuple[str, str]
 
 
 def run_play(args: argparse.Namespace) -> int:
-    gc.enable()  # a game runs long enough to leave cycles behind (``run``)
     from .actions import IllegalActionError
     from .agents import InputEnded, ScriptError, iter_play
     from .catalogue import rulebook_argument, scenario_argument
@@ -412,7 +409,6 @@ def _synced(writer, shown: str, close: bool = False) -> bool:
 
 
 def run_replay(args: argparse.Namespace) -> int:
-    gc.enable()
     from .game import Game
     from .narrate import narrate, result_line, title
 
@@ -463,20 +459,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def run() -> NoReturn:
-    """The ``warbook`` process (the console script, ``python -m warbook``): ``main``, made for a
-    command that ends soon.  The cyclic collector is off (loading builds many objects in no
-    cycles, so collecting finds nothing; ``play`` and ``replay`` turn it back on), and once the
-    output is flushed and the exit handlers have run, the process ends without tearing every
-    module and object down one by one (a tenth of a lint run), as the system frees it all."""
-    gc.disable()
-    code = main()
-    try:
-        sys.stdout.flush()
-        sys.stderr.flush()
-    except BaseException:  # a reader that went away: the interpreter's own exit reports it, as ever
-        sys.exit(code)
-    atexit._run_exitfuncs()
-    os._exit(code)
+    """The ``warbook`` process (the console script, ``python -m warbook``): ``main``, its return
+    value the exit code."""
+    sys.exit(main())
 
 
 if __name__ == "__main__":
