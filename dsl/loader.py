@@ -36,7 +36,6 @@ from __future__ import annotations
 import contextlib
 import gc
 import os
-from importlib import resources
 from pathlib import Path
 from collections.abc import Callable, Mapping
 from typing import Iterator
@@ -67,6 +66,8 @@ def shipped_folder(name: str) -> Path:
     install and the checkout's own folder after an editable one.  Limit: warbook must be
     installed as files (not imported from a zip), since rulebooks include one another by path.
     """
+    from importlib import resources  # here, not at the top: a lint of one file needs no shipped game
+
     return Path(str(resources.files(_TOP_PACKAGE).joinpath(name)))
 
 

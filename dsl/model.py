@@ -10,7 +10,6 @@ written, and nested declarations (phases of a sequence).  Every node keeps a
 from __future__ import annotations
 
 import functools
-import hashlib
 from typing import Any, Iterator
 
 import attrs
@@ -174,6 +173,8 @@ class Rulebook:
         """A short digest of each declaration (``"kind name"``, nested ones too), of what it says
         and not where it stands: a save records them, so a replay under a changed rulebook can
         name the declarations that changed rather than report a bare hash mismatch."""
+        import hashlib  # here, not at the top: a lint run makes no digest, and OpenSSL loads slowly
+
         out: dict[str, str] = {}
         for decl in self.walk():
             key = f"{decl.kind} {decl.name}"
@@ -184,6 +185,8 @@ class Rulebook:
     @property
     def hash(self) -> str:
         """A content hash of every source file, for save files and replays."""
+        import hashlib
+
         digest = hashlib.sha256()
         for _, text in self.sources:
             digest.update(text.encode())

@@ -282,10 +282,12 @@ def compile_pattern(source: str) -> Pattern:
         ValueError: for a malformed pattern (a bug in the schema, not in user input).
     """
     tokens = [m.group(1) or m.group(2) or m.group(3) for m in _TOKEN.finditer(source) if m.group(0).strip()]
+    literals = [tok for tok in tokens if not tok.startswith("<") and tok not in "[]()|+*"]
     pos = 0
+    seen = 0  # literals made so far, in reading order: a repeated name capture stops at the later ones
 
     def seq(stop: set[str]) -> tuple:
-        nonlocal pos
+        nonlocal pos, seen
         items = []
         while pos < len(tokens) and tokens[pos] not in stop:
             tok = tokens[pos]
@@ -312,41 +314,17 @@ def compile_pattern(source: str) -> Pattern:
                 name, type_, kinds, repeat = m.groups()
                 if type_ != "REF" and type_ not in TYPES:
                     raise ValueError(f"unknown type {type_!r} in pattern {source!r}")
-                items.append(Capture(name, type_, tuple(kinds.split(",")) if kinds else (), repeat))
+                later = frozenset(literals[seen:]) if repeat and type_ in ("NAME", "REF") else frozenset()
+                items.append(Capture(name, type_, tuple(kinds.split(",")) if kinds else (), repeat, later))
             else:
+                seen += 1
                 items.append(Literal(tok))
         return tuple(items)
 
     items = seq(set())
     if pos != len(tokens):
         raise ValueError(f"unbalanced pattern {source!r}")
-    literals = [tok for tok in tokens if not tok.startswith("<") and tok not in "[]()|+*"]
-    return Pattern(source, _stop_words(items, literals))
-
-
-def _stop_words(items: tuple, literals: list[str]) -> tuple:
-    """Give each repeated name capture the literals that follow it in the source (in reading order)."""
-    seen = 0  # literals before the current item, in source order
-
-    def walk(items: tuple) -> tuple:
-        nonlocal seen
-        out = []
-        for item in items:
-            if isinstance(item, Literal):
-                seen += 1
-                out.append(item)
-            elif isinstance(item, Capture):
-                later = frozenset(literals[seen:]) if item.repeat and item.type in ("NAME", "REF") else frozenset()
-                out.append(Capture(item.name, item.type, item.kinds, item.repeat, later))
-            elif isinstance(item, Optional):
-                out.append(Optional(walk(item.items)))
-            elif isinstance(item, Alternatives):
-                out.append(Alternatives(tuple(walk(option) for option in item.options)))
-            elif isinstance(item, Repeat):
-                out.append(Repeat(walk((item.item,))[0], item.minimum))
-        return tuple(out)
-
-    return walk(items)
+    return Pattern(source, items)
 
 
 def number_or_fraction(value: Any) -> Fraction | None:

@@ -14,7 +14,6 @@ True
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -113,6 +112,8 @@ def iter_rulebooks() -> Iterator[RulebookEntry]:
 def iter_scenarios() -> Iterator[ScenarioEntry]:
     """Every shipped scenario, by name, with its game, sides and length (its rulebook is loaded
     for the titles of the game and the sides)."""
+    import tomllib
+
     from .scenario import rulebook_turns, scenario_rules  # here, not at the top: `warbook lint` reads none
 
     for path in sorted(shipped_folder("scenarios").glob("*.toml")):

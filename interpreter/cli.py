@@ -24,16 +24,14 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-import traceback
 from pathlib import Path
-from typing import Sequence
+from typing import NoReturn, Sequence
 
 from .. import __version__
 from ..dsl.ast import Span
 from ..dsl.diagnostics import CODES, RulesError, Severity, diagnostic, did_you_mean, sort_diagnostics
 from ..dsl.sources import MAX_FILE_BYTES, exists, is_dir, is_file
 from . import render
-from .catalogue import rulebook_argument, scenario_argument
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 
@@ -174,7 +172,9 @@ def _expand(raw: str) -> list[str]:
 
 def _lint_argument(raw: str) -> str:
     """A path, else a shipped rulebook's name or alias, else a shipped scenario's name."""
-    from .catalogue import find_scenario
+    if raw == "-" or exists(Path(raw)):
+        return raw  # what rulebook_argument answers, without importing the catalogue
+    from .catalogue import find_scenario, rulebook_argument
 
     found = rulebook_argument(raw)
     if found == raw and not exists(Path(raw)) and (scenario := find_scenario(raw)) is not None:
@@ -198,6 +198,7 @@ def _stdin_to_file(_: str) -> str:
 
 
 def run_show(args: argparse.Namespace) -> int:
+    from .catalogue import rulebook_argument
     from .show import show
 
     args.rulebook = rulebook_argument(args.rulebook)
@@ -330,6 +331,7 @@ def _seats(sides: tuple[str, ...], specs: list[str], named: list[tuple[str, str]
 def run_play(args: argparse.Namespace) -> int:
     from .actions import IllegalActionError
     from .agents import InputEnded, ScriptError, iter_play
+    from .catalogue import rulebook_argument, scenario_argument
     from .game import Game
     from .narrate import Narrator, redactions, result_line, title
     from .savefile import LogWriter
@@ -447,6 +449,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_CLEAN
     except Exception as exc:  # a bug in warbook, not a user error
         if args.debug:
+            import traceback
+
             traceback.print_exc()
         else:
             print(f"warbook: internal error: {type(exc).__name__}: {exc} (run with --debug for a traceback)",
@@ -454,5 +458,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_ERROR
 
 
-if __name__ == "__main__":
+def run() -> NoReturn:
+    """The ``warbook`` process (the console script, ``python -m warbook``): ``main``, its return
+    value the exit code."""
     sys.exit(main())
+
+
+if __name__ == "__main__":
+    run()

@@ -7,7 +7,6 @@ of objects with ruff's field names and sorted keys.
 
 from __future__ import annotations
 
-import json
 from typing import Callable, Iterable
 
 from ..dsl.diagnostics import Diagnostic
@@ -53,4 +52,6 @@ def as_json(diagnostics: Iterable[Diagnostic]) -> str:
         }
         for d in diagnostics
     ]
+    import json  # here, not at the top: only --format json needs it
+
     return json.dumps(items, indent=2, sort_keys=True, ensure_ascii=False)

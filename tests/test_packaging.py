@@ -25,7 +25,7 @@ DATA = (("rulebooks", "*.rules"), ("scenarios", "*.toml"), ("scenarios", "*.rule
 def source_files() -> set[str]:
     """What the wheel must hold, as ``warbook/…`` paths: the code, the grammar and the games."""
     code = [p for folder in ("dsl", "interpreter") for p in (ROOT / folder).rglob("*.py")]
-    data = [ROOT / "dsl" / "grammar.lark", ROOT / "__init__.py"]
+    data = [ROOT / "dsl" / "grammar.lark", ROOT / "__init__.py", ROOT / "__main__.py"]
     data += [p for folder, pattern in DATA for p in (ROOT / folder).glob(pattern)]
     return {f"warbook/{p.relative_to(ROOT).as_posix()}" for p in (*code, *data) if "__pycache__" not in p.parts}
 
@@ -66,6 +66,6 @@ def test_the_wheel_carries_nothing_else_and_has_its_licence_and_command(wheel):
     package = {n for n in names if not n.startswith("warbook-")}
     assert package == source_files(), f"unexpected in the wheel: {sorted(package - source_files())}"
     info = next(n for n in names if n.endswith(".dist-info/entry_points.txt"))
-    assert "warbook = warbook.interpreter.cli:main" in wheel.read(info).decode()
+    assert "warbook = warbook.interpreter.cli:run" in wheel.read(info).decode()
     assert any(n.endswith(".dist-info/licenses/LICENSE") for n in names)
     assert f"Version: {warbook.__version__}" in wheel.read(next(n for n in names if n.endswith("METADATA"))).decode()

@@ -57,9 +57,7 @@ def test_linting_a_rules_file_imports_neither_the_engine_nor_networkx(tmp_path: 
     scenarios and play."""
     rules = tmp_path / "tiny.rules"
     rules.write_text('rulebook "Tiny" {\n  source "a test"\n}\nside blue "Blue"\n', encoding="utf-8")
-    probe = ("import sys, runpy; sys.argv = ['warbook', 'lint', '--exit-zero', sys.argv[1]]\n"
-             "try:\n    runpy.run_module('warbook.interpreter.cli', run_name='__main__')\n"
-             "except SystemExit:\n    pass\n"
+    probe = ("import sys\nfrom warbook.interpreter.cli import main\nmain(['lint', '--exit-zero', sys.argv[1]])\n"
              "heavy = sorted(m for m in sys.modules if m.split('.')[0] == 'networkx' or m in "
              "('warbook.interpreter.scenario', 'warbook.interpreter.game', 'warbook.interpreter.board'))\n"
              "print('HEAVY', heavy)\n")

@@ -1,0 +1,5 @@
+"""``python -m warbook``: the ``warbook`` command (``interpreter.cli``)."""
+
+from .interpreter.cli import run
+
+run()
