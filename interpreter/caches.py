@@ -2,24 +2,27 @@
 
 The interpreter asks the same questions of a rulebook and a map many times a decision (what a cell
 costs a unit type, which zones are in force, which names select a cell …).  The answers are pure
-functions of the rules and the map, so they are kept here, in plain dictionaries that live and die
-with the objects they derive from:
+functions of the rules and the map, so they are kept here and live and die with the objects they
+derive from:
 
-- ``rules_cache(rules)``: one dictionary per compiled ``Rules`` (its ``derived`` attribute);
-- ``rules_cache(rules, board)``: one per ``Rules`` and map (keyed weakly by the map's graph);
+- ``map_memos(rules, board)``: one ``MapMemos`` per ``Rules`` and map (keyed weakly by the map's
+  graph): a typed record with one field per question, so that every answer the interpreter keeps
+  for a map is listed, with the function that fills it, in one place;
+- ``rules_cache(rules)``: one dictionary per compiled ``Rules`` (its ``derived`` attribute), for
+  memos of the rulebook alone (a string key per question, by convention; grep before adding one);
 - ``board_cache(board)``: one per map, whatever the rules (keyed weakly by its graph).
 
 Guarantees: nothing is ever invalidated, because a rulebook and a map never change once loaded;
-dropping the ``Rules`` or the map drops its answers.  Limits: the keys inside each dictionary are
-chosen by its callers (a string per question, by convention), and nothing stops two modules using
-the same key for different answers; grep for the key before adding one.  Callers must only read
-what they get back, or add to it: the dictionaries are shared by every game on the same rules.
+dropping the ``Rules`` or the map drops its answers.  Callers must only read what they get back,
+or add to it: the memos are shared by every game on the same rules and map.
 """
 
 from __future__ import annotations
 
 import weakref
 from typing import Any
+
+from attrs import Factory, define
 
 from .board import Board
 from .rules import Rules
@@ -35,24 +38,57 @@ def board_cache(board: Board) -> dict[str, Any]:
     return cache
 
 
-def rules_cache(rules: Rules, board: Board | None = None) -> dict[Any, Any]:
-    """Derived data of one compiled ``Rules`` (``Rules.derived``), and of one map: it lives and dies with them.
+@define(slots=True, eq=False)
+class MapMemos:
+    """What the interpreter keeps of one compiled ``Rules`` on one map: each field one question's
+    answers, filled by the function named beside it (each documents its keys)."""
 
-    Procedures ask for it many times a decision, so the last map's cache is remembered beside a
+    selectors: dict | None = None
+    """``cells.cell_selectors``: every name that selects each cell (filled at once)."""
+    costs: dict = Factory(dict)
+    """``costs.cost_table``: each unit type's cost table on this map."""
+    plans: dict = Factory(dict)
+    """``movement``: search plans (steps and stops) by cost table and profile."""
+    zone_of: dict = Factory(dict)
+    """``zones.zone_of``: the cells a counter's zone covers."""
+    enemy_zones: dict = Factory(dict)
+    """``zones.enemy_zones``: a side's view of the enemy's zones while the enemy's units are unchanged."""
+    situation: dict = Factory(dict)
+    """``situation``: a side's situation while the units are unchanged."""
+    enemy_reading: dict = Factory(dict)
+    """``situation``: what a side reads of the enemy's counters."""
+    force_fits: dict = Factory(dict)
+    """``forces.Force.fits``: whether unit types may move together."""
+    condition_cells: dict = Factory(dict)
+    """``conditions``: the cells a condition's place names."""
+    support_cells: dict = Factory(dict)
+    """``procedures.support``: the cells ``support only into WHERE within N`` allows."""
+    placement_cells: dict = Factory(dict)
+    """``procedures.placement``: the cells a placement allows."""
+    award_cells: dict = Factory(dict)
+    """``victory``: the cells an award's ``cells`` names."""
+
+
+def map_memos(rules: Rules, board: Board) -> MapMemos:
+    """The ``MapMemos`` of one compiled ``Rules`` on one map: it lives and dies with them.
+
+    Procedures ask for it many times a decision, so the last map's memos are remembered beside a
     weak reference to that map's graph (a ``WeakKeyDictionary`` lookup costs more than the rest).
     """
     per_rules = rules.derived
     if "boards" not in per_rules:
         per_rules.update(boards=weakref.WeakKeyDictionary(), last_board=None)
-    if board is None:
-        return per_rules
     graph = board.graph
     last = per_rules["last_board"]
     if last is not None and last[0]() is graph:
         return last[1]
-    per_board = per_rules["boards"].get(graph)
-    if per_board is None:
-        per_board = per_rules["boards"][graph] = {}
-    per_rules["last_board"] = (weakref.ref(graph), per_board)
-    return per_board
+    memos = per_rules["boards"].get(graph)
+    if memos is None:
+        memos = per_rules["boards"][graph] = MapMemos()
+    per_rules["last_board"] = (weakref.ref(graph), memos)
+    return memos
 
+
+def rules_cache(rules: Rules) -> dict[Any, Any]:
+    """Derived data of one compiled ``Rules`` alone (``Rules.derived``): it lives and dies with it."""
+    return rules.derived

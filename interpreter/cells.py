@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from .board import Board
-from .caches import board_cache, rules_cache
+from .caches import board_cache, map_memos
 from .rules import Rules
 
 
@@ -46,11 +46,11 @@ def within(board: Board, sources: Iterable[str], distance: int) -> dict[str, int
 
 def cell_selectors(rules: Rules, board: Board) -> dict[str, frozenset[str]]:
     """Every name a selector may use for each cell (terrain, its tags, the cell's tags)."""
-    cache = rules_cache(rules, board)
-    if "selectors" not in cache:  # Rules.cell_selectors keeps each kind of cell's answer
-        cache["selectors"] = {cell: rules.cell_selectors(data["terrain"], data["tags"])
-                              for cell, data in board.graph.nodes(data=True)}
-    return cache["selectors"]
+    memos = map_memos(rules, board)
+    if memos.selectors is None:  # Rules.cell_selectors keeps each kind of cell's answer
+        memos.selectors = {cell: rules.cell_selectors(data["terrain"], data["tags"])
+                           for cell, data in board.graph.nodes(data=True)}
+    return memos.selectors
 
 
 def cells_named(rules: Rules, board: Board, names: Iterable[str]) -> frozenset[str]:

@@ -54,7 +54,7 @@ from ..dsl.conditions import (
 from ..dsl.diagnostics import RulesError, diagnostic
 from ..dsl.effects import Effect
 from ..dsl.model import Property
-from .caches import rules_cache
+from .caches import map_memos
 from .context import Context
 from .rules import Rules
 from .state import Unit
@@ -223,7 +223,7 @@ def _matches(ctx: Context, unit: Unit, group: Group, scope: Scope) -> bool:
 def _place_cells(ctx: Context, place: Place, scope: Scope) -> frozenset[str]:
     if place.kind == "cell":
         return frozenset({scope.cell}) if scope.cell is not None else frozenset()
-    cache = rules_cache(ctx.rules, ctx.board).setdefault("condition cells", {})
+    cache = map_memos(ctx.rules, ctx.board).condition_cells
     key = (place.kind, place.selectors)
     if key not in cache:
         wanted = frozenset(place.selectors)

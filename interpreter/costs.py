@@ -34,7 +34,7 @@ from fractions import Fraction
 from attrs import frozen
 
 from .board import Board
-from .caches import rules_cache
+from .caches import map_memos
 from .cells import adjacency, cells_named, within
 from .citations import because
 from .options import option_on
@@ -199,7 +199,7 @@ def cost_table(rules: Rules, board: Board, type_name: str, turn: int | None = No
     ``turn``: the game turn, for a type with a ``may enter … on turn N`` line: on turn N its table
     lets it into those cells too (a table of its own); on other turns, and without ``turn``, not.
     """
-    cache = rules_cache(rules, board).setdefault("costs", {})
+    cache = map_memos(rules, board).costs
     key = table_key(rules, type_name, turn)
     table = cache.get(key)
     if table is None:

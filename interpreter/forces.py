@@ -42,7 +42,7 @@ from attrs import evolve
 from ..dsl.compiled.actions import ActionRule
 from ..dsl.compiled.movement import MovementClass
 from . import movement
-from .caches import rules_cache
+from .caches import map_memos
 from .cells import cells_named
 from .context import Context
 from .costs import cost_table
@@ -163,7 +163,7 @@ class Force:
     def fits(self) -> bool:
         """Whether ``problem`` finds none: decided by the types of the force's units alone (their
         classes, carrying lines and factors), so kept per rules and map and those types."""
-        memo = rules_cache(self.ctx.rules, self.ctx.board).setdefault("force fits", {})
+        memo = map_memos(self.ctx.rules, self.ctx.board).force_fits
         key = tuple([u.type for u in self.units])
         found = memo.get(key)
         if found is None:

@@ -38,7 +38,7 @@ from fractions import Fraction
 from typing import Any, NamedTuple
 
 from .board import Board
-from .caches import rules_cache
+from .caches import map_memos, rules_cache
 from .citations import because
 from .pathfinding import cheapest_costs
 from .costs import UNLIMITED, CostTable, allowance, cost_table, table_key
@@ -204,7 +204,7 @@ class _Plan(NamedTuple):
 
 
 def _plan(rules: Rules, board: Board, type_name: str, turn: int | None = None) -> _Plan:
-    cache = rules_cache(rules, board).setdefault("plans", {})
+    cache = map_memos(rules, board).plans
     found = cache.get((type_name, turn, 0))  # by the turn asked, as well as by ``table_key``'s
     if found is not None:
         return found

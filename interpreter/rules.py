@@ -135,7 +135,8 @@ class Rules:
                         for key in ((moment.kind, None), (moment.kind, moment.phase)):
                             self._meeting[key] = self._meeting.get(key, frozenset()) | {name}
         self.derived: dict[Any, Any] = {}
-        """Answers the interpreter derives from this rulebook and keeps (``caches.rules_cache``):
+        """Answers the interpreter derives from this rulebook and keeps (``caches.rules_cache``, and
+        per map ``caches.map_memos``):
         they live and die with this object, and nothing invalidates them, as a rulebook never changes."""
 
     def _in_force(self, kind: str) -> list[Declaration]:

@@ -29,7 +29,7 @@ from collections.abc import Mapping
 from attrs import field, frozen
 
 from ..dsl.effects import Stop
-from .caches import rules_cache
+from .caches import map_memos, rules_cache
 from .effects import reads
 from .rules import Rules
 from .state import Unit
@@ -99,7 +99,7 @@ class Situation:
 def situation(world: World, side: str, *, omniscient: bool = False) -> Situation:
     """Read the state for searches by ``side``: remembered while the state is the same object, and
     while the other sides' units are (when the rulebook has no markers, which any side may move)."""
-    memo = rules_cache(world.rules, world.board).setdefault("situation", {})
+    memo = map_memos(world.rules, world.board).situation
     state = world.state
     last = memo.get((side, omniscient))
     if last is not None and last[0] is state:
@@ -148,7 +148,7 @@ def _enemy_reading(world: World, side: str, omniscient: bool,
     sides' units is equal (identity first) to the one it was read from.  Any change to one of
     those units (place, mode, face, flags) makes a new tuple and a fresh reading.
     """
-    memo = rules_cache(world.rules, world.board).setdefault("enemy_reading", {})
+    memo = map_memos(world.rules, world.board).enemy_reading
     last = memo.get((side, omniscient))
     if last is not None and last[0] == others:
         return last[1]

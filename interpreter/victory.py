@@ -174,9 +174,9 @@ def score_held(ctx: Context, award: Award) -> None:
 def _award_cells(ctx: Context, award: Award) -> tuple[tuple[str, int], ...]:
     """The cells an award's ``cells`` names (by terrain, tag or place, less its ``except``), each with
     its points; found once per rules and map."""
-    from .caches import rules_cache
+    from .caches import map_memos
 
-    cache = rules_cache(ctx.rules, ctx.board).setdefault("award_cells", {})
+    cache = map_memos(ctx.rules, ctx.board).award_cells
     if award.name not in cache:
         found = []
         for cell in ctx.board.cells:

@@ -31,7 +31,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from ..dsl.compiled.zones import ZoneRule
-from .caches import rules_cache
+from .caches import map_memos, rules_cache
 from .cells import cell_selectors, within
 from .rules import Rules, UnitType
 from .state import GameState, Unit
@@ -56,7 +56,7 @@ def zone_extra(rules: Rules, unit: Unit, unit_type: UnitType) -> int:
 
 def zone_of(world: World, unit: Unit, zone: ZoneRule) -> frozenset[str]:
     """The cells ``unit`` holds in ``zone`` (not its own cell), or nothing when it does not exert it."""
-    cache = rules_cache(world.rules, world.board).setdefault("zone_of", {})
+    cache = map_memos(world.rules, world.board).zone_of
     key = (unit.type, unit.location, unit.mode, zone.decl.name)
     found = cache.get(key)
     if found is None:
@@ -126,7 +126,7 @@ def _enemy_zones_of(world: World, side: str, others: tuple[Unit, ...], stopping:
     # is kept on the rules/board cache and reused while the tuple of those units is equal
     # (identity first) to the one it was read from; any change to one of them reads afresh.
     # Callers only read the returned mapping.
-    memo = rules_cache(world.rules, world.board).setdefault("enemy_zones", {})
+    memo = map_memos(world.rules, world.board).enemy_zones
     key = (side, stopping, blocking_retreat, omniscient)
     last = memo.get(key)
     if last is not None and last[0] == others:
@@ -139,7 +139,7 @@ def _enemy_zones(world: World, others: tuple[Unit, ...], side: str, zones: list[
                  omniscient: bool) -> dict[str, ZoneRule]:
     """The zones of ``others``, the other sides' units on the map (``others_on_map``)."""
     out: dict[str, ZoneRule] = {}
-    known = rules_cache(world.rules, world.board).setdefault("zone_of", {})  # zone_of's memo
+    known = map_memos(world.rules, world.board).zone_of  # zone_of's memo
     counters = counter_types(world.rules)
     one = zones[0] if len(zones) == 1 else None
     held = []  # with one zone: each unit's cells, joined at the end

@@ -28,7 +28,7 @@ from attrs import evolve
 
 from ...dsl.compiled.boxes import Holding, Placement
 from ..actions import Action
-from ..caches import rules_cache
+from ..caches import map_memos
 from ..cells import cell_selectors
 from ..context import Context, Flow
 from ..costs import cost_table
@@ -52,7 +52,7 @@ def _static_cells(ctx: Context, placement: Placement) -> frozenset[str] | None:
     """The cells a placement's ``on``/``at``/``anywhere`` lines allow (``None``: it places in a box)."""
     if placement.box_only:
         return None
-    cache = rules_cache(ctx.rules, ctx.board).setdefault("placement_cells", {})
+    cache = map_memos(ctx.rules, ctx.board).placement_cells
     if placement.name not in cache:
         selectors = cell_selectors(ctx.rules, ctx.board)
         cells = set(ctx.board.cells)

@@ -24,7 +24,7 @@ from attrs import evolve
 from ...dsl.compiled.actions import ActionRule
 from ...dsl.compiled.calls import CommitSupport
 from ..actions import Action
-from ..caches import rules_cache
+from ..caches import map_memos, rules_cache
 from ..cells import within
 from ..citations import cite
 from ..context import Context, Flow
@@ -81,7 +81,7 @@ def _support_block(ctx: Context, marker: Unit, cell: str, units_fight=None):
 
 def _support_cells(ctx: Context, wanted: tuple[str, ...], distance: int) -> frozenset[str]:
     """Cells ``support only into WANTED within DISTANCE`` allows, found once per rules and map."""
-    cache = rules_cache(ctx.rules, ctx.board).setdefault("support_cells", {})
+    cache = map_memos(ctx.rules, ctx.board).support_cells
     key = (wanted, distance)
     if key not in cache:
         spots = [c for c in ctx.board.cells
