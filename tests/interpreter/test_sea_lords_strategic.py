@@ -339,6 +339,20 @@ def test_militia_garrisons_join_south_vietnamese_land_units_or_special_forces():
     assert places(decisions[0]) == ["0203", "0403"]
 
 
+def test_regional_forces_go_to_a_base_or_to_a_camp_or_counterinsurgency_team():
+    """12.3: ""L" and "A" units: on any Free World logistical base" and "CIDG and Regional Force
+    units: in any square containing a Special Forces camp and/or a Counterinsurgency unit".  An RF
+    battalion is an "L" unit: the two lines are alternatives (a gap), so with no camp or team on
+    the map it still goes to the base (0203), and with a team at 0403 it may go there too."""
+    ctx = game(fw("F10", "us_log_base", "0203"), fw("F20", "rf_bn", "turn_track:2"), turn=2)
+    assert run(ctx, do_line("return refitted units")) == []  # one square: no question
+    assert ctx.state.unit("F20").location == "0203"
+    ctx = game(fw("F10", "us_log_base", "0203"), fw("F3", "ci_team", "0403"), fw("F20", "rf_bn", "turn_track:2"),
+               turn=2)
+    decisions = run(ctx, do_line("return refitted units"), ["place F20 0403"])
+    assert places(decisions[0]) == ["0203", "0403"]
+
+
 def test_a_returning_unit_with_nowhere_to_go_goes_back_to_the_refit_box():
     """13.2 with 12.5: a refitted unit with no eligible square is not received (no base: nowhere)."""
     ctx = game(fw("F31", "marine_bn", "turn_track:5"), turn=5, cp={FW: 3})
