@@ -108,7 +108,7 @@ def setup(ctx: Context) -> Flow:
                 occupied = ctx.state.units_by_cell()
                 room = slot.group_per_cell is None or slot.group_per_cell > 0
                 cells = [c for c in _holding_cells(ctx, side, zone_cells(ctx, slot.zone, unit_type), slot.zone.holding)
-                         if (room if c not in occupied else _group_room(ctx, c, slot, groups)
+                         if (room if c not in occupied else _group_room(ctx.state.units_at(c), slot, groups)
                              and _may_stand(ctx, unit, c, slot.per_cell, standing))]
                 options = [Action("place", (unit.id, c)) for c in cells]
                 if slot.may_hold:
@@ -150,8 +150,7 @@ def _make_room(ctx: Context, unit: Unit, slot: _Slot, groups: dict[str, str], ch
         for other in here:
             rest = [u for u in here if u.id != other.id]
             if other.id in chosen and other.side == side and _fits(ctx, unit, rest, slot.per_cell) and \
-                    (slot.group_per_cell is None or
-                     sum(1 for u in rest if groups.get(u.id) == slot.group) < slot.group_per_cell):
+                    _group_room(rest, slot, groups):
                 room.setdefault(other.id, cell)
     leaving = unit
     if room:
@@ -267,10 +266,11 @@ def _holding_cells(ctx: Context, side: str, cells: tuple[str, ...], selectors: t
     return [c for c in cells if c in held]
 
 
-def _group_room(ctx: Context, cell: str, slot: _Slot, groups: dict[str, str]) -> bool:
+def _group_room(here, slot: _Slot, groups: dict[str, str]) -> bool:
+    """Whether a counter of ``slot``'s group may join the counters ``here`` (``group_per_cell``)."""
     if slot.group_per_cell is None:
         return True
-    return sum(1 for u in ctx.state.units_at(cell) if groups.get(u.id) == slot.group) < slot.group_per_cell
+    return sum(1 for u in here if groups.get(u.id) == slot.group) < slot.group_per_cell
 
 
 def _may_place(ctx: Context, unit: Unit, cell: str, per_cell: int | None) -> bool:

@@ -149,7 +149,7 @@ def _combat_line_moments(rb: Rulebook) -> Iterator[Diagnostic]:
     names = Names(rb)
     holders = [(c, (*c.all("shift"), *c.all("roll"))) for c in rb.of_kind("combat")]
     holders += [(d, d.all("do")) for d in rb.walk() if d.kind in ("phase", "step")]
-    for combat, lines in holders:
+    for holder, lines in holders:
         for line in lines:
             words = line.get("condition")
             if not words:
@@ -160,9 +160,9 @@ def _combat_line_moments(rb: Rulebook) -> Iterator[Diagnostic]:
                 continue
             if parsed.moment is not None:
                 span = line.words[len(line.words) - len(words)].span
-                yield diagnostic("E221", span, f"condition {' '.join(map(str, words))!r} of {describe(combat)} "
+                yield diagnostic("E221", span, f"condition {' '.join(map(str, words))!r} of {describe(holder)} "
                                  "waits for a moment, but "
-                                 + ("a combat's lines are read when it is fought" if combat.kind == "combat"
+                                 + ("a combat's lines are read when it is fought" if holder.kind == "combat"
                                     else "the fire is rolled when the procedure runs"),
                                  "drop the moment; totals, resources, counters and 'defending' are read then")
 
