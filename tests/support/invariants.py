@@ -106,7 +106,12 @@ def play_checked(scenario, seed: int, agents_for) -> Game:
     return game
 
 
-SCENARIOS = sorted((Path(__file__).resolve().parents[2] / "scenarios").glob("*.toml"))
+ROOT = Path(__file__).resolve().parents[2]
+SCENARIOS = sorted(ROOT.glob("scenarios/*.toml")) + sorted(
+    path for pattern in ("tests/gallery/*/*.toml", "examples/*/*.toml") for path in ROOT.glob(pattern)
+    if "[scenario]" in path.read_text(encoding="utf-8"))
+"""Every scenario that must play to the end: the shipped ones, each mechanics gallery game
+(issue 13: conformance runs over every gallery game too) and each example game."""
 
 
 def variants() -> list[tuple[Path, bool, str]]:
