@@ -221,6 +221,13 @@ _add(_kind(
      "May move during a battle into its cell (a reaction move) when the move starts or ends in a cell "
      "holding a friendly unit of these."),
     ("unlimited distance", "No movement-point limit; restricted only by where it may go and stop."),
+    ("cell cost <points:NUM>",
+     "Every cell entered costs this many points, whatever its terrain and its `cost` lines (a rail or road "
+     "march: with `points 20`, a limit of 20 cells); terrain with no entry still bars it."),
+    ("avoids (cells next to enemy | enemy zones)",
+     "A move may not start in, enter or pass through a cell holding or next to an enemy counter (`cells next "
+     "to enemy`), or a cell in an enemy zone of control that does not ignore the class (`enemy zones`); "
+     "counters are those the side sees on the map, face-down ones included.", "repeat"),
 ))
 _add(_kind(
     "unit", "A unit type: side, movement class, printed factors and tags.", f"unit {_NAMED}",

@@ -54,7 +54,7 @@ EFFECTS: dict[str, Pattern] = {
 
 _PROCEDURE_SOURCES = [
     "declare <mode:REF(mode)>",
-    "move [order by <factor:REF(factor)> (ascending | descending)]",
+    f"move [only <only:{SEL}>+] [using <using:REF(movement)>] [order by <factor:REF(factor)> (ascending | descending)]",
     "bombard with <combat:REF(combat)>",
     "fire at aircraft with <table:REF(table)> [when <condition:WORD>+]",
     "fight <combat:REF(combat)>",

@@ -18,6 +18,8 @@ Readings of the rules language (each a choice where the language leaves one):
   distance`` ignores costs (each cell counts 1, for the canonical path) but not
   where the class may go: ``no entry`` terrain bars it like any other unit.  A
   class without a ``points`` line, ``never moves`` and ``needs transport`` give 0.
+- **``cell cost N``** replaces every terrain's cost for the class (not its ``no entry``); under
+  ``unlimited distance`` each cell still counts 1.
 
 Limits: a table knows only the rules and the map, never the state: enemy counters, zones of
 control, markers and stacking are the search's (``interpreter.movement``); a ``may enter … on
@@ -281,7 +283,11 @@ def _compile(rules: Rules, board: Board, unit_type: UnitType, turn: int | None =
         key = (terrain, data["tags"])  # the tags may give a deferring terrain its other terrain
         if key not in by_terrain:
             cost, why = _terrain_cost_line(rules, terrain, unit_type, data["tags"])
-            by_terrain[key] = (Fraction(1) if points is UNLIMITED and cost is not None else cost, why)
+            if cost is not None and points is UNLIMITED:
+                cost = Fraction(1)
+            elif cost is not None and mclass is not None and mclass.cell_cost is not None:
+                cost = mclass.cell_cost  # `cell cost N`: whatever the terrain (no entry still bars)
+            by_terrain[key] = (cost, why)
         cost, why = by_terrain[key]
         if cost is None:
             barred[cell] = why

@@ -39,6 +39,7 @@ from typing import Any, NamedTuple
 
 from .board import Board
 from .caches import map_memos, rules_cache
+from .cells import adjacency
 from .citations import because
 from .pathfinding import cheapest_costs
 from .costs import UNLIMITED, CostTable, allowance, cost_table, table_key
@@ -154,20 +155,26 @@ class UnionReach(Reach):
         return Fraction(0)
 
 
-def proxies(rules: Rules, unit: Unit) -> tuple[str, ...]:
+def proxies(rules: Rules, unit: Unit, using: str | None = None, only: tuple[str, ...] = ()) -> tuple[str, ...]:
     """The types a counter moves as: its own, or for a dummy without a movement class every unit type
-    of its side that can move (so a dummy's moves never tell it from a unit)."""
+    of its side that can move (so a dummy's moves never tell it from a unit) and that ``only`` names
+    (when it names any: ``do move only WHO…``); each as movement class ``using`` when given
+    (``do move using CLASS``: ``Rules.moving_as``)."""
     unit_type = rules.unit_type(unit.type)
     if not (unit_type.dummy and unit_type.movement is None):
-        return (unit.type,)
-    return tuple(sorted(t.name for t in rules.unit_types.values()
-                        if t.kind == "unit" and t.side == unit.side and allowance(rules, t) != 0))
+        return (unit.type if using is None else rules.moving_as[unit.type, using],)
+    names = (t.name for t in rules.unit_types.values()
+             if t.kind == "unit" and t.side == unit.side and (not only or t.matches(only)))
+    if using is not None:
+        names = (rules.moving_as[name, using] for name in names)
+    return tuple(sorted(n for n in names if allowance(rules, rules.unit_type(n)) != 0))
 
 
-def _search_profile(rules: Rules, type_name: str) -> tuple[bool, bool, bool, bool]:
+def _search_profile(rules: Rules, type_name: str) -> tuple[bool, bool, bool, bool, bool, bool]:
     """What a type's movement class says about enemies, read once per ``Rules`` and type:
     (``ignores enemy``, ``stops on entering enemy``, ``stops on entering enemy zone``, whether
-    every zone in force stops it).  A rulebook does not change while its ``Rules`` lives."""
+    every zone in force stops it, ``avoids cells next to enemy``, ``avoids enemy zones``).  A
+    rulebook does not change while its ``Rules`` lives."""
     cache = rules_cache(rules).setdefault("search_profile", {})
     found = cache.get(type_name)
     if found is None:
@@ -177,7 +184,9 @@ def _search_profile(rules: Rules, type_name: str) -> tuple[bool, bool, bool, boo
         enemy_stops = mclass is not None and mclass.stops_on_enemy
         class_zone = mclass is not None and mclass.stops_on_enemy_zone
         all_stop = all((z.stops or class_zone) and not z.is_ignored_by(unit_type) for z in zone_rules(rules))
-        found = cache[type_name] = (ignores_enemy, enemy_stops, class_zone, all_stop)
+        found = cache[type_name] = (ignores_enemy, enemy_stops, class_zone, all_stop,
+                                    mclass is not None and mclass.avoids_enemy,
+                                    mclass is not None and mclass.avoids_zones)
     return found
 
 
@@ -189,6 +198,10 @@ class _Plan(NamedTuple):
     enemy_stops: bool
     class_zone: bool
     all_zones_stop: bool
+    avoids_enemy: bool
+    """``avoids cells next to enemy``: such cells are barred, and a unit starting in one stays."""
+    avoids_zones: bool
+    """``avoids enemy zones``: so are the cells of enemy zones that do not ignore it."""
     enemy_cells_barred: bool
     """A ``stacking`` says ``enemy cells forbidden``."""
     zone_to_zone: bool
@@ -291,6 +304,11 @@ def _search(world: World, unit: Unit, points: Fraction | None | str, cargo: tupl
     zone_to_zone = plan.zone_to_zone and unit.location in zone and any(z.zone_to_zone for z in zone.values())
 
     start = unit.location
+    if plan.avoids_enemy or plan.avoids_zones:
+        avoided = avoided_cells(world, sit, as_type or unit.type)
+        if start in avoided:
+            budget = 0  # it may not start here: it stays
+        blocked = blocked.union(avoided)
     dist, parent, reached_stops = cheapest_costs(table, start, budget, blocked, stop, zone if zone_to_zone else None)
     zone_step = (zone, budget) if zone_to_zone and budget is not None else None
 
@@ -363,6 +381,28 @@ def _search(world: World, unit: Unit, points: Fraction | None | str, cargo: tupl
     return Reach(unit, table, points, dist, parent, reached_stops, ends, zone_step)
 
 
+def avoided_cells(world: World, sit: Situation, type_name: str) -> frozenset[str]:
+    """The cells a type's class ``avoids`` in ``sit``: those holding or next to an enemy counter
+    (``avoids cells next to enemy``), those in an enemy zone that does not ignore it (``avoids enemy
+    zones``); kept on the situation, by type."""
+    key = ("avoided", type_name)
+    found = sit.known.get(key)
+    if found is None:
+        rules = world.rules
+        unit_type = rules.unit_type(type_name)
+        mclass = rules.movement_of(unit_type)
+        cells: set[str] = set()
+        if mclass is not None and mclass.avoids_enemy:
+            around = adjacency(world.board)
+            cells.update(sit.enemy_cells)
+            for cell in sit.enemy_cells:
+                cells.update(around[cell])
+        if mclass is not None and mclass.avoids_zones:
+            cells.update(c for c, z in sit.zone.items() if not z.is_ignored_by(unit_type))
+        found = sit.known[key] = frozenset(cells)
+    return found
+
+
 _POINTS_LISTED = 4096
 """A search without a budget lists the points of the costs it reached when they are at most this."""
 
@@ -383,12 +423,16 @@ def _marker_stops(world: World, unit: Unit, sit: Situation, omniscient: bool) ->
     return cells
 
 
-def reach(world: World, unit: Unit, points: Fraction | None | str = "full", **options: Any) -> Reach:
-    """``search`` for any counter, dummies included (a ``UnionReach`` over its side's unit types)."""
+def reach(world: World, unit: Unit, points: Fraction | None | str = "full", *, using: str | None = None,
+          only: tuple[str, ...] = (), **options: Any) -> Reach:
+    """``search`` for any counter, dummies included (a ``UnionReach`` over its side's unit types),
+    as movement class ``using`` when given (``proxies``)."""
     unit_type = world.rules.unit_type(unit.type)
     if not (unit_type.dummy and unit_type.movement is None):  # it moves as itself (``proxies``)
+        if using is not None:
+            options["as_type"] = world.rules.moving_as[unit.type, using]
         return search(world, unit, points, **options)
-    types = proxies(world.rules, unit)
+    types = proxies(world.rules, unit, using, only)
     sit = options.pop("sit", None) or situation(world, unit.side, omniscient=options.get("omniscient", False))
     return UnionReach(unit, [search(world, unit, "full", as_type=t, sit=sit, **options) for t in types])
 
@@ -402,15 +446,16 @@ def reachable(world: World, unit: Unit, points: Fraction | None | str = "full", 
 
 
 def explain(world: World, unit: Unit, cell: str, points: Fraction | None | str = "full", *,
-            cargo: Iterable[Unit] = ()) -> str | None:
-    """Why ``unit`` may not end its move in ``cell`` (naming the rule and its section), or ``None``."""
+            cargo: Iterable[Unit] = (), using: str | None = None, only: tuple[str, ...] = ()) -> str | None:
+    """Why ``unit`` may not end its move in ``cell`` (naming the rule and its section), or ``None``;
+    ``using``/``only`` as for ``reach``."""
     rules, board = world.rules, world.board
     if cell not in board.graph:
         return f"{cell!r} is not a cell of the map"
     if cell == unit.location:
         return f"{unit.id} is already at {cell}"
     cargo = list(cargo)
-    types = proxies(rules, unit)
+    types = proxies(rules, unit, using, only)
     reasons = [_explain_as(world, unit, cell, points, cargo, t) for t in types]
     if not types or any(r is None for r in reasons):
         return None if types else f"{unit.id} cannot move"
@@ -427,6 +472,14 @@ def _explain_as(world: World, unit: Unit, cell: str, points, cargo: list[Unit], 
     if cell in table.barred:
         return f"{cell} is {table.barred[cell]}"
     sit = situation(world, unit.side)
+    mclass = rules.movement_of(rules.unit_type(type_name))
+    if mclass is not None and mclass.avoid_sources:
+        avoided = avoided_cells(world, sit, type_name)
+        for where, what in ((unit.location, f"{unit.id} starts at {unit.location}"), (cell, cell)):
+            if where in avoided:
+                line = mclass.avoid_sources[0]
+                return because(f"{what}: a cell movement '{mclass.name}' avoids", mclass.decl, line,
+                               f"{line.text}, movement '{mclass.name}'")
     forbidding = enemy_cells_forbidden(rules)
     if cell in sit.enemy_cells and (forbidding is not None or cargo):
         if cargo:

@@ -77,6 +77,18 @@ class Rules:
         self.movement_by_type: dict[str, MovementClass | None] = {
             name: self.movement_classes.get(t.movement) if t.movement else None for name, t in self.unit_types.items()}
         """Each unit type's movement class (``None``: it names none), for loops over counters."""
+        self.moving_as: dict[tuple[str, str], str] = {}
+        """``(type, class)`` to the type as it moves under ``do move … using CLASS`` (``UnitType.moving_as``),
+        for every class a ``do move`` line names and every type; ``unit_type`` answers for these names too,
+        and ``unit_types`` (whose loops enumerate the rulebook's types) leaves them out."""
+        self._moving_types: dict[str, UnitType] = {}
+        for using in sorted({str(line.get("using")) for d in rulebook.walk() if d.kind in ("phase", "step")
+                             for line in d.all("do") if line.get("procedure") == "move" and line.get("using")}):
+            for name, unit_type in self.unit_types.items():
+                moved = unit_type.moving_as(using)
+                self.moving_as[name, using] = moved.name
+                self._moving_types[moved.name] = moved
+                self.movement_by_type[moved.name] = self.movement_classes.get(using)
         self.static_types: frozenset[str] = frozenset(name for name, t in self.unit_types.items()
                                                       if _static(t, self.movement_by_type[name]))
         """Types that never move and are not carried either (``never moves``): they stay where placed."""
@@ -95,7 +107,8 @@ class Rules:
         self.spottings: dict[str, Spotting] = {d.name: compile_spotting(d) for d in self._in_force("spotting")}
         self.side_rules: dict[str, Side] = {d.name: compile_side(d) for d in rulebook.of_kind("side")}
         self.stackings: tuple[Stacking, ...] = tuple(
-            compile_stacking(d, self.unit_types.values()) for d in self._in_force("stacking"))
+            compile_stacking(d, [*self.unit_types.values(), *self._moving_types.values()])
+            for d in self._in_force("stacking"))
         self.stackings_on_moves: tuple[Stacking, ...] = tuple(s for s in self.stackings if s.on_moves)
         """The stacking rules checked where a move ends (``checked always``/``during movement``/unsaid)."""
         self.actions: dict[str, ActionRule] = {d.name: compile_action(d) for d in self._in_force("action")}
@@ -203,7 +216,9 @@ class Rules:
         return self._meeting.get((moment, phase), frozenset())
 
     def unit_type(self, name: str) -> UnitType:
-        return self.unit_types[name]
+        """The type named ``name``: a rulebook's, or one of them moving as another class (``moving_as``)."""
+        found = self.unit_types.get(name)
+        return found if found is not None else self._moving_types[name]
 
     def factor(self, unit: Any, name: str, default: Any = None) -> Any:
         """A counter's factor as it shows it now: its type's value at the unit's step (every read of

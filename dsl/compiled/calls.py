@@ -14,7 +14,7 @@ with its error when the grammar cannot read it).  The interpreter's procedure fo
 >>> from warbook.dsl.model import Rulebook
 >>> line = Property("do", Span("x", 1, 1, 1, 9), (), (("procedure", "move"), ("factor", "speed")))
 >>> compile_call(line, Names(Rulebook("x", ())))
-Move(factor='speed', descending=False)
+Move(only=(), using=None, factor='speed', descending=False)
 """
 
 from __future__ import annotations
@@ -66,6 +66,10 @@ class Declare(Call):
 @_call("move")
 @frozen
 class Move(Call):
+    only: tuple[str, ...]
+    """``only WHO…``: the counters that move in this phase (empty: every counter that may move)."""
+    using: Optional[str]
+    """``using CLASS``: they move as that movement class this phase, instead of their own."""
     factor: Optional[str]
     """``order by FACTOR``: the order the side's units move in (``None``: the side picks)."""
     descending: bool

@@ -81,6 +81,13 @@ class MovementClass:
     carried_with: CarriedWith | None
     reacts_with: tuple[str, ...]
     """``reacts from or to cells with WHO…`` (empty: the class never reacts)."""
+    cell_cost: Fraction | None = None
+    """``cell cost N``: what entering any cell costs, whatever its terrain (``None``: the terrain's cost)."""
+    avoids_enemy: bool = False
+    """``avoids cells next to enemy``: never starts in, enters or passes a cell holding or next to an enemy."""
+    avoids_zones: bool = False
+    """``avoids enemy zones``: never starts in, enters or passes a cell in an enemy zone of control."""
+    avoid_sources: tuple[Property, ...] = field(default=(), repr=False)
 
     def combination_with(self, other: str) -> Combination | None:
         """The ``combines with`` line naming class ``other``, if any."""
@@ -112,6 +119,8 @@ def compile_movement(decl: Declaration) -> MovementClass:
     board = decl.first("board")
     carried = decl.first("carried")
     reacts = decl.first("reacts")
+    cell = decl.first("cell")
+    avoids = decl.all("avoids")
     return MovementClass(
         name=decl.name, decl=decl, points=_points(decl.first("points")),
         unlimited_distance=decl.has("unlimited"),
@@ -133,4 +142,7 @@ def compile_movement(decl: Declaration) -> MovementClass:
         joins_any_force=decl.has("joins"),
         carried_with=CarriedWith(str(carried.get("capacity")), str(carried.get("cost")), carried) if carried else None,
         reacts_with=as_names(reacts.get("who")) if reacts else (),
+        cell_cost=Fraction(cell.get("points")) if cell is not None else None,
+        avoids_enemy=any(p.has("next") for p in avoids), avoids_zones=any(p.has("zones") for p in avoids),
+        avoid_sources=tuple(avoids),
     )

@@ -10,7 +10,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any, Iterable, Mapping
 
-from attrs import field, frozen
+from attrs import evolve, field, frozen
 
 from ..model import Declaration, Property, Rulebook
 from ..values import read_number
@@ -169,6 +169,15 @@ class UnitType:
     def matches(self, names: Iterable[str]) -> bool:
         """Whether any of ``names`` (selectors, as strings) names this type."""
         return not self.selectors.isdisjoint(names)
+
+    def moving_as(self, movement: str) -> "UnitType":
+        """This type as it moves under movement class ``movement`` (``do move … using CLASS``): named
+        ``"TYPE as CLASS"``, named by the selectors that name this type, its own class replaced by
+        ``movement``, so terrain ``cost … for CLASS`` lines and the class's lines apply to it."""
+        moved = evolve(self, name=f"{self.name} as {movement}", movement=movement)
+        own = {self.movement} - {self.name, *self.tags, self.side, self.nationality, self.size}
+        object.__setattr__(moved, "selectors", (self.selectors - own) | {movement})
+        return moved
 
 
 def compile_unit(rulebook: Rulebook, parents: Mapping[str, tuple[str, ...]], decl: Declaration) -> UnitType:

@@ -1,4 +1,4 @@
-"""The move phase: ``do move [order by FACTOR ascending|descending]``.
+"""The move phase: ``do move [only WHO…] [using CLASS] [order by FACTOR ascending|descending]``.
 
 Every counter on the map that may move does so once, one at a time: ordered by
 the factor (``order by motivation ascending``: motivation 1 first, MOVEMENT),
@@ -31,6 +31,11 @@ Readings (each a choice the rules leave open):
   no factor, a dummy is offered in the first batch and its owner may ``wait UNIT``
   to move it in a later batch instead, so the order of moves never tells a dummy
   from a unit either.
+- **Phase-scoped movement.**  ``only WHO…`` moves only the counters it names (a dummy moves
+  when it names a unit type of the dummy's side, and as those types only, so it still passes for
+  one).  ``using CLASS`` moves each counter as that movement class instead of its own, for this
+  phase: the class's points, ``cell cost``, ``crosses only``, ``avoids`` … and the terrain's
+  ``cost … for CLASS`` lines (``Rules.moving_as``); a carrier then moves alone, carrying nothing.
 - **Points left.**  A unit's unused points stay with it for the phase (``stay``
   keeps them all); stopping in a zone or on a marker, a zone-to-zone step, and
   being carried leave none.
@@ -81,6 +86,7 @@ class MovePhase:
         self.call = call
         self.side = ctx.acting  # whose counters move: None in a mutual phase
         self.factor, self.descending = call.factor, call.descending
+        self.only, self.using = call.only, call.using
         self.left: dict[str, Fraction | None | str] = {}
         self.done: set[str] = set()
         self.watch_fire = WatchFire(ctx)
@@ -136,13 +142,27 @@ class MovePhase:
         if not unit.on_map or (self.side is not None and unit.side != self.side) or \
                 (unit.mode and mode_forbids(self.ctx, unit, "move")):
             return False
-        key = (unit.type, unit.side)  # what a type may do: the side matters for a dummy's proxies
+        # What a type may do: the side matters for a dummy's proxies, as do `only` and `using`.
+        key = (unit.type, unit.side, self.only, self.using)
         found = self.types_moving.get(key)
         if found is None:
             rules = self.ctx.rules
-            found = self.types_moving[key] = is_counter(rules.unit_type(unit.type)) and any(
-                allowance(rules, rules.unit_type(t)) != 0 for t in mv.proxies(rules, unit))
+            unit_type = rules.unit_type(unit.type)
+            found = self.types_moving[key] = is_counter(unit_type) and self._named(unit_type, unit.side) and any(
+                allowance(rules, rules.unit_type(t)) != 0 for t in mv.proxies(rules, unit, self.using, self.only))
         return found
+
+    def _named(self, unit_type, side: str) -> bool:
+        """Whether ``do move only WHO…`` lets a counter of this type move: ``WHO`` names it, or it is
+        a dummy and names a unit type of its side (a dummy passes for any of them)."""
+        if not self.only or unit_type.matches(self.only):
+            return True
+        return unit_type.dummy and any(t.kind == "unit" and t.side == side and t.matches(self.only)
+                                       for t in self.ctx.rules.unit_types.values())
+
+    def mover_type(self, unit: Unit) -> str:
+        """The type ``unit`` moves as in this phase: its own, or as the ``using`` class."""
+        return unit.type if self.using is None else self.ctx.rules.moving_as[unit.type, self.using]
 
     # --- the phase --------------------------------------------------------------------------------
 
@@ -156,8 +176,8 @@ class MovePhase:
                 if uid in self.done or not self.may_move(unit):
                     continue
                 before = standing(self.ctx, unit.side)
-                if self.ctx.rules.unit_type(unit.type).carries:
-                    yield from self.transport.fly(unit)
+                if self.ctx.rules.unit_type(unit.type).carries and self.using is None:
+                    yield from self.transport.fly(unit)  # (under `using` a carrier moves alone)
                 else:
                     waits = yield from self.move_unit(unit, may_wait=later and uid in floating)
                     if waits:
@@ -198,7 +218,7 @@ class MovePhase:
     def points_in_hand(self, unit: Unit) -> Fraction | None:
         """The points ``unit`` has left as a number: its whole allowance until it spends any."""
         left = self.left.get(unit.id, FULL)
-        return allowance(self.ctx.rules, self.ctx.rules.unit_type(unit.type)) if left == FULL else left
+        return allowance(self.ctx.rules, self.ctx.rules.unit_type(self.mover_type(unit))) if left == FULL else left
 
     def walked(self, unit_id: str, reach: mv.Reach, dest: str, cut: bool) -> None:
         """Keep what a move to ``dest`` left ``unit_id``: nothing when its walk was cut short."""
@@ -214,7 +234,7 @@ class MovePhase:
         """Ask the owner where ``unit`` goes and walk it there.  Returns whether it waits instead."""
         ctx, uid = self.ctx, unit.id
         points = self.left.get(uid, FULL)
-        reach = mv.reach(ctx, unit, points)
+        reach = mv.reach(ctx, unit, points, using=self.using, only=self.only)
         # Already in ``choose``'s order: one unit's moves by cell, then stay, then wait.
         moves = self.options.get(uid)
         if moves is None:
@@ -237,7 +257,7 @@ class MovePhase:
                 return "only a dummy, which prints no order factor, may wait for a later batch" if not may_wait \
                     else None
             if action.kind == "move" and len(action.args) == 2:
-                return mv.explain(ctx, ctx.state.unit(uid), action.args[1], points)
+                return mv.explain(ctx, ctx.state.unit(uid), action.args[1], points, using=self.using, only=self.only)
             return None
 
         action = yield from ctx.choose(unit.side, "move", f"move {ctx.label(unit, unit.side)} at {unit.location} "
