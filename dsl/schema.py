@@ -193,6 +193,12 @@ _add(_kind(
     ("tags <tags:REF(tag)>+",
      "Categories of the feature: what it lies on is named by them as by its name (a cell selector names a "
      "cell it lies on, `crosses only` an edge).", "repeat"),
+    ("cost (no entry | <extra:MOD> | <amount:NUM>) [for <who:" + SEL + ">+]",
+     "What stepping across a side or corner it lies on costs: `N` is the step's whole cost whatever the "
+     "cell's terrain and the edge's other features (a road; a road across a river is a bridge; the cheapest "
+     "such feature counts), else `no entry` bars the crossing and `+N` adds N to the cost of the cell "
+     "entered (a river; several add up). A `for` line overrides the general line for those units. Only on "
+     "a feature drawn `on sides` or `corners` (E139).", "repeat"),
 ))
 _add(_kind(
     "movement", "A movement class: how far, where, and when a unit must stop.", f"movement {_NAMED}",

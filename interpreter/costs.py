@@ -20,6 +20,11 @@ Readings of the rules language (each a choice where the language leaves one):
   class without a ``points`` line, ``never moves`` and ``needs transport`` give 0.
 - **``cell cost N``** replaces every terrain's cost for the class (not its ``no entry``); under
   ``unlimited distance`` each cell still counts 1.
+- **Crossing a feature** (a feature's ``cost`` lines, ``_crossings``): an edge with a feature
+  whose line gives a whole cost (``cost ½``, a road) costs the cheapest such, whatever the cell
+  and the edge's other features (a road across a river is a bridge); otherwise a ``no entry``
+  line bars the step, and ``+N`` lines add to the cell's cost.  Under ``unlimited distance`` or
+  ``cell cost`` only the bars count.
 
 Limits: a table knows only the rules and the map, never the state: enemy counters, zones of
 control, markers and stacking are the search's (``interpreter.movement``); a ``may enter … on
@@ -33,13 +38,14 @@ import math
 from collections.abc import Mapping
 from fractions import Fraction
 
-from attrs import frozen
+from attrs import field, frozen
 
 from .board import Board
 from .caches import map_memos
 from .cells import adjacency, cells_named, within
 from .citations import because
 from .options import option_on
+from ..dsl.compiled.lines import line_for
 from .rules import Rules, UnitType
 
 
@@ -93,6 +99,9 @@ class CostTable:
     must_end: frozenset[str] | None
     """Cells a move must end in (``must end on``), or ``None`` when any will do."""
     must_end_reason: str = ""
+    crossing: Mapping[tuple[str, str], int | None] = field(factory=dict)
+    """Steps whose cost a feature on the edge crossed changes (a feature's ``cost`` lines): the
+    scaled cost of stepping from the first cell into the second, ``None`` where it is barred."""
 
     @property
     def unlimited(self) -> bool:
@@ -129,8 +138,9 @@ class CostTable:
 
     @functools.cached_property
     def min_step(self) -> int:
-        """The cheapest scaled cost of entering a cell (0 for a type that may enter no cell)."""
-        return min(self.cost.values(), default=0)
+        """The cheapest scaled cost of a step (0 for a type that may enter no cell)."""
+        crossings = [c for c in self.crossing.values() if c is not None]
+        return min([*self.cost.values(), *crossings], default=0)
 
     @functools.cached_property
     def searches(self) -> dict:
@@ -146,8 +156,15 @@ class CostTable:
 
     @functools.cached_property
     def max_step(self) -> int:
-        """The dearest scaled cost of entering a cell (0 for a type that may enter no cell)."""
-        return max(self.cost.values(), default=0)
+        """The dearest scaled cost of a step (0 for a type that may enter no cell)."""
+        crossings = [c for c in self.crossing.values() if c is not None]
+        return max([*self.cost.values(), *crossings], default=0)
+
+    def step_cost(self, cell: str, into: str) -> int | None:
+        """The scaled cost of stepping from ``cell`` into the neighbour ``into`` (``None``: barred)."""
+        if into not in self.cost:
+            return None
+        return self.crossing.get((cell, into), self.cost[into]) if self.crossing else self.cost[into]
 
     @functools.cached_property
     def known_steps_within(self) -> dict[str, tuple[tuple[tuple[str, int], ...], ...]]:
@@ -179,7 +196,12 @@ class CostTable:
         found = self.known_steps.get(cell)
         if found is None:
             step_to = self.step_to
-            found = self.known_steps[cell] = tuple(step_to(n) for n in self.adjacency[cell] if n in self.cost)
+            if not self.crossing:
+                found = tuple(step_to(n) for n in self.adjacency[cell] if n in self.cost)
+            else:  # a feature on the edge may change a step's cost, or bar it
+                found = tuple(step_to(n) if (cell, n) not in self.crossing else (n, self.crossing[cell, n])
+                              for n in self.adjacency[cell] if n in self.cost and self.crossing.get((cell, n), 0) is not None)
+            self.known_steps[cell] = found
         return found
 
     @functools.cached_property
@@ -303,8 +325,6 @@ def _compile(rules: Rules, board: Board, unit_type: UnitType, turn: int | None =
     scale = 1
     for value in {*raw.values(), *([points] if points else [])}:
         scale = math.lcm(scale, value.denominator)
-    scaled = {value: int(value * scale) for value in set(raw.values())}
-    cost = {cell: scaled[value] for cell, value in raw.items()}
 
     # Neighbours: every adjacent cell, unless the class limits diagonals or crossings.
     adj = adjacency(board)
@@ -328,4 +348,46 @@ def _compile(rules: Rules, board: Board, unit_type: UnitType, turn: int | None =
         must_end = cells_named(rules, board, mclass.must_end_on)
         must_end_reason = because(f"movement '{mclass.name}' must end on {' '.join(mclass.must_end_on)}",
                                   mclass.decl, mclass.must_end_source)
-    return CostTable(unit_type.name, scale, cost, barred, adj, points, must_end, must_end_reason)
+    crossing = _crossings(rules, board, unit_type, mclass, raw, points)
+    for value in {v for v in crossing.values() if v is not None}:
+        scale = math.lcm(scale, value.denominator)
+    scaled = {value: int(value * scale) for value in {*raw.values(), *crossing.values()} if value is not None}
+    cost = {cell: scaled[value] for cell, value in raw.items()}
+    return CostTable(unit_type.name, scale, cost, barred, adj, points, must_end, must_end_reason,
+                     {step: None if value is None else scaled[value] for step, value in crossing.items()})
+
+
+def _crossings(rules: Rules, board: Board, unit_type: UnitType, mclass, raw: Mapping[str, Fraction],
+               points: Fraction | None) -> dict[tuple[str, str], Fraction | None]:
+    """What a feature's ``cost`` lines make of each step across an edge it lies on, for this type:
+    the step's cost (``N``: N whatever the cell's terrain and the edge's other features, the
+    cheapest of such features: a road across a river is a bridge; else ``+N``: the cell's cost and
+    every such N), or ``None`` where a ``no entry`` line bars it (and no ``N`` line opens it).  Only steps between cells the type
+    may enter, and only where a line changes something; under ``unlimited distance`` or ``cell
+    cost`` the barred steps alone (every cell costs the same there)."""
+    costing = {name: f for name, f in rules.features.items() if f.crossing}
+    if not costing:
+        return {}
+    uniform = points is UNLIMITED or (mclass is not None and mclass.cell_cost is not None)
+    out: dict[tuple[str, str], Fraction | None] = {}
+    for a, b, data in board.graph.edges(data=True):
+        names = data.get("features", ())
+        lines = [line.value for name in names if name in costing
+                 for line in (line_for(costing[name].crossing, unit_type.selectors),) if line is not None]
+        if not lines or a not in raw or b not in raw:
+            continue
+        amounts = [line.amount for line in lines if line.amount is not None]
+        barred = not amounts and any(line.barred for line in lines)
+        for here, there in ((a, b), (b, a)):
+            if barred:
+                out[here, there] = None
+                continue
+            if uniform:
+                continue
+            if amounts:
+                value = min(amounts)  # along a road: its cost, whatever else the edge or cell holds
+            else:
+                value = max(raw[there] + sum(line.extra for line in lines if line.extra is not None), Fraction(0))
+            if value != raw[there]:
+                out[here, there] = value
+    return out

@@ -93,10 +93,15 @@ class Reach:
         if found is None:
             dist, table, start = self.dist, self.table, self.start
             want, step = dist[cell], table.cost[cell]
+            crossing = table.crossing
             for p in table.adjacency[cell]:  # in id order: the first that fits is the lowest
                 had = dist.get(p)
                 if had is None or (p != start and p in self.stops) or cell not in table.adjacency[p]:
                     continue
+                if crossing:  # a feature on the edge may change the step's cost, or bar it
+                    step = table.step_cost(p, cell)
+                    if step is None:
+                        continue
                 if p == start and self._zone_step is not None and cell in self._zone_step[0]:
                     if step <= self._zone_step[1] == want:  # an affordable step that took every point
                         found = p

@@ -58,7 +58,8 @@ def _search(table: CostTable, start: str, budget: int | None, blocked: Collectio
     for the few cells whose path is walked, and none is kept here.  Otherwise (no budget, or
     free steps) a heap ordered by cost then cell id, keeping predecessors as it goes.
     """
-    if zone is None and budget is not None and budget <= costs.BUCKETS and table.min_step >= 1 and start not in blocked:
+    if zone is None and budget is not None and budget <= costs.BUCKETS and table.min_step >= 1 and start not in blocked \
+            and not table.crossing:  # (a crossing cost makes a cell's cost depend on the step into it)
         return _dial(table, start, budget, blocked, stop)
     if budget is None and table.min_step == table.max_step == 1:
         return _breadth_first(table, start, blocked, stop)

@@ -115,6 +115,21 @@ class Feature:
     """``sides``, ``corners`` and/or ``cells`` (``interpreter.board`` places it accordingly)."""
     tags: frozenset[str]
     """Its tags with their parents: selectors name what it lies on by these, as by its name."""
+    crossing: tuple[ForLine[Crossing], ...] = ()
+    """Its ``cost`` lines: what stepping across an edge it lies on costs, per ``for`` line."""
+
+
+@frozen
+class Crossing:
+    """A feature's ``cost`` line: ``extra`` points added to the cell's cost, or the step's whole
+    cost (``amount``), or neither (``no entry``: the crossing is barred)."""
+
+    extra: int | None
+    amount: Fraction | None
+
+    @property
+    def barred(self) -> bool:
+        return self.extra is None and self.amount is None
 
 
 def compile_feature(decl: Declaration, parents: Mapping[str, tuple[str, ...]]) -> Feature:
@@ -122,4 +137,5 @@ def compile_feature(decl: Declaration, parents: Mapping[str, tuple[str, ...]]) -
     (the edges between the cells of its path)."""
     on = frozenset(w.text for p in decl.all("on") for w in p.words[1:] if not w.quoted) or DRAWN_ON_EDGES
     return Feature(decl.name, decl.display, on,
-                   tag_closure(parents, (t for p in decl.all("tags") for t in as_names(p.get("tags")))))
+                   tag_closure(parents, (t for p in decl.all("tags") for t in as_names(p.get("tags")))),
+                   for_lines(decl.all("cost"), lambda p: Crossing(p.get("extra"), p.get("amount"))))

@@ -1,0 +1,39 @@
+"""Checks of what map features on cell sides do: crossing costs (E139).
+
+Limits: whether a map draws a feature across any edge at all is the map reader's question
+(E706, E707), asked when a scenario is loaded, not here.
+"""
+
+from __future__ import annotations
+
+from typing import Iterator
+
+from ..compiled.terrain import DRAWN_ON_EDGES, compile_feature
+from ..diagnostics import Diagnostic, diagnostic
+from ..model import Rulebook
+from . import check
+
+
+@check("E139", "crossing-cost-off-edges")
+def crossing_cost_off_edges(rb: Rulebook) -> Iterator[Diagnostic]:
+    """## What it does
+    Reports a feature's `cost` line when the feature is drawn `on cells` only.
+
+    ## Why is this bad?
+    A crossing cost is paid stepping across a side or corner the feature lies on; a feature on
+    cells lies on none, so the cost would never be paid.
+
+    ## Example
+    ```
+    feature road "Road" {
+        on cells
+        cost ½
+    }
+    ```
+    Use instead: `on sides cells`, so the road lies on the sides between its cells too.
+    """
+    for decl in rb.of_kind("feature"):
+        if decl.all("cost") and not (compile_feature(decl, {}).on & DRAWN_ON_EDGES):
+            for line in decl.all("cost"):
+                yield diagnostic("E139", line.span, f"feature {decl.name!r} lies on cells only, so its crossing "
+                                 "cost is never paid", "add 'on sides' (or 'corners') to the feature")
