@@ -62,6 +62,8 @@ class Board:
     graph: nx.Graph = field(repr=False, eq=False)
     places: tuple[tuple[str, str], ...] = ()
     note: str = ""
+    low_columns: str = "even"
+    """On a hex map, which columns sit half a hex lower: ``even`` (the usual) or ``odd``."""
 
     @property
     def cells(self) -> tuple[str, ...]:
@@ -86,7 +88,7 @@ class Board:
         """Cells from ``a`` to ``b`` on the grid, ignoring terrain."""
         pa, pb = grid.parse_cell_id(a), grid.parse_cell_id(b)
         assert pa is not None and pb is not None
-        return grid.hex_distance(pa, pb) if self.grid == "hex" else grid.square_distance(pa, pb)
+        return grid.hex_distance(pa, pb, self.low_columns) if self.grid == "hex" else grid.square_distance(pa, pb)
 
     def within(self, cell: str, distance: int) -> set[str]:
         """Every cell at most ``distance`` away (graph hops; equals grid distance on a full map)."""
@@ -128,6 +130,10 @@ class _MapReader:
         return value
 
 
+MAP_KEYS = ("name", "grid", "width", "height", "low_columns", "note", "rows", "legend", "places", "features")
+"""The keys a ``[map]`` table may hold (any other is refused: E701)."""
+
+
 def read_board(path: str | Path, terrain_names: Iterable[str] | None = None, *,
                deferring: Iterable[str] = (), features: Mapping[str, Feature] | None = None) -> Board:
     """Read a map file.  ``terrain_names`` (from the rulebook) checks the legend when given;
@@ -163,6 +169,14 @@ def board_from_text(text: str, path: str, terrain_names: Iterable[str] | None = 
     legend = reader.expect(spec, "legend", dict, "a table of character = terrain")
     if kind is not None and kind not in ("hex", "square"):
         reader.error("E701", f"unknown grid {kind!r}", "grid", 'use "hex" or "square"')
+    low = spec.get("low_columns", "even")
+    if low not in grid.LOW_COLUMNS or (kind == "square" and "low_columns" in spec):
+        reader.error("E701", f"'low_columns' must be \"even\" or \"odd\" on a hex map, not {low!r}"
+                     + (" (on a square grid no column is lower)" if kind == "square" else ""), "low_columns")
+    for key in spec:
+        if key not in MAP_KEYS:
+            reader.error("E701", f"unknown key {key!r} in [map]", key,
+                         did_you_mean(key, MAP_KEYS) or f"the keys are {', '.join(MAP_KEYS)}")
     if reader.diagnostics or not (isinstance(width, int) and isinstance(height, int)):
         raise RulesError(reader.diagnostics)
     if not (1 <= width <= 999 and 1 <= height <= 999):
@@ -193,13 +207,13 @@ def board_from_text(text: str, path: str, terrain_names: Iterable[str] | None = 
             graph.graph["chars"][cid] = char
     if reader.diagnostics:
         raise RulesError(reader.diagnostics)
-    _connect(graph, kind, ids)
+    _connect(graph, kind, ids, low if low in grid.LOW_COLUMNS else "even")
     places = _places(reader, spec.get("places", {}), graph)
     _features(reader, spec.get("features", []), graph, features)
     if reader.diagnostics:
         raise RulesError(reader.diagnostics)
     nx.freeze(graph)
-    return Board(str(spec.get("name", path)), kind, width, height, graph, places, str(spec.get("note", "")))
+    return Board(str(spec.get("name", path)), kind, width, height, graph, places, str(spec.get("note", "")), low)
 
 
 def _legend(reader: _MapReader, legend: dict, terrain_names,
@@ -230,10 +244,11 @@ _NO_FEATURES: frozenset[str] = frozenset()
 """Shared by every edge without features: one empty set, not one per edge (maps have many edges)."""
 
 
-def _connect(graph: nx.Graph, kind: str, ids: dict[tuple[int, int], str]) -> None:
+def _connect(graph: nx.Graph, kind: str, ids: dict[tuple[int, int], str], low: str) -> None:
     """Join each cell to its neighbours; ``ids`` are the node id strings, reused by every edge."""
     for (c, r), here in ids.items():
-        around = [(n, "side") for n in grid.hex_neighbours(c, r)] if kind == "hex" else grid.square_neighbours(c, r)
+        around = [(n, "side") for n in grid.hex_neighbours(c, r, low)] if kind == "hex" else \
+            grid.square_neighbours(c, r)
         for neighbour, edge_kind in around:
             there = ids.get(neighbour)
             if there is not None:

@@ -4,7 +4,7 @@ Pure functions on coordinates; nothing here knows terrain or games.
 
 Hex maps use wargamers' numbering: cell ``0312`` is column 3, row 12, both
 1-based, hexes with flat tops in vertical columns and every *even* column set
-half a hex lower (the common printed convention).  Square maps number the
+half a hex lower (the common printed convention), or every *odd* one (``low="odd"``).  Square maps number the
 same way; each cell touches 4 cells across its sides and 4 across its corners.
 
 >>> cell_id(3, 12), parse_cell_id("0312")
@@ -35,9 +35,18 @@ def parse_cell_id(text: str) -> tuple[int, int] | None:
     return int(text[:half]), int(text[half:])
 
 
-def hex_neighbours(column: int, row: int) -> list[tuple[int, int]]:
-    """The six cells around a hex (may lie off the map; the caller filters)."""
-    if column % 2 == 0:  # even columns sit half a hex lower
+LOW_COLUMNS = ("even", "odd")
+"""Which hex columns may sit half a hex lower than the others."""
+
+
+def hex_neighbours(column: int, row: int, low: str = "even") -> list[tuple[int, int]]:
+    """The six cells around a hex (may lie off the map; the caller filters); ``low``: which columns
+    sit half a hex lower, ``"even"`` or ``"odd"``.
+
+    >>> sorted(hex_neighbours(2, 2, low="odd"))
+    [(1, 1), (1, 2), (2, 1), (2, 3), (3, 1), (3, 2)]
+    """
+    if (column + (low == "odd")) % 2 == 0:  # the low columns sit half a hex lower
         rows_beside = (row, row + 1)
     else:
         rows_beside = (row - 1, row)
@@ -53,10 +62,12 @@ def _cube(column: int, row: int) -> tuple[int, int, int]:
     return x, -x - z, z
 
 
-def hex_distance(a: tuple[int, int], b: tuple[int, int]) -> int:
-    """Hexes between two cells, counting the destination."""
-    ax, ay, az = _cube(*a)
-    bx, by, bz = _cube(*b)
+def hex_distance(a: tuple[int, int], b: tuple[int, int], low: str = "even") -> int:
+    """Hexes between two cells, counting the destination (``low`` as for ``hex_neighbours``: an
+    odd-low map is an even-low one with its columns numbered one on)."""
+    shift = low == "odd"
+    ax, ay, az = _cube(a[0] + shift, a[1])
+    bx, by, bz = _cube(b[0] + shift, b[1])
     return max(abs(ax - bx), abs(ay - by), abs(az - bz))
 
 

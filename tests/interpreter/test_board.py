@@ -31,6 +31,26 @@ def test_hex_neighbours_follow_the_even_columns_low_convention():
     assert sorted(board.neighbours("0101")) == ["0102", "0201"]
 
 
+def test_a_map_may_set_its_odd_columns_low():
+    board = board_from_text(HEX.replace('grid = "hex"', 'grid = "hex"\nlow_columns = "odd"'), "h.toml")
+    # Column 2 is even, now the higher: 0202 touches 0101/0102 and 0301/0302.
+    assert sorted(board.neighbours("0202")) == ["0101", "0102", "0201", "0203", "0301", "0302"]
+    # Column 3 is odd, now lower: 0302 touches 0202/0203 and 0402/0403.
+    assert sorted(board.neighbours("0302")) == ["0202", "0203", "0301", "0303", "0402", "0403"]
+    assert sorted(board.neighbours("0101")) == ["0102", "0201", "0202"]
+    # 0101, 0202, 0302, 0403: three hexes (four with the even columns low).
+    assert board.distance("0101", "0403") == 3
+    assert all(board.distance(a, b) == 1 for a in board.cells for b in board.neighbours(a))
+
+
+def test_an_unknown_map_key_or_column_setting_is_refused():
+    typo = errors(HEX.replace('grid = "hex"', 'grid = "hex"\nlow_colums = "odd"'))
+    assert typo == [("E701", 5, "unknown key 'low_colums' in [map]")]
+    assert errors(HEX.replace('grid = "hex"', 'grid = "hex"\nlow_columns = "both"'))[0][:2] == ("E701", 5)
+    square = errors(HEX.replace('grid = "hex"', 'grid = "square"\nlow_columns = "odd"'))
+    assert square[0][0] == "E701" and "square grid" in square[0][2]
+
+
 def test_terrain_tags_places_and_text():
     board = board_from_text(HEX, "h.toml")
     assert board.terrain("0301") == "jungle"
