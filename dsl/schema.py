@@ -182,6 +182,9 @@ _add(_kind(
      "terrain apply (the terrain its map legend entry names after it: `\"b\" = [\"base\", \"coastal\"]`; "
      "with none, the defaults). Its tags and `supplies` lines still hold."),
     ("supplies <sides:REF(side)>+", "Units of these sides in such a cell are in supply (a printed base)."),
+    ("entered only across <features:REF(feature,tag)>+",
+     "A cell of this terrain may be entered only by a step across a side or corner with one of these "
+     "features (or features with these tags): a road through woods; leaving it is free."),
 ))
 _add(_kind(
     "feature", "A map feature on cell sides or corners, or along a path of cells (rivers, water links, roads).",

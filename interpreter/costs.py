@@ -20,6 +20,8 @@ Readings of the rules language (each a choice where the language leaves one):
   class without a ``points`` line, ``never moves`` and ``needs transport`` give 0.
 - **``cell cost N``** replaces every terrain's cost for the class (not its ``no entry``); under
   ``unlimited distance`` each cell still counts 1.
+- **Entering only across a feature** (``entered only across``): a step into such a cell across
+  a side or corner without one of the features is barred, whatever crosses it.
 - **Crossing a feature** (a feature's ``cost`` lines, ``_crossings``): an edge with a feature
   whose line gives a whole cost (``cost ½``, a road) costs the cheapest such, whatever the cell
   and the edge's other features (a road across a river is a bridge); otherwise a ``no entry``
@@ -366,15 +368,24 @@ def _crossings(rules: Rules, board: Board, unit_type: UnitType, mclass, raw: Map
     may enter, and only where a line changes something; under ``unlimited distance`` or ``cell
     cost`` the barred steps alone (every cell costs the same there)."""
     costing = {name: f for name, f in rules.features.items() if f.crossing}
-    if not costing:
+    narrow = {name: t.entered_across for name, t in rules.terrains.items() if t.entered_across is not None}
+    if not costing and not narrow:
         return {}
     uniform = points is UNLIMITED or (mclass is not None and mclass.cell_cost is not None)
     out: dict[tuple[str, str], Fraction | None] = {}
+    nodes = board.graph.nodes
     for a, b, data in board.graph.edges(data=True):
+        if a not in raw or b not in raw:
+            continue
         names = data.get("features", ())
+        if narrow:  # `entered only across`: a step into such a cell across no such feature is barred
+            for here, there in ((a, b), (b, a)):
+                known = rules.cell_terrain(nodes[there]["terrain"], nodes[there]["tags"])
+                if known is not None and known.name in narrow and names.isdisjoint(narrow[known.name]):
+                    out[here, there] = None
         lines = [line.value for name in names if name in costing
                  for line in (line_for(costing[name].crossing, unit_type.selectors),) if line is not None]
-        if not lines or a not in raw or b not in raw:
+        if not lines:
             continue
         amounts = [line.amount for line in lines if line.amount is not None]
         barred = not amounts and any(line.barred for line in lines)
@@ -382,7 +393,7 @@ def _crossings(rules: Rules, board: Board, unit_type: UnitType, mclass, raw: Map
             if barred:
                 out[here, there] = None
                 continue
-            if uniform:
+            if uniform or (here, there) in out:  # (barred by `entered only across`)
                 continue
             if amounts:
                 value = min(amounts)  # along a road: its cost, whatever else the edge or cell holds

@@ -60,6 +60,9 @@ class Terrain:
     """``effects from other terrain``: in a cell, the cell's other terrain gives the cost, defence,
     recon and spot lines (``interpreter.rules.Rules.cell_terrain``); its tags and ``supplies`` are
     still its own."""
+    entered_across: frozenset[str] | None = None
+    """``entered only across FEATURE…``: the features (or their tags) a step into such a cell must
+    cross (``None``: any step)."""
 
     @property
     def selectors(self) -> frozenset[str]:
@@ -98,6 +101,7 @@ def compile_terrain(decl: Declaration, parents: Mapping[str, tuple[str, ...]]) -
         spot_dice=str(dice) if dice is not None else None, spot_source=spot,
         supplies=frozenset(n for p in decl.all("supplies") for n in as_names(p.get("sides"))),
         defers=decl.has("effects"),
+        entered_across=frozenset(as_names(decl.first("entered").get("features"))) if decl.first("entered") else None,
     )
 
 

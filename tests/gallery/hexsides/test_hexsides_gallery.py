@@ -3,8 +3,8 @@
 Every expected value is worked out by hand from hexsides.rules and map.toml.  A river lies on
 every hexside between columns 2 and 3 (``cost +2``: crossing it adds 2 to the hex entered;
 ``no entry for wheeled``), a road along row 3 (``cost ½``: a step along it costs ½ whatever the
-hex, and it bridges the river between 0203 and 0303); 0201 and 0202 are woods (2), the rest
-clear (1).  Hexes: even columns sit half a hex lower, so 0201 touches 0101, 0102, 0202, 0301
+hex, and it bridges the river between 0203 and 0303); 0201 and 0202 are woods (2), 0403 deep
+forest (``entered only across road``), the rest clear (1).  Hexes: even columns sit half a hex lower, so 0201 touches 0101, 0102, 0202, 0301
 and 0302; 0103 touches 0102, 0202 and 0203.
 """
 
@@ -69,6 +69,16 @@ def test_the_river_costs_both_ways(scenario):
     table = cost_table(make(scenario, guards).rules, make(scenario, guards).board, "guards")
     # Into the wood at 0202 across the river: 2 + 2 (in halves, 8); into clear 0301: 1, no river.
     assert table.step_cost("0302", "0202") == 8 and table.step_cost("0302", "0301") == 2
+
+
+def test_a_cell_entered_only_across_a_road_is_entered_by_the_road_alone(scenario):
+    guards = Unit("R1", "guards", "red", "0402")
+    ctx = make(scenario, guards, Unit("B1", "rifles", "blue", "0101"))
+    # 0403 touches 0402, but only the road from 0303 enters it: 1 to 0303, then ½.  Along the road
+    # west: 0203 (1½) and 0103 (2), then 0102 (3); 0301 by 0302 or 0401 (2).
+    assert mv.reachable(ctx, guards) == {"0401": 1, "0302": 1, "0303": 1, "0403": F(3, 2), "0301": 2,
+                                         "0203": F(3, 2), "0103": 2, "0102": 3}
+    assert mv.reach(ctx, guards).path("0403") == ("0402", "0303", "0403")
 
 
 # --- whole games -----------------------------------------------------------------------------------------
