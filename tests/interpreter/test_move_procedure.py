@@ -381,10 +381,11 @@ def test_random_games_never_share_a_hex_between_sides(scenario):
 
 
 def test_points_left_after_a_move(klicks):
-    # Road ½ for mortars (TERRAIN TABLE): two road hexes cost 1, leaving 1 of Move 2.
-    ctx = make_ctx(klicks, ["====="], [unit("M1", "allies", "mortars", "0101")])
-    found = mv.reach(ctx, ctx.state.unit("M1"))
-    assert found.points_left("0301") == Fraction(1)
+    # Road ½ for vehicles (TERRAIN TABLE "½ (1 infantry)"): three road hexes cost 1½, leaving 6½
+    # of US Mech's Move 8; a mortar team on foot pays 1 a hex, so two leave none of its Move 2.
+    ctx = make_ctx(klicks, ["====="], [unit("M1", "allies", "us_mech", "0101"), unit("M2", "allies", "mortars", "0101")])
+    assert mv.reach(ctx, ctx.state.unit("M1")).points_left("0401") == Fraction(13, 2)
+    assert mv.reach(ctx, ctx.state.unit("M2")).points_left("0301") == Fraction(0)
 
 
 # --- Booby traps and the stacking limit (issue 17 item 5a) ---------------------------------------------

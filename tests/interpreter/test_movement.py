@@ -125,12 +125,19 @@ def test_canonical_path_breaks_ties_by_lower_cell_id(klicks):
 
 
 def test_path_follows_the_cheap_road(klicks):
-    # TERRAIN TABLE: road ½ for mortars; the road bends through row 2, clear costs 1.
-    # 0101 → 0301: along row 1 costs 2 (clear, clear); by road 0102 0202 0302 then up costs ½×3 + 1.
-    ctx = make_ctx(klicks, ["...", "==="], [unit("M1", "allies", "mortars", "0102")])
+    # TERRAIN TABLE "Road ½ (1 infantry)": ½ a road hex for vehicles; the road runs along row 2.
+    # 0102 → 0302: by road 0202 0302 costs ½×2; by row 1 (0201, clear, then 0302) 1 + ½.
+    ctx = make_ctx(klicks, ["...", "==="], [unit("M1", "allies", "us_mech", "0102")])
     found = mv.reach(ctx, ctx.state.unit("M1"))
     assert found.path("0302") == ("0102", "0202", "0302")
     assert found.ends["0302"] == 1
+
+
+def test_foot_troops_pay_a_whole_point_a_road_hex(klicks):
+    # "½ (1 infantry)": infantry is every foot type (the rulebook's gap), mortars and VC (Local) too.
+    for kind, side in (("mortars", "allies"), ("vc_local", "vc_nva"), ("us_infantry", "allies")):
+        ctx = make_ctx(klicks, ["...", "==="], [unit("M1", side, kind, "0102")])
+        assert mv.reach(ctx, ctx.state.unit("M1")).ends["0302"] == 2, kind
 
 
 # --- explanations -----------------------------------------------------------------------------------
@@ -211,7 +218,7 @@ def test_costs_are_compiled_once_per_rules_board_and_type(klicks, monkeypatch):
     first = mv.reachable(ctx, ctx.state.unit("A1"))
     table = costs.cost_table(ctx.rules, ctx.board, "us_infantry")
     assert table is costs.cost_table(ctx.rules, ctx.board, "us_infantry")
-    assert table.scale == 1 and costs.cost_table(ctx.rules, ctx.board, "vc_local").scale == 2  # road ½
+    assert table.scale == 1 and costs.cost_table(ctx.rules, ctx.board, "us_mech").scale == 2  # road ½
 
     def no_rules(*args, **kw):
         raise AssertionError("a rule was evaluated during the search")

@@ -295,11 +295,17 @@ def test_huey_carries_2(rulebook):
             assert unit.first("carries") is None
 
 
-def test_starred_units_are_infantry(rulebook):
+def test_foot_units_are_infantry(rulebook):
+    """TERRAIN TABLE "Road ½ (1 infantry)" and PATROL MODE "(only infantry units) … (2 for special
+    forces)": infantry is every type that moves on foot, Special Forces among them, whether or not
+    the UNITS table stars it; mech, armour, artillery and aircraft are not."""
+    foot = {"CIDG", "US Infantry*", "US Marines*", "Special Forces", "ARVN*", "VC (Local)",
+            "VC (Mainforce)*", "NVA*", "NVA Sappers", "Mortars"}
     for row in _table(SEED_UNITS)[1:]:
         unit = _unit_by_label(rulebook, row[0])
-        assert ("infantry" in _tags(unit)) == row[0].endswith("*"), row[0]
-    assert rulebook.get("tag", "infantry").provenance.gaps, "the '*' reading must be marked as a gap"
+        assert ("infantry" in _tags(unit)) == (row[0] in foot), row[0]
+        assert (str(unit.first("movement").get("class")) == "foot") == (row[0] in foot), row[0]
+    assert rulebook.get("tag", "infantry").provenance.gaps, "the infantry reading must be marked as a gap"
 
 
 def test_air_units_move_all_and_have_no_defence(rulebook):
@@ -422,7 +428,7 @@ def test_watch_mode(rulebook):
 def test_patrol_mode(rulebook):
     patrol = rulebook.get("mode", "patrol")
     assert str(patrol.first("side").get("side")) == "allies"
-    assert {str(w) for w in patrol.first("for").get("who")} == {"infantry", "special_forces"}
+    assert {str(w) for w in patrol.first("for").get("who")} == {"infantry"}  # Special Forces among them
     zone = {_who(p): p.get("modifier") for p in patrol.all("zone")}
     assert zone == {(): 1, ("special_forces",): 2}
     spot = {_who(p): p.get("range") for p in patrol.all("spot")}
