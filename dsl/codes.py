@@ -241,6 +241,7 @@ RULES: tuple[CodeInfo, ...] = (
     CodeInfo("E137", "deferring-terrain-effect"),
     CodeInfo("E138", "bad-step-line"),
     CodeInfo("E139", "crossing-cost-off-edges"),
+    CodeInfo("E155", "factor-points-for-cells"),
     # E2 tables: checks in dsl/lint/tables.py, rows.py, cells.py and contexts.py
     CodeInfo("E201", "bad-column-heading"),
     CodeInfo("E202", "duplicate-column"),

@@ -130,6 +130,9 @@ def score_for(ctx: Context, award: Award, unit: Unit) -> bool:
         return False
     side = award.to or next(s for s in ctx.rules.sides if s != unit.side)
     points = award.points_for(ctx.rules.unit_type(unit.type).selectors)
+    if isinstance(points, str):  # `points factor F`: the factor as the counter shows it
+        value = ctx.rules.factor(unit, points)
+        points = value if isinstance(value, (int, Fraction)) and not isinstance(value, bool) else 0
     name = award.resource or victory_resource(ctx)
     if not (points and name):
         return False

@@ -73,7 +73,8 @@ class Award:
     """For ``held`` and ``infiltrated``: the cells that count (``None``: no ``cells`` line)."""
     cells_except: tuple[str, ...]
     then_to: str | None
-    points: tuple[ForLine[int], ...]
+    points: tuple[ForLine[int | str], ...]
+    """Per ``for`` line: a number of points, or the name of the factor the counter's points are."""
     doubled_with: tuple[str, ...]
     scored_during: tuple[str, ...] | None
     """``scored during PHASE…``: the phases (and steps) it scores in; ``None`` for ``scored as they
@@ -83,8 +84,9 @@ class Award:
         """Whether it scores while these phases and steps run (the running one and those around it)."""
         return self.scored_during is None or not running.isdisjoint(self.scored_during)
 
-    def points_for(self, selectors: frozenset[str]) -> int:
-        """The points for a counter (or a cell) these selectors name: its ``for`` line, else the general one."""
+    def points_for(self, selectors: frozenset[str]) -> int | str:
+        """The points for a counter (or a cell) these selectors name: its ``for`` line, else the general
+        one; a factor's name for ``points factor F`` (the counter's value of F: ``interpreter.victory``)."""
         line = line_for(self.points, selectors)
         return line.value if line is not None else 0
 
@@ -119,7 +121,8 @@ def compile_award(decl: Declaration) -> Award:
         cells=as_names(cells.get("where")) if cells is not None else None,
         cells_except=as_names(cells.get("except")) if cells is not None else (),
         then_to=str(then.get("box")) if then is not None else None,
-        points=for_lines(decl.all("points"), lambda p: int(p.get("value"))),
+        points=for_lines(decl.all("points"),
+                         lambda p: str(p.get("factor")) if p.get("factor") is not None else int(p.get("value"))),
         doubled_with=as_names(doubled.get("who")) if doubled is not None else (),
         scored_during=_during(decl.first("scored")),
     )

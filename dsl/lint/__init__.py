@@ -17,6 +17,7 @@ the resolved model, kept out of the model classes, one family per module:
 - ``coverage``  I6xx  gaps, errata, sections with no encoded rule
 - ``steps``     E138, E226, W511: multi-step counters (their step lines, and the effects on steps)
 - ``hexsides``  E139: what map features on cell sides do (crossing costs)
+- ``awards``    E155: what an award's points are read from
 
 Suppressions: a comment ``# lint: ignore[W401]`` (codes or prefixes, comma
 separated) on a declaration's first line, or alone on the line just before it,
@@ -58,7 +59,7 @@ class RegisteredCheck:
 
 CHECKS: dict[str, RegisteredCheck] = {}
 
-FAMILIES = ("names", "tables", "rows", "cells", "contexts", "sequence", "unused", "sanity", "coverage", "steps", "hexsides")
+FAMILIES = ("names", "tables", "rows", "cells", "contexts", "sequence", "unused", "sanity", "coverage", "steps", "hexsides", "awards")
 
 
 def check(code: str, name: str) -> Callable[[Check], Check]:

@@ -81,6 +81,17 @@ def test_a_cell_entered_only_across_a_road_is_entered_by_the_road_alone(scenario
     assert mv.reach(ctx, guards).path("0403") == ("0402", "0303", "0403")
 
 
+def test_an_award_may_be_worth_the_counters_factor(scenario):
+    from warbook.interpreter.combat import eliminate
+
+    tanks, guards = Unit("B2", "tanks", "blue", "0201"), Unit("R1", "guards", "red", "0402")
+    ctx = make(scenario, tanks, guards)
+    eliminate(ctx, tanks, "test")
+    eliminate(ctx, guards, "test")
+    # `points factor defence`: red scores the tanks' defence 3, blue the guards' defence 2.
+    assert ctx.state.resource("red", "vp") == 3 and ctx.state.resource("blue", "vp") == 2
+
+
 # --- whole games -----------------------------------------------------------------------------------------
 
 
