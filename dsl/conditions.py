@@ -19,6 +19,9 @@ Grammar (``|`` alternatives, ``[ ]`` optional, ``+`` one or more)::
                 | PHASE ( "phase" | "step" ) "ends"  a phase or step of the sequence ends
     clause     := quantity COMPARISON quantity        vp lead >= 25, firers attack exceeds targets attack
                 | "only" "one" "side" [ "remains" ] place
+                | ( "all" | "any" ) ROLE "across" FEATURE+   all attackers across river: each attacker's
+                                                      cell and the cell fought over share a side or
+                                                      corner with such a feature (or its tag)
                 | [ WHO ] "defending"                 the side is the defender of the battle
                 | "without" counters                  no such counter in the cell
                 | [ "no" ] counters place             own unit or raider adjacent to capital
@@ -152,7 +155,17 @@ class OneSide:
     place: Place
 
 
-Clause = Compare | Presence | Defending | OneSide
+@frozen
+class Across:
+    """``(all | any) ROLE across FEATURE…``: whether every (or some) unit of the role fights across
+    a side or corner of the cell fought over that has one of the features (or their tags)."""
+
+    every: bool
+    role: str
+    features: tuple[str, ...]
+
+
+Clause = Compare | Presence | Defending | OneSide | Across
 
 
 @frozen
@@ -172,7 +185,7 @@ class Names:
 
     def __init__(self, rulebook: Rulebook):
         self.kinds: dict[str, set[str]] = {}
-        for kind in (*_SELECTOR_KINDS, "resource", "factor", "phase", "step"):
+        for kind in (*_SELECTOR_KINDS, "resource", "factor", "phase", "step", "feature"):
             for decl in rulebook.of_kind(kind):
                 self.kinds.setdefault(decl.name, set()).add(kind)
 
@@ -308,6 +321,17 @@ class _Parser:
             return compare
         self.i = start
         word = self.peek()
+        if word in ("all", "any") and self.peek(1) in ROLES and self.peek(2) == "across":
+            role = self.peek(1)
+            self.i += 3
+            features = []
+            while self.peek() is not None and self.peek() != "and":
+                if not self.names.has(self.peek(), "feature", "tag"):  # type: ignore[arg-type]
+                    self.fail("a feature or tag name")
+                features.append(self.take())
+            if not features:
+                self.fail("a feature or tag name")
+            return Across(word == "all", role, tuple(features))  # type: ignore[arg-type]
         if word == "only":
             self.take("only"), self.take("one"), self.take("side")
             if self.peek() == "remains":

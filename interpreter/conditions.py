@@ -25,6 +25,10 @@ Readings:
   on (``ctx.operation`` has a contested cell) and the side is not the one conducting the operation.
 - ``ROLE FACTOR``: a printed factor summed over the role's units; factors that are not numbers
   count 0.
+- ``all|any ROLE across FEATURE…``: a unit of the role is across when its cell and the condition's
+  cell (the cell fought over) are joined by a side or corner with one of the features or tags; a
+  unit in that cell or not next to it is not.  ``all`` needs at least one unit of the role (dummies
+  do not count), every one across; with none, neither holds.
 
 Raises (from ``line_condition`` and ``effect_condition``):
     RulesError: (E805) for a condition the grammar could not read (the linter reports it as W508).
@@ -40,6 +44,7 @@ from typing import Any
 from attrs import field, frozen
 
 from ..dsl.conditions import (
+    Across,
     Compare,
     Condition,
     Defending,
@@ -176,7 +181,20 @@ def _clause(ctx: Context, clause, scope: Scope) -> bool:
     if isinstance(clause, OneSide):
         cells = _place_cells(ctx, clause.place, scope)
         return len({u.side for u in ctx.state.units if u.location in cells and not u.dummy}) <= 1
+    if isinstance(clause, Across):
+        return across(ctx, clause, scope)
     raise TypeError(f"unknown clause {clause!r}")  # pragma: no cover - the parser makes only these
+
+
+def across(ctx: Context, clause: Across, scope: Scope) -> bool:
+    """Whether ``all``/``any`` of the role's units fight across such a feature (module docstring)."""
+    units = [u for u in scope.roles.get(clause.role, ()) if not u.dummy]
+    cell, graph, wanted = scope.cell, ctx.board.graph, frozenset(clause.features)
+    if not units or cell is None:
+        return False
+    found = (u.location != cell and graph.has_edge(u.location, cell)
+             and not wanted.isdisjoint(graph.edges[u.location, cell].get("features", ())) for u in units)
+    return all(found) if clause.every else any(found)
 
 
 def quantity(ctx: Context, q: Quantity, scope: Scope) -> Fraction:

@@ -92,6 +92,25 @@ def test_an_award_may_be_worth_the_counters_factor(scenario):
     assert ctx.state.resource("red", "vp") == 3 and ctx.state.resource("blue", "vp") == 2
 
 
+def test_an_attack_wholly_across_the_river_shifts_one_column_left(scenario):
+    from warbook.interpreter.combat import column_shifts, table_view
+
+    guards = Unit("R1", "guards", "red", "0201")
+    east = [Unit("B1", "rifles", "blue", "0301"), Unit("B3", "rifles", "blue", "0302")]
+    west = Unit("B2", "rifles", "blue", "0101")
+    ctx = make(scenario, guards, west, *east)
+    combat = ctx.rules.combats["assault"]
+
+    def shifts(attackers):
+        return column_shifts(ctx, combat, table_view(ctx, "crt"), attackers, [guards], "0201", "blue")
+
+    # 0301 and 0302 face the wood at 0201 across the river: every attacker is across.
+    assert shifts(east) == [(-1, "shift 1L")]
+    # With 0101 (no river between it and 0201) joining in, not all attackers are across.
+    assert shifts([*east, west]) == []
+    assert shifts([west]) == []
+
+
 # --- whole games -----------------------------------------------------------------------------------------
 
 
