@@ -482,6 +482,23 @@ _add(_kind(
     singleton=True,
 ))
 _add(_kind(
+    "control", "Which side controls each cell of the map, and how control changes hands.",
+    "control [<name:NAME>] [<label:TEXT>]",
+    ("by (last occupant | presence)",
+     "`last occupant`: a cell is the side's whose real unit (not a marker or dummy) last stood in it alone "
+     "(entering it, passing through it, being placed, retreating or advancing there), and stays so after "
+     "the units leave until an enemy unit enters; `presence`: the side's only while its units alone stand "
+     "there. A cell holding units of several sides keeps its controller. Without the line: last occupant."),
+    ("cells (all | <where:" + SEL + ">+)",
+     "Which cells are controlled: every cell, or those with these terrains, tags or place names. Without "
+     "the line: every cell."),
+    ("initially (by set-up | none)",
+     "`by set-up`: once set-up ends, each cell a side's real units alone stand in is that side's; `none`, "
+     "or no line: no cell is controlled until a unit enters it. A scenario's `[scenario.control]` table "
+     "(side = list of cells or place names) gives further cells at the start."),
+    singleton=True,
+))
+_add(_kind(
     "option", "An optional rule players switch on or off.", f"option {_NAMED}",
     ("default (on | off)", "Whether it is on unless a scenario says otherwise."),
     ("effect <words:WORD>+", "What switching it on before play does (see Effects; `owner` is the side that "

@@ -14,6 +14,7 @@ from typing import Any, Callable, Generator, Iterable
 
 from ..dsl.values import Dice, read_dice
 from . import rng
+from .control import unit_moved
 from .actions import Action, Decision
 from .rules import Rules
 from .state import GameState, Unit, replace
@@ -107,7 +108,18 @@ class Context:
         return f"{unit.id} {self.rules.unit_type(unit.type).label}"
 
     def update_unit(self, unit: Unit) -> None:
+        """Put ``unit`` in place of the unit with its id: the one place a counter changes, so a
+        change of location settles the control of the cells it left and entered (``control``)."""
+        if self.rules.control is None:
+            self.state = self.state.with_unit(unit)
+            return
+        try:
+            before: Unit | None = self.state.unit(unit.id)
+        except KeyError:
+            before = None
         self.state = self.state.with_unit(unit)
+        if before is not None and before.location != unit.location:
+            unit_moved(self, before, unit)
 
 
 def _in_order(options: Iterable[Action]) -> tuple[Action, ...]:

@@ -21,6 +21,7 @@ from ..dsl.vocabulary import REPEAT_CONDITION
 from .actions import Action
 from .citations import because, cite
 from .context import Context, Flow
+from .control import start as start_control
 from .event_effects import phase_ended
 from .procedures import PROCEDURES, load_procedures
 from .state import unit_with_spent, replace
@@ -32,6 +33,7 @@ def play(ctx: Context) -> Flow:
 
     try:
         yield from setup(ctx)
+        start_control(ctx)
         yield from _turns(ctx)
     except GameEnds:
         ctx.operation = None  # the game ended inside a procedure (sudden death): nothing more runs

@@ -30,6 +30,7 @@ from attrs import evolve
 from ..dsl.compiled.actions import ActionRule, compile_action
 from ..dsl.compiled.boxes import Box, Placement, compile_box, compile_placement
 from ..dsl.compiled.combat import CombatRule, compile_combat
+from ..dsl.compiled.control import ControlRule, compile_control
 from ..dsl.compiled.events import EventRule, compile_event
 from ..dsl.compiled.lines import as_names
 from ..dsl.compiled.modes import Mode, Spotting, compile_mode, compile_spotting
@@ -111,6 +112,9 @@ class Rules:
         self.eliminated_box: str = next((b.name for b in self.boxes.values() if b.holds_eliminated), ELIMINATED)
         """Where eliminated units go: the box that ``holds eliminated``, else out of play."""
         self.zones: tuple[ZoneRule, ...] = tuple(compile_zone(d) for d in self._in_force("zone"))
+        control = rulebook.of_kind("control")
+        self.control: ControlRule | None = compile_control(control[0]) if control else None
+        """Who holds each cell and how it changes hands (``interpreter.control``); ``None``: no control."""
         sequence = rulebook.of_kind("sequence")
         self.phases: tuple[Declaration, ...] = tuple(
             d for d in (sequence[0].children if sequence else ()) if in_force(rulebook, d))

@@ -211,6 +211,7 @@ def load_scenario(path: str | Path) -> Scenario:
     resources = reader.side_values(head, "resources")
     income = reader.side_values(head, "income")
     choices = reader.choices(head)
+    control = reader.control(head)
 
     placements = _read_entries(source, found.setup, SetupEntry, "setup", reader.placement)
     draws = _read_entries(source, found.draw, DrawEntry, "draw", reader.draw)
@@ -226,7 +227,7 @@ def load_scenario(path: str | Path) -> Scenario:
                     tuple(order), tuple(setup_order), tuple(resources), tuple(placements), head.note,
                     tuple(income), head.year, tuple(options), tuple(choices), tuple(draws), tuple(modifiers),
                     unplaced, rules_path=rulebook.path, map_path=str(map_path), map_text=map_text,
-                    turns_from_rulebook=head.turns is None)
+                    turns_from_rulebook=head.turns is None, control=tuple(control))
 
 
 NO_TURNS = ("'turns' is a whole number of at least 1; the rulebook's sequence leaves the number of turns to the "

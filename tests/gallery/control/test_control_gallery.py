@@ -1,0 +1,175 @@
+"""Mechanics gallery: control of cells, played in a neutral game (control.rules).
+
+Every expected value is worked out by hand from control.rules and map.toml: the towns 0202
+(Westby), 0402 (Midway) and 0702 (Eastby) are the only controlled cells (``cells objective``);
+the set-up gives Westby to Blue and Eastby to Red (``initially by set-up``) and the scenario's
+``[scenario.control]`` gives Midway to Red.  Hex columns: even columns sit half a hex lower, so
+0202's neighbours are 0201, 0301, 0302, 0203, 0102, 0101 (``interpreter.grid``).
+"""
+
+from pathlib import Path
+
+import pytest
+from attrs import evolve
+
+from driving import played, run_cli
+from invariants import play_checked
+from warbook.interpreter.agents import GreedyAgent, RandomAgent
+from warbook.interpreter.context import Context
+from warbook.interpreter.control import passed, start
+from warbook.interpreter.game import Game
+from warbook.interpreter.rng import choice_rng
+from warbook.interpreter.rules import Rules
+from warbook.interpreter.scenario import load_scenario
+from warbook.interpreter.state import GameState, Unit, replace
+from warbook.interpreter.procedures import load_procedures
+
+HERE = Path(__file__).parent
+SCENARIO = HERE / "control.toml"
+
+
+@pytest.fixture(scope="module")
+def scenario():
+    load_procedures()
+    return load_scenario(SCENARIO)
+
+
+def make(scenario, *units: Unit, control=(), rules=None) -> Context:
+    ctx = Context(scenario, seed=0)
+    if rules is not None:
+        ctx.rules = rules
+    ctx.state = GameState(turn=1, phase="movement", units=tuple(sorted(units)), control=tuple(control))
+    return ctx
+
+
+def B(n: int, at: str) -> Unit:
+    return Unit(f"B{n}", "blue_infantry", "blue", at)
+
+
+def R(n: int, at: str) -> Unit:
+    return Unit(f"R{n}", "red_infantry", "red", at)
+
+
+def move(ctx, unit_id: str, cell: str) -> None:
+    ctx.update_unit(replace(ctx.state.unit(unit_id), location=cell))
+
+
+def texts(ctx) -> list[str]:
+    return [e["text"] for e in ctx.events if e.get("kind") == "control"]
+
+
+# --- initial control -----------------------------------------------------------------------------------
+
+
+def test_set_up_and_the_scenario_table_give_the_first_controllers(scenario):
+    ctx = make(scenario, B(1, "0202"), B(2, "0202"), R(1, "0702"), R(2, "0301"))
+    start(ctx)
+    # 0301 is clear (not an objective): not controlled even with a unit on it.
+    assert ctx.state.control == (("0202", "blue"), ("0402", "red"), ("0702", "red"))
+    assert texts(ctx) == ["0202 now Blue", "0702 now Red", "0402 now Red (the scenario)"]
+
+
+def test_a_played_game_starts_with_the_same_control(scenario):
+    game = Game.new(SCENARIO, 1)
+    while game.state.turn == 0:
+        game.apply(RandomAgent(choice_rng(1, "x")).choose(None, game.decision))
+    assert dict(game.state.control) == {"0202": "blue", "0402": "red", "0702": "red"}
+    assert game.observe("blue")["control"] == game.observe("red")["control"] == {
+        "0202": "blue", "0402": "red", "0702": "red"}
+
+
+# --- last occupant ---------------------------------------------------------------------------------------
+
+
+def test_a_cell_stays_its_sides_after_the_unit_leaves_until_an_enemy_enters(scenario):
+    ctx = make(scenario, B(1, "0302"), R(1, "0602"), control=(("0402", "red"),))
+    move(ctx, "B1", "0402")
+    assert ctx.state.controller("0402") == "blue"
+    move(ctx, "B1", "0302")  # left: still Blue's
+    assert ctx.state.controller("0402") == "blue"
+    move(ctx, "R1", "0402")
+    assert ctx.state.controller("0402") == "red"
+    assert texts(ctx) == ["0402 now Blue", "0402 now Red"]
+
+
+def test_a_cell_holding_both_sides_keeps_its_controller_until_one_is_gone(scenario):
+    ctx = make(scenario, B(1, "0402"), R(1, "0502"), control=(("0402", "blue"),))
+    move(ctx, "R1", "0402")  # both sides there: Blue keeps it
+    assert ctx.state.controller("0402") == "blue"
+    move(ctx, "B1", "eliminated")  # Red alone now
+    assert ctx.state.controller("0402") == "red"
+
+
+def test_units_passing_through_take_the_cells_on_the_way(scenario):
+    ctx = make(scenario, B(1, "0302"))
+    passed(ctx, ctx.state.unit("B1"), ("0402", "0502"))  # 0502 is woods: not controlled
+    assert ctx.state.control == (("0402", "blue"),)
+
+
+def test_a_move_in_play_passes_control_on_its_path(scenario):
+    game = Game.new(SCENARIO, 1)
+    while game.state.turn == 0:
+        game.apply(RandomAgent(choice_rng(1, "x")).choose(None, game.decision))
+    # Blue moves first: a unit at Westby (0202) reaches Midway (0402) by 0302, two clear or town
+    # hexes of its 3 movement points, and takes it from Red.
+    assert game.decision.kind == "move"
+    target = next(o for o in game.decision.options if o.args[1:] == ("0402",))
+    game.apply(target)
+    assert game.state.controller("0402") == "blue"
+    assert any(e.get("text") == "0402 now Blue" for e in game.log)
+
+
+# --- presence -------------------------------------------------------------------------------------------
+
+
+def test_by_presence_a_cell_is_nobodys_once_its_units_leave(scenario):
+    rules = Rules(scenario.rulebook)
+    rules.control = evolve(rules.control, presence=True)
+    ctx = make(scenario, B(1, "0302"), rules=rules)
+    move(ctx, "B1", "0402")
+    assert ctx.state.control == (("0402", "blue"),)
+    move(ctx, "B1", "0302")
+    assert ctx.state.control == ()
+    assert texts(ctx) == ["0402 now Blue", "0402 now no side's"]
+
+
+# --- scenario table errors -------------------------------------------------------------------------------
+
+
+def test_a_scenario_table_naming_an_uncontrolled_cell_is_refused(tmp_path):
+    from warbook.dsl.diagnostics import RulesError
+
+    for name in ("control.rules", "map.toml"):
+        (tmp_path / name).write_text((HERE / name).read_text())
+    text = SCENARIO.read_text().replace('red = ["Midway"]', 'red = ["Midway", "0301"]\nblue = ["Midway"]')
+    (tmp_path / "s.toml").write_text(text)
+    with pytest.raises(RulesError) as error:
+        load_scenario(tmp_path / "s.toml")
+    messages = [d.message for d in error.value.diagnostics]
+    assert "cell 0301 is not one the rulebook's control declaration controls" in messages
+    assert "cell 0402 is given to more than one side" in messages
+
+
+# --- whole games -----------------------------------------------------------------------------------------
+
+
+def test_random_and_greedy_games_keep_the_invariants_and_replay_alike():
+    scenario = load_scenario(SCENARIO)
+    for seed in range(3):
+        game = play_checked(scenario, seed, lambda g: {s: RandomAgent(choice_rng(seed, s)) for s in g.ctx.rules.sides})
+        assert played(SCENARIO, seed).log == played(SCENARIO, seed).log
+    game = play_checked(scenario, 2, lambda g: {s: GreedyAgent(choice_rng(2, s), g) for s in g.ctx.rules.sides})
+    assert game.is_over()
+
+
+def test_a_saved_game_reloads_with_its_control(tmp_path):
+    game = played(SCENARIO, 1)
+    game.save(tmp_path / "g.jsonl")
+    again = Game.load(tmp_path / "g.jsonl")
+    assert again.state.control == game.state.control
+
+
+def test_play_narrates_control_changes(capsys):
+    code, out, _ = run_cli(capsys, "play", str(SCENARIO), "--seed", "3")
+    assert code == 0
+    assert "0202 now Blue" in out and "0402 now Red (the scenario)" in out
