@@ -22,6 +22,7 @@ Grammar (``|`` alternatives, ``[ ]`` optional, ``+`` one or more)::
                 | [ WHO ] "defending"                 the side is the defender of the battle
                 | "without" counters                  no such counter in the cell
                 | [ "no" ] counters place             own unit or raider adjacent to capital
+                | "in" TRACE | "out" "of" TRACE        the cell in question traces (or not) to a source
     quantity   := INT | [ WHO ] RESOURCE [ "lead" ] | ROLE FACTOR
     counters   := group ( "or" group )*               a counter matching any group
     group      := ( WHO | SELECTOR | NOUN )+          a counter matching every word of the group
@@ -31,6 +32,7 @@ Grammar (``|`` alternatives, ``[ ]`` optional, ``+`` one or more)::
     WHO        := "own" | "self" | "owner" | "opponent" | "enemy" | SIDE
     NOUN       := "unit" | "units" | "marker" | "markers" | "counter" | "counters"
     ROLE       := "attackers" | "defenders" | "firers" | "targets"
+    TRACE      := a declared ``trace`` (``in supply``: the own side can trace ``supply`` from the cell)
     COMPARISON := ">" | ">=" | "<" | "<=" | "=" | "exceeds" | "at least" | "at most" | "below" | "equals"
 
 Who ``own`` is depends on where the condition is written: an event's side (the side whose
@@ -152,7 +154,16 @@ class OneSide:
     place: Place
 
 
-Clause = Compare | Presence | Defending | OneSide
+@frozen
+class Traced:
+    """``in TRACE`` (``negated``: ``out of TRACE``): the own side can trace the named ``trace``
+    from the cell in question."""
+
+    trace: str
+    negated: bool = False
+
+
+Clause = Compare | Presence | Defending | OneSide | Traced
 
 
 @frozen
@@ -172,7 +183,7 @@ class Names:
 
     def __init__(self, rulebook: Rulebook):
         self.kinds: dict[str, set[str]] = {}
-        for kind in (*_SELECTOR_KINDS, "resource", "factor", "phase", "step"):
+        for kind in (*_SELECTOR_KINDS, "resource", "factor", "phase", "step", "trace"):
             for decl in rulebook.of_kind(kind):
                 self.kinds.setdefault(decl.name, set()).add(kind)
 
@@ -308,6 +319,12 @@ class _Parser:
             return compare
         self.i = start
         word = self.peek()
+        if word == "in" and self.names.has(self.peek(1) or "", "trace"):
+            self.i += 2
+            return Traced(self.words[self.i - 1])
+        if word == "out" and self.peek(1) == "of" and self.names.has(self.peek(2) or "", "trace"):
+            self.i += 3
+            return Traced(self.words[self.i - 1], negated=True)
         if word == "only":
             self.take("only"), self.take("one"), self.take("side")
             if self.peek() == "remains":

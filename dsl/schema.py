@@ -388,6 +388,8 @@ _add(_kind(
     ("at map edge (north | south | east | west)+", "Cells on one of these edges of the map."),
     ("anywhere", "Any cell of the map."),
     ("to <box:REF(box)>", "Placed in this box (off the map) instead of on it."),
+    ("in <trace:REF(trace)>", "Cells the placing side can trace this `trace` from (a supply line to a "
+     "source); several `in` lines must all hold.", "repeat"),
 ))
 _add(_kind(
     "mode", "An order a unit may be given (watch, patrol): what it allows and forbids.", f"mode {_NAMED}",
@@ -490,13 +492,33 @@ _add(_kind(
      "the units leave until an enemy unit enters; `presence`: the side's only while its units alone stand "
      "there. A cell holding units of several sides keeps its controller. Without the line: last occupant."),
     ("cells (all | <where:" + SEL + ">+)",
-     "Which cells are controlled: every cell, or those with these terrains, tags or place names. Without "
-     "the line: every cell."),
+     "Which cells are controlled: every cell, or those with these terrains or tags (a map legend entry's "
+     "extra tags mark single cells). Without the line: every cell."),
     ("initially (by set-up | none)",
      "`by set-up`: once set-up ends, each cell a side's real units alone stand in is that side's; `none`, "
      "or no line: no cell is controlled until a unit enters it. A scenario's `[scenario.control]` table "
      "(side = list of cells or place names) gives further cells at the start."),
     singleton=True,
+))
+_add(_kind(
+    "trace", "A path traced through the map to a source: a supply line, a line of communication.",
+    f"trace {_NAMED}",
+    ("length <count:INT> (hexes | points as <unit:REF(unit)>)",
+     "How long the path may be: `hexes`, at most that many cells entered (the start not counted, the "
+     "source counted); `points as UNIT`, at most that many movement points as that unit type pays to enter "
+     "each cell (its movement class's costs; a cell it may not enter is never on the path). Without the "
+     "line: any length."),
+    ("to (map edge (north | south | east | west)+ | cells <where:" + SEL + ">+ | units <who:" + SEL + ">+"
+     " | controlled cells) [for <side:REF(side)>]",
+     "A source the path may end at: a cell on one of these map edges, a cell with these terrains or tags, "
+     "a cell holding a friendly real unit these name, or a cell the tracing side controls (`control`); "
+     "`for SIDE`: that side's source only. Several lines are alternatives.", "repeat"),
+    ("never through <where:" + SEL + ">+", "Cells the path may not enter (nor end in).", "repeat"),
+    ("blocked by (enemy units | enemy zones) [and (enemy units | enemy zones)]",
+     "Cells the path may not enter: cells holding an enemy real unit, cells in an enemy zone of control "
+     "(every `zone`). The cell the path starts from never blocks it."),
+    ("zones lifted by friendly units",
+     "An enemy zone does not block a cell that holds a friendly real unit."),
 ))
 _add(_kind(
     "option", "An optional rule players switch on or off.", f"option {_NAMED}",

@@ -64,7 +64,8 @@ _PROCEDURE_SOURCES = [
     "refit from <box:REF(box)> paying <action:REF(action)> delay <dice:REF(dice)>",
     "return refitted units",
     "reclaim markers <markers:REF(marker)>+",
-    f"check supply [except <exempt:{SEL}>+] paying <action:REF(action)> else to <box:REF(box)>",
+    f"check supply [except <exempt:{SEL}>+] [by <trace:REF(trace)>] paying <action:REF(action)>"
+    " else to <box:REF(box)>",
     "score <awards:REF(award)>+",
     "designate force paying <actions:REF(action)>+",
     "move force",

@@ -25,6 +25,8 @@ Readings:
   on (``ctx.operation`` has a contested cell) and the side is not the one conducting the operation.
 - ``ROLE FACTOR``: a printed factor summed over the role's units; factors that are not numbers
   count 0.
+- ``in TRACE`` / ``out of TRACE``: whether the own side can trace the named ``trace`` from the cell
+  in question (``Scope.cell``, else the counter's own cell; ``interpreter.tracing``).
 
 Raises (from ``line_condition`` and ``effect_condition``):
     RulesError: (E805) for a condition the grammar could not read (the linter reports it as W508).
@@ -49,6 +51,7 @@ from ..dsl.conditions import (
     Place,
     Presence,
     Quantity,
+    Traced,
     Who,
 )
 from ..dsl.diagnostics import RulesError, diagnostic
@@ -58,6 +61,7 @@ from .caches import map_memos
 from .context import Context
 from .rules import Rules
 from .state import Unit
+from .tracing import traces
 
 OPERATORS = {">": operator.gt, ">=": operator.ge, "<": operator.lt, "<=": operator.le, "=": operator.eq}
 
@@ -173,6 +177,10 @@ def _clause(ctx: Context, clause, scope: Scope) -> bool:
         if operation is None or operation.cell is None:
             return False
         return any(side != operation.side for side in sides_of(ctx, clause.who, scope.side))
+    if isinstance(clause, Traced):
+        cell = scope.cell if scope.cell is not None else scope.unit.location if scope.unit is not None else None
+        found = traces(ctx, ctx.rules.traces[clause.trace], scope.side, cell)
+        return not found if clause.negated else found
     if isinstance(clause, OneSide):
         cells = _place_cells(ctx, clause.place, scope)
         return len({u.side for u in ctx.state.units if u.location in cells and not u.dummy}) <= 1

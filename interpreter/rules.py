@@ -30,7 +30,7 @@ from attrs import evolve
 from ..dsl.compiled.actions import ActionRule, compile_action
 from ..dsl.compiled.boxes import Box, Placement, compile_box, compile_placement
 from ..dsl.compiled.combat import CombatRule, compile_combat
-from ..dsl.compiled.control import ControlRule, compile_control
+from ..dsl.compiled.control import ControlRule, TraceRule, compile_control, compile_trace
 from ..dsl.compiled.events import EventRule, compile_event
 from ..dsl.compiled.lines import as_names
 from ..dsl.compiled.modes import Mode, Spotting, compile_mode, compile_spotting
@@ -115,6 +115,8 @@ class Rules:
         control = rulebook.of_kind("control")
         self.control: ControlRule | None = compile_control(control[0]) if control else None
         """Who holds each cell and how it changes hands (``interpreter.control``); ``None``: no control."""
+        self.traces: dict[str, TraceRule] = {d.name: compile_trace(d) for d in rulebook.of_kind("trace")}
+        """The paths traced to a source (``interpreter.tracing``), by name."""
         sequence = rulebook.of_kind("sequence")
         self.phases: tuple[Declaration, ...] = tuple(
             d for d in (sequence[0].children if sequence else ()) if in_force(rulebook, d))

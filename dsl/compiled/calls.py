@@ -136,6 +136,8 @@ class CheckSupply(Call):
     exempt: tuple[str, ...]
     action: str
     box: str
+    trace: Optional[str] = None
+    """``by TRACE``: a unit that can trace it from its cell is in supply too (``interpreter.tracing``)."""
 
 
 @_call("score")

@@ -36,3 +36,67 @@ def compile_control(decl: Declaration) -> ControlRule:
         cells=as_names(cells.get("where")) if cells is not None and cells.get("where") else None,
         from_setup=initially is not None and initially.has("set-up"),
     )
+
+
+@frozen
+class TraceSource:
+    """One ``to …`` line: where a path may end (``kind`` is ``edge``, ``cells``, ``units`` or
+    ``controlled``), for one side only (``side``) or for every side."""
+
+    kind: str
+    names: tuple[str, ...] = ()
+    """The edges (``north`` …), or the selectors of the cells or units."""
+    side: str | None = None
+
+
+@frozen
+class TraceRule:
+    """A ``trace NAME { … }`` declaration, read."""
+
+    decl: Declaration = field(repr=False)
+    length: int | None
+    """At most this many hexes, or movement points (``points_as``); ``None``: any length."""
+    points_as: str | None
+    """``length N points as UNIT``: the unit type whose costs count (``None``: hexes)."""
+    sources: tuple[TraceSource, ...]
+    never_through: tuple[str, ...]
+    enemy_units: bool
+    enemy_zones: bool
+    zones_lifted: bool
+    """``zones lifted by friendly units``: an enemy zone does not block a cell holding a friendly unit."""
+
+    @property
+    def name(self) -> str:
+        return self.decl.name
+
+    def sources_for(self, side: str) -> tuple[TraceSource, ...]:
+        return tuple(s for s in self.sources if s.side is None or s.side == side)
+
+
+_EDGES = ("north", "south", "east", "west")
+
+
+def compile_trace(decl: Declaration) -> TraceRule:
+    """One ``trace`` declaration as a ``TraceRule``."""
+    length, blocked = decl.first("length"), decl.first("blocked")
+    sources = []
+    for line in decl.all("to"):
+        side = str(line.get("side")) if line.get("side") is not None else None
+        if line.get("where"):
+            sources.append(TraceSource("cells", as_names(line.get("where")), side))
+        elif line.get("who"):
+            sources.append(TraceSource("units", as_names(line.get("who")), side))
+        elif line.has("controlled"):
+            sources.append(TraceSource("controlled", (), side))
+        else:
+            sources.append(TraceSource("edge", tuple(e for e in _EDGES if line.has(e)), side))
+    return TraceRule(
+        decl,
+        length=length.get("count") if length is not None else None,
+        points_as=str(length.get("unit")) if length is not None and length.get("unit") is not None else None,
+        sources=tuple(sources),
+        never_through=tuple(n for line in decl.all("never") for n in as_names(line.get("where"))),
+        enemy_units=blocked is not None and blocked.has("units"),
+        enemy_zones=blocked is not None and blocked.has("zones"),
+        zones_lifted=decl.has("zones"),
+    )

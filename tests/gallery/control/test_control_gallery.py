@@ -173,3 +173,83 @@ def test_play_narrates_control_changes(capsys):
     code, out, _ = run_cli(capsys, "play", str(SCENARIO), "--seed", "3")
     assert code == 0
     assert "0202 now Blue" in out and "0402 now Red (the scenario)" in out
+
+
+# --- tracing ---------------------------------------------------------------------------------------------
+
+COLUMNS = {c: {f"{c:02d}{r:02d}" for r in (1, 2, 3)} for c in range(1, 8)}
+
+
+def supply_of(ctx, side: str) -> set[str]:
+    from warbook.interpreter.tracing import traced_cells
+
+    return set(traced_cells(ctx, ctx.rules.traces["supply"], side))
+
+
+def test_supply_reaches_three_hexes_from_the_edge_or_a_controlled_cell(scenario):
+    ctx = make(scenario, control=(("0202", "blue"), ("0402", "red"), ("0702", "red")))
+    # From Westby (0202): 0302, 0401, 0501 and 0302, 0402, 0502 and 0303, 0403, 0503 are three
+    # hexes; column 6 is four from it and five from the west edge.
+    assert supply_of(ctx, "blue") == COLUMNS[1] | COLUMNS[2] | COLUMNS[3] | COLUMNS[4] | COLUMNS[5]
+    ctx.state = ctx.state.with_controller("0402", "blue")
+    # Midway is a source now; no path goes into the woods (0502): 0702 traces by 0602, 0503; 0703
+    # by 0603, 0503; 0701 is four hexes away by 0601, 0501, 0401 or 0702, 0602, 0503.
+    assert supply_of(ctx, "blue") == set().union(*COLUMNS.values()) - {"0701"}
+
+
+def test_supply_is_not_traced_through_enemy_units_or_zones_unless_a_friendly_unit_stands_there(scenario):
+    # R1 at 0302 exerts a zone on 0201, 0202, 0301, 0303, 0401, 0402; B1 stands in Westby (0202).
+    ctx = make(scenario, B(1, "0202"), R(1, "0302"), control=(("0202", "blue"),))
+    lifted = COLUMNS[1] | COLUMNS[2] | {"0302", "0303"}  # 0302, 0303 step into 0202 (B1 lifts its zone)
+    assert supply_of(ctx, "blue") == lifted  # 0301's neighbours 0201, 0302, 0401 are all blocked
+    rules = Rules(scenario.rulebook)
+    rules.traces["supply"] = evolve(rules.traces["supply"], zones_lifted=False)
+    ctx.rules = rules
+    # Westby is in R1's zone now: a unit on it traces at length 0, no path goes into it; 0303
+    # traces by 0203 and 0103.
+    assert supply_of(ctx, "blue") == COLUMNS[1] | COLUMNS[2] | {"0303"}
+
+
+def test_a_trace_in_movement_points_pays_what_the_unit_type_pays_to_enter(scenario):
+    from warbook.interpreter.tracing import traced_cells
+
+    ctx = make(scenario)
+    forage = ctx.rules.traces["forage"]
+    assert traced_cells(ctx, forage, "blue") == {"0502"}  # entering the woods costs 2 of the 1
+    two = evolve(forage, length=2)
+    assert traced_cells(ctx, two, "blue") == {"0502", "0401", "0402", "0501", "0503", "0601", "0602"}
+
+
+def test_in_and_out_of_a_trace_are_conditions(scenario):
+    from warbook.dsl.conditions import parse_condition
+    from warbook.interpreter.conditions import Scope, holds
+
+    ctx = make(scenario, B(1, "0202"), R(1, "0302"), control=(("0202", "blue"),))
+    inside, outside = parse_condition(["in", "supply"], ctx.rules.names), \
+        parse_condition(["out", "of", "supply"], ctx.rules.names)
+    assert holds(ctx, inside, Scope("blue", "0303")) and not holds(ctx, outside, Scope("blue", "0303"))
+    assert holds(ctx, outside, Scope("blue", "0401"))
+    assert holds(ctx, inside, Scope("blue", unit=ctx.state.unit("B1")))  # the counter's own cell
+
+
+def test_check_supply_by_a_trace_sends_units_it_does_not_reach(scenario):
+    from driving import do_call, drive
+    from warbook.interpreter.procedures import PROCEDURES
+
+    ctx = make(scenario, B(1, "0202"), B(2, "0401"), R(1, "0302"), control=(("0202", "blue"),))
+    ctx.acting = "blue"
+    call = do_call(ctx.rules, "check supply")
+    asked = drive(PROCEDURES["check supply"](ctx, call))  # no rp: B2 cannot be paid for
+    assert asked == []
+    assert ctx.state.unit("B1").location == "0202" and ctx.state.unit("B2").location == "pool"
+
+
+def test_a_placement_in_supply_offers_only_supplied_objectives(scenario):
+    from warbook.interpreter.procedures.placement import placement_options
+
+    ctx = make(scenario, R(1, "0302"), control=(("0202", "blue"),))
+    unit = Unit("B3", "blue_infantry", "blue", "pool")
+    # Objectives 0202, 0402, 0702: 0402 is in R1's zone and five hexes from the west edge.
+    assert placement_options(ctx, unit, "pool") == ["0202"]
+    ctx.state = ctx.state.with_units([replace(ctx.state.unit("R1"), location="0701")])
+    assert placement_options(ctx, unit, "pool") == ["0202", "0402"]
