@@ -342,8 +342,10 @@ _add(_kind(
     "award", "A victory-point award (a line of a VP table).", f"award {_NAMED}",
     ("to <side:REF(side)>", "Who scores."),
     ("resource <resource:REF(resource)>", "What is scored (default: the rulebook's victory resource)."),
-    ("on (eliminated | refitted | revealed | infiltrated | held | <trigger:WORD>) [by combat]",
-     "What scores: a unit or marker leaving play, being revealed, a cell being held…"),
+    ("on (eliminated | refitted | revealed | infiltrated | held | controlled | <trigger:WORD>) [by combat]",
+     "What scores: a unit or marker leaving play, being revealed, a cell being held… `controlled`: each "
+     "cell its `cells` name that the award's side controls (`control`), when a `do score` or the victory's "
+     "`score … at end` scores it."),
     ("of <who:" + SEL + ">+", "Whose units or markers it counts."),
     ("cells <where:" + SEL + ">+ [except <except:" + SEL + ">+]",
      "For `held` and `infiltrated`: which cells count (less the exceptions)."),
@@ -481,6 +483,21 @@ _add(_kind(
      "(as without the line); `won by SIDE`, a win for that side at the drawn level's label."),
     ("ends after last turn", "The game ends after its last turn (see `sequence`'s `turns`), or earlier by "
      "`sudden death`. Every game ends so, with the line or without it: it records that the source says so."),
+    ("control (all | <count:INT>) of <where:" + SEL + ">+ (at end | after turn <turn:INT> | at once)"
+     " [wins <level:NAME>]",
+     "Victory by control (`control`): the side that controls every one (or at least COUNT) of the cells these "
+     "terrains or tags name wins, at the level named (its label; without `wins`, \"Victory\"). `at end`: "
+     "decided when the game ends, before any points; `after turn N`: the game ends when turn N ends if a side "
+     "controls them then; `at once`: the game ends as soon as the phase in which a side comes to control "
+     "them ends. Sides controlling as many: the one controlling more of them, equal counts decide nothing. "
+     "Lines are read in order; the first that a side meets decides.", "repeat"),
+    ("first to <value:INT> <resource:REF(resource)> [wins <level:NAME>]",
+     "A threshold: the first side whose total of the resource reaches this value wins at once (the game "
+     "ends there, as a sudden death), at the level named (its label; without `wins`, \"Victory\").",
+     "repeat"),
+    ("score <awards:REF(award)>+ at end",
+     "Awards scored once, when the game ends and before the result is decided (`on held` and `on "
+     "controlled` awards: what each side holds or controls then)."),
     singleton=True,
 ))
 _add(_kind(

@@ -41,6 +41,8 @@ class Context:
         self.player_order: tuple[str, ...] = scenario.player_order
         self.result: dict | None = None
         """The final result, set by ``interpreter.victory.final_result`` when the game ends."""
+        self.decided: dict | None = None
+        """A result decided before the end (``interpreter.victory_forms``): control, a threshold."""
         self.operation = None
         """The ``interpreter.operation.Operation`` in progress, in games of alternating operations."""
         self.running: list[str] = []

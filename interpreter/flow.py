@@ -45,6 +45,7 @@ def _turns(ctx: Context) -> Flow:
     """Every turn: each phase of the sequence of play, then the end of the turn."""
     from .resources import forfeit_unspent
     from .victory import check_sudden_death
+    from .victory_forms import check_control
 
     phases = ctx.rules.phases  # those in force (``requires option``)
     for turn in range(1, ctx.scenario.turns + 1):
@@ -53,12 +54,14 @@ def _turns(ctx: Context) -> Flow:
         apply_turn_modifiers(ctx)
         for phase in phases:
             yield from run_phase(ctx, phase)
-            if check_sudden_death(ctx):
+            if check_sudden_death(ctx) or check_control(ctx, "once"):
                 break
         if ctx.state.over:
             break
         _end_of_turn(ctx)
         forfeit_unspent(ctx)
+        if check_control(ctx, "turn"):
+            break
 
 
 def run_phase(ctx: Context, decl: Declaration) -> Flow:

@@ -253,3 +253,79 @@ def test_a_placement_in_supply_offers_only_supplied_objectives(scenario):
     assert placement_options(ctx, unit, "pool") == ["0202"]
     ctx.state = ctx.state.with_units([replace(ctx.state.unit("R1"), location="0701")])
     assert placement_options(ctx, unit, "pool") == ["0202", "0402"]
+
+
+# --- victory ---------------------------------------------------------------------------------------------
+
+
+def victory_game(seed: int = 1) -> Game:
+    """A game just past set-up (Westby Blue's, Midway and Eastby Red's)."""
+    game = Game.new(SCENARIO, seed)
+    while game.state.turn == 0:
+        game.apply(RandomAgent(choice_rng(seed, "x")).choose(None, game.decision))
+    return game
+
+
+def test_control_of_every_objective_wins_at_once_when_the_phase_ends(scenario):
+    from warbook.interpreter.victory_forms import check_control, control_winner
+
+    ctx = make(scenario, control=(("0202", "blue"), ("0402", "red"), ("0702", "red")))
+    line = ctx.rules.victory.by_control[0]
+    assert control_winner(ctx, line) is None and not check_control(ctx, "once")
+    ctx.state = ctx.state.with_controller("0202", "red")
+    assert control_winner(ctx, line) == "red"
+    assert not check_control(ctx, "end")  # the line is read at once, not at the end
+    assert check_control(ctx, "once") and ctx.state.over
+    assert ctx.decided == {"winner": "red", "level": "Decisive victory", "margin": 0}
+    assert ctx.events[-1]["text"].startswith("Red wins: it controls all of objective")
+
+
+def test_a_count_of_cells_and_a_given_turn(scenario):
+    from warbook.interpreter.victory_forms import check_control, control_winner
+
+    ctx = make(scenario, control=(("0202", "blue"), ("0402", "blue"), ("0702", "red")))
+    two = evolve(ctx.rules.victory.by_control[0], count=2, when="turn", turn=3)
+    assert control_winner(ctx, two) == "blue"
+    ctx.rules = Rules(scenario.rulebook)
+    ctx.rules.victory = evolve(ctx.rules.victory, by_control=(two,))
+    assert not check_control(ctx, "turn")  # turn 1 ended: the line is read after turn 3
+    ctx.state = replace(ctx.state, turn=3)
+    assert check_control(ctx, "turn") and ctx.decided["winner"] == "blue"
+    one_each = evolve(two, count=1)  # both sides hold one or more: Blue holds more
+    assert control_winner(ctx, one_each) == "blue"
+    ctx.state = ctx.state.with_controller("0402", "red")
+    assert control_winner(ctx, evolve(two, count=1)) == "red"
+    ctx.state = ctx.state.with_controller("0402", None)
+    assert control_winner(ctx, evolve(two, count=1)) is None  # one each: equal counts decide nothing
+
+
+def test_the_first_side_to_four_kills_wins_at_once():
+    from warbook.interpreter.victory import GameEnds, award_for_loss
+
+    game = victory_game()
+    ctx = game.ctx
+    award_for_loss(ctx, ctx.state.unit("R1"), "eliminated")
+    assert ctx.state.resource("blue", "kills") == 2 and not ctx.state.over
+    with pytest.raises(GameEnds):
+        award_for_loss(ctx, ctx.state.unit("R2"), "eliminated")
+    assert ctx.decided == {"winner": "blue", "level": "Decisive victory", "margin": 0}
+
+
+def test_towns_are_scored_only_when_the_game_ends(scenario):
+    from warbook.interpreter.victory import final_result
+
+    ctx = make(scenario, control=(("0202", "blue"), ("0402", "blue"), ("0702", "red")))
+    result = final_result(ctx)
+    # Blue: Westby and Midway, 2 vp; Red: Eastby, 1 vp; margin 1 is a win.
+    assert result == {"winner": "blue", "level": "Victory", "margin": 1, "totals": {"blue": "2", "red": "1"}}
+
+
+def test_whole_games_end_by_each_victory_form():
+    levels = set()
+    for seed in range(8):
+        game = played(SCENARIO, seed)
+        texts_ = [e["text"] for e in game.log if e.get("kind") == "victory"]
+        levels.add(game.result()["level"])
+        if game.state.turn < 4:  # ended early: by control or by kills
+            assert texts_ and texts_[-1].split(": ")[1].startswith(("it controls all", "first to 4 kills"))
+    assert {"Victory", "Decisive victory"} <= levels
