@@ -240,6 +240,12 @@ RULES: tuple[CodeInfo, ...] = (
     CodeInfo("E136", "requires-option-named-in-force"),
     CodeInfo("E137", "deferring-terrain-effect"),
     CodeInfo("E138", "bad-step-line"),
+    # control, tracing and victory by control: checks in dsl/lint/control.py
+    CodeInfo("E145", "control-without-declaration"),
+    CodeInfo("E146", "trace-without-source"),
+    CodeInfo("E147", "unknown-victory-level"),
+    CodeInfo("E148", "second-control"),
+    CodeInfo("E149", "end-score-not-cells"),
     # E2 tables: checks in dsl/lint/tables.py, rows.py, cells.py and contexts.py
     CodeInfo("E201", "bad-column-heading"),
     CodeInfo("E202", "duplicate-column"),
@@ -337,6 +343,7 @@ RULES: tuple[CodeInfo, ...] = (
     CodeInfo("W411", "unused-option"),
     CodeInfo("W412", "unused-combat"),
     CodeInfo("W413", "unused-nationality"),
+    CodeInfo("W414", "unused-trace"),  # checked in dsl/lint/control.py
     CodeInfo("W490", "unknown-suppression", """
         ## What it does
         Reports a `# lint: ignore[…]` comment naming a code that does not exist.
