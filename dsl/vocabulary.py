@@ -76,7 +76,7 @@ _PROCEDURE_SOURCES = [
     "spot with <spotting:REF(spotting)>",
     "trigger <markers:REF(marker)>+",
     f"replace steps paying <action:REF(action)> [of <what:{SEL}>+]"
-    " [returning to <box:REF(box)>]",
+    " [returning to <box:REF(box)>] [in <trace:REF(trace)>]",
 ]
 
 

@@ -208,6 +208,8 @@ class ReplaceSteps(Call):
     """The counters it may restore (empty: any with steps)."""
     box: Optional[str]
     """``returning to BOX``: an eliminated counter may come back there, on its last step."""
+    trace: Optional[str] = None
+    """``in TRACE``: a counter is restored in place only where its side can trace it (``interpreter.tracing``)."""
 
 
 # --- reading ----------------------------------------------------------------------------

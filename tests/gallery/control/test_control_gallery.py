@@ -329,3 +329,18 @@ def test_whole_games_end_by_each_victory_form():
         if game.state.turn < 4:  # ended early: by control or by kills
             assert texts_ and texts_[-1].split(": ")[1].startswith(("it controls all", "first to 4 kills"))
     assert {"Victory", "Decisive victory"} <= levels
+
+
+def test_a_step_is_replaced_in_place_only_in_supply(scenario):
+    from driving import do_call, drive, options
+    from warbook.interpreter.procedures import PROCEDURES
+
+    reduced = [replace(B(1, "0202"), step=2), replace(B(2, "0401"), step=2)]
+    ctx = make(scenario, *reduced, R(1, "0302"), control=(("0202", "blue"),))
+    ctx.state = ctx.state.with_resource("blue", "rp", 2)
+    ctx.acting = "blue"
+    call = do_call(ctx.rules, "replace steps")
+    asked = drive(PROCEDURES["replace steps"](ctx, call), ["restore B1"])
+    # B2 at 0401 is out of supply (R1's zone cuts it off): only B1 is offered, then nothing is left.
+    assert options(asked[0]) == ["done", "restore B1"] and len(asked) == 1
+    assert ctx.state.unit("B1").step == 1 and ctx.state.unit("B2").step == 2
