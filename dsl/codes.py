@@ -273,6 +273,9 @@ RULES: tuple[CodeInfo, ...] = (
     CodeInfo("E224", "compound-cell-not-combining"),
     CodeInfo("E225", "recycle-mismatch"),
     CodeInfo("E226", "step-effect-on-single-step-type"),
+    # lasting side states: checks in dsl/lint/control.py
+    CodeInfo("E235", "state-condition-with-moment"),
+    CodeInfo("E236", "state-without-condition"),
     # E3 sequence of play: dsl/build.py, dsl/loader.py; checks in dsl/lint/sequence.py
     CodeInfo("E301", "unknown-procedure", """
         ## What it does

@@ -23,6 +23,7 @@ Grammar (``|`` alternatives, ``[ ]`` optional, ``+`` one or more)::
                 | "without" counters                  no such counter in the cell
                 | [ "no" ] counters place             own unit or raider adjacent to capital
                 | "in" TRACE | "out" "of" TRACE        the cell in question traces (or not) to a source
+                | WHO [ "not" ] STATE                  the side is (not) in a lasting state: enemy demoralised
     quantity   := INT | [ WHO ] RESOURCE [ "lead" ] | ROLE FACTOR
     counters   := group ( "or" group )*               a counter matching any group
     group      := ( WHO | SELECTOR | NOUN )+          a counter matching every word of the group
@@ -33,6 +34,7 @@ Grammar (``|`` alternatives, ``[ ]`` optional, ``+`` one or more)::
     NOUN       := "unit" | "units" | "marker" | "markers" | "counter" | "counters"
     ROLE       := "attackers" | "defenders" | "firers" | "targets"
     TRACE      := a declared ``trace`` (``in supply``: the own side can trace ``supply`` from the cell)
+    STATE      := a declared ``state`` (``own demoralised``: the own side has entered it)
     COMPARISON := ">" | ">=" | "<" | "<=" | "=" | "exceeds" | "at least" | "at most" | "below" | "equals"
 
 Who ``own`` is depends on where the condition is written: an event's side (the side whose
@@ -163,7 +165,16 @@ class Traced:
     negated: bool = False
 
 
-Clause = Compare | Presence | Defending | OneSide | Traced
+@frozen
+class InState:
+    """``WHO STATE`` (``negated``: ``WHO not STATE``): a side WHO names has entered the lasting ``state``."""
+
+    who: Who
+    state: str
+    negated: bool = False
+
+
+Clause = Compare | Presence | Defending | OneSide | Traced | InState
 
 
 @frozen
@@ -183,7 +194,7 @@ class Names:
 
     def __init__(self, rulebook: Rulebook):
         self.kinds: dict[str, set[str]] = {}
-        for kind in (*_SELECTOR_KINDS, "resource", "factor", "phase", "step", "trace"):
+        for kind in (*_SELECTOR_KINDS, "resource", "factor", "phase", "step", "trace", "state"):
             for decl in rulebook.of_kind(kind):
                 self.kinds.setdefault(decl.name, set()).add(kind)
 
@@ -325,6 +336,13 @@ class _Parser:
         if word == "out" and self.peek(1) == "of" and self.names.has(self.peek(2) or "", "trace"):
             self.i += 3
             return Traced(self.words[self.i - 1], negated=True)
+        who = self.who(word)
+        if who is not None:
+            negated = self.peek(1) == "not"
+            name = self.peek(2 if negated else 1)
+            if name is not None and self.names.has(name, "state"):
+                self.i += 3 if negated else 2
+                return InState(who, name, negated)
         if word == "only":
             self.take("only"), self.take("one"), self.take("side")
             if self.peek() == "remains":

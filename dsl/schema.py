@@ -538,6 +538,17 @@ _add(_kind(
      "An enemy zone does not block a cell that holds a friendly real unit."),
 ))
 _add(_kind(
+    "state", "A lasting state a side enters when a condition first holds: demoralised, exhausted.",
+    f"state {_NAMED}",
+    ("sides <sides:REF(side)>+", "The sides that may enter it. Without the line: every side."),
+    ("when <condition:WORD>+",
+     "Entered by a side when this condition first holds for it at the end of a phase (`own` is "
+     "the side; a condition with a moment is refused, E235; a state without `when` too, E236). Once "
+     "entered it lasts the game; it is narrated, public, and conditions read it (`own NAME`, `enemy not "
+     "NAME`)."),
+    ("forbids attack", "The side's units make no attacks (`do fight`, `do bombard`) while it is in the state."),
+))
+_add(_kind(
     "option", "An optional rule players switch on or off.", f"option {_NAMED}",
     ("default (on | off)", "Whether it is on unless a scenario says otherwise."),
     ("effect <words:WORD>+", "What switching it on before play does (see Effects; `owner` is the side that "

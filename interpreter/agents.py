@@ -331,7 +331,8 @@ def _state_from(observation: dict, guess: Mapping[str, str], rules):
         resources.append((side, name, Fraction(value)))
     return GameState(turn=observation.get("turn", 0), phase=observation.get("phase", ""),
                      units=tuple(sorted(units)), resources=tuple(resources),
-                     control=tuple(sorted(observation.get("control", {}).items())))
+                     control=tuple(sorted(observation.get("control", {}).items())),
+                     side_states=tuple(sorted(tuple(entry) for entry in observation.get("states", ()))))
 
 
 # --- a person at a terminal -------------------------------------------------------------

@@ -25,6 +25,8 @@ Readings:
   on (``ctx.operation`` has a contested cell) and the side is not the one conducting the operation.
 - ``ROLE FACTOR``: a printed factor summed over the role's units; factors that are not numbers
   count 0.
+- ``WHO STATE`` / ``WHO not STATE``: whether a side WHO names has entered the lasting ``state``
+  (``GameState.side_states``; for ``opponent`` with several opponents, any of them).
 - ``in TRACE`` / ``out of TRACE``: whether the own side can trace the named ``trace`` from the cell
   in question (``Scope.cell``, else the counter's own cell; ``interpreter.tracing``).
 
@@ -46,6 +48,7 @@ from ..dsl.conditions import (
     Condition,
     Defending,
     Group,
+    InState,
     Moment,
     OneSide,
     Place,
@@ -177,6 +180,10 @@ def _clause(ctx: Context, clause, scope: Scope) -> bool:
         if operation is None or operation.cell is None:
             return False
         return any(side != operation.side for side in sides_of(ctx, clause.who, scope.side))
+    if isinstance(clause, InState):
+        entered = ctx.state.side_states
+        found = any((side, clause.state) in entered for side in sides_of(ctx, clause.who, scope.side))
+        return not found if clause.negated else found
     if isinstance(clause, Traced):
         cell = scope.cell if scope.cell is not None else scope.unit.location if scope.unit is not None else None
         found = traces(ctx, ctx.rules.traces[clause.trace], scope.side, cell)

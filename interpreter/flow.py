@@ -45,6 +45,7 @@ def _turns(ctx: Context) -> Flow:
     """Every turn: each phase of the sequence of play, then the end of the turn."""
     from .resources import forfeit_unspent
     from .victory import check_sudden_death
+    from .side_states import enter_states
     from .victory_forms import check_control
 
     phases = ctx.rules.phases  # those in force (``requires option``)
@@ -54,6 +55,8 @@ def _turns(ctx: Context) -> Flow:
         apply_turn_modifiers(ctx)
         for phase in phases:
             yield from run_phase(ctx, phase)
+            if ctx.rules.states:
+                enter_states(ctx)
             if check_sudden_death(ctx) or check_control(ctx, "once"):
                 break
         if ctx.state.over:

@@ -176,6 +176,8 @@ class Game:
                 else None}
         if self.ctx.rules.control is not None:
             seen["control"] = dict(self.state.control)  # public: who holds each cell (``interpreter.control``)
+        if self.ctx.rules.states:
+            seen["states"] = [list(entry) for entry in self.state.side_states]  # public: (side, state) entered
         return seen
 
     def _open(self, resource: str) -> bool:

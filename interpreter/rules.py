@@ -30,7 +30,7 @@ from attrs import evolve
 from ..dsl.compiled.actions import ActionRule, compile_action
 from ..dsl.compiled.boxes import Box, Placement, compile_box, compile_placement
 from ..dsl.compiled.combat import CombatRule, compile_combat
-from ..dsl.compiled.control import ControlRule, TraceRule, compile_control, compile_trace
+from ..dsl.compiled.control import ControlRule, StateRule, TraceRule, compile_control, compile_state, compile_trace
 from ..dsl.compiled.events import EventRule, compile_event
 from ..dsl.compiled.lines import as_names
 from ..dsl.compiled.modes import Mode, Spotting, compile_mode, compile_spotting
@@ -123,6 +123,8 @@ class Rules:
         """The phases of the sequence of play in force, in order (the flow runs these)."""
         self.names = Names(rulebook)
         """What each declared name is, for reading conditions (``dsl.conditions``)."""
+        self.states: dict[str, StateRule] = {d.name: compile_state(d, self.names) for d in rulebook.of_kind("state")}
+        """The lasting states a side may enter (``interpreter.side_states``), by name."""
         self._plans: dict[int, PhasePlan] = {id(d): self._plan(d) for d in rulebook.walk()
                                              if d.kind in ("phase", "step")}
         self.tables: dict[str, TableView] = {d.name: TableView.from_declaration(d) for d in rulebook.of_kind("table")}

@@ -109,6 +109,8 @@ class GameState:
     control: tuple[tuple[str, str], ...] = ()
     """(cell, side) for each controlled cell held by a side, sorted by cell (``interpreter.control``):
     a cell not listed is held by no side.  Empty unless the rulebook declares ``control``."""
+    side_states: tuple[tuple[str, str], ...] = ()
+    """(side, state) for each lasting ``state`` a side has entered (``interpreter.side_states``), sorted."""
 
     def controller(self, cell: str) -> str | None:
         """The side holding a cell (``None``: no side), found by bisection in ``control``."""

@@ -48,7 +48,7 @@ LAYERS = {
     "mechanics": ("costs", "zones", "stacking", "situation", "cells", "world", "pathfinding", "movement", "tracing", "conditions",
                   "combat",
                   "combat_effects", "effects", "results", "steps", "step_effects", "retreats", "resource_effects", "event_effects",
-                  "victory", "victory_forms", "resources", "infiltration", "forces", "scenario", "scenario_records",
+                  "victory", "victory_forms", "side_states", "resources", "infiltration", "forces", "scenario", "scenario_records",
                   "scenario_toml", "scenario_resolve"),
     "procedures": ("procedures",),
     "flow and game": ("flow", "setup", "game", "savefile", "log_check", "catalogue"),

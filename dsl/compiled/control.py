@@ -1,15 +1,16 @@
 """Control and tracing compiled: who holds each cell, and the paths a ``trace`` follows.
 
-``control { … }`` becomes a ``ControlRule`` and each ``trace NAME { … }`` a ``TraceRule``; every
-line of those kinds is read here, once (``interpreter.control`` and ``interpreter.tracing`` carry
-them out).
+``control { … }`` becomes a ``ControlRule``, each ``trace NAME { … }`` a ``TraceRule`` and each
+``state NAME { … }`` a ``StateRule``; every line of those kinds is read here, once
+(``interpreter.control``, ``interpreter.tracing`` and ``interpreter.side_states`` carry them out).
 """
 
 from __future__ import annotations
 
 from attrs import field, frozen
 
-from ..model import Declaration
+from ..conditions import Condition, ConditionError, Names, read_condition
+from ..model import Declaration, Property
 from .lines import as_names
 
 
@@ -100,3 +101,29 @@ def compile_trace(decl: Declaration) -> TraceRule:
         enemy_zones=blocked is not None and blocked.has("zones"),
         zones_lifted=decl.has("zones"),
     )
+
+
+@frozen
+class StateRule:
+    """A ``state NAME { … }`` declaration, read: a lasting state a side enters (demoralised)."""
+
+    decl: Declaration = field(repr=False)
+    sides: tuple[str, ...] | None
+    """The sides that may enter it (``None``: every side)."""
+    condition: Condition | None
+    condition_error: ConditionError | None = field(eq=False)
+    source: Property | None = field(repr=False, eq=False)
+    """The ``when`` line (for citations and errors)."""
+    forbids_attack: bool
+
+    @property
+    def name(self) -> str:
+        return self.decl.name
+
+
+def compile_state(decl: Declaration, names: Names) -> StateRule:
+    """One ``state`` declaration as a ``StateRule``."""
+    sides, when = decl.first("sides"), decl.first("when")
+    condition, error = read_condition(when.get("condition") if when is not None else None, names)
+    return StateRule(decl, as_names(sides.get("sides")) if sides is not None else None, condition, error, when,
+                     forbids_attack=decl.has("forbids"))

@@ -16,7 +16,8 @@ the resolved model, kept out of the model classes, one family per module:
 - ``sanity``    W5xx  table sanity under the rulebook's own ordering of results
 - ``coverage``  I6xx  gaps, errata, sections with no encoded rule
 - ``steps``     E138, E226, W511: multi-step counters (their step lines, and the effects on steps)
-- ``control``   E145–E149, W414: control, tracing and the victory forms that read them
+- ``control``   E145–E149, E235, E236, W414: control, tracing, lasting side states and the victory
+  forms that read them
 
 Suppressions: a comment ``# lint: ignore[W401]`` (codes or prefixes, comma
 separated) on a declaration's first line, or alone on the line just before it,

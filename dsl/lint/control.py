@@ -1,4 +1,5 @@
-"""Checks of control, tracing and the victory forms that read them (E145–E149, W414).
+"""Checks of control, tracing, lasting side states and the victory forms that read them (E145–E149,
+E235, E236, W414).
 
 Limits: the linter reads no map, so it cannot tell whether a `control … of WHERE` line or a trace's
 `to cells WHERE` names a cell of the map a scenario plays on; `warbook play` then finds no such cell,
@@ -147,3 +148,47 @@ def unused_trace(rb: Rulebook) -> Iterator[Diagnostic]:
         if not refs.uses(trace):
             yield diagnostic("W414", trace.name_span, f"trace {trace.name!r} is never used",
                              "name it in a condition ('in NAME'), 'do check supply … by NAME' or a placement")
+
+
+@check("E235", "state-condition-with-moment")
+def state_condition_with_moment(rb: Rulebook) -> Iterator[Diagnostic]:
+    """## What it does
+    Reports a `state`'s `when` condition that starts with a moment (`revealed`, `red force
+    enters`, `combat round ends`, `PHASE phase ends` …).
+
+    ## Why is this bad?
+    A state is read at the end of every phase, when no moment is happening: the condition could
+    never hold and the side would never enter the state.
+
+    ## Example
+    `when battle phase ends and opponent kills at least 6` → `when opponent kills at least 6`.
+    """
+    from ..conditions import Names, read_condition
+
+    names = None
+    for state in rb.of_kind("state"):
+        line = state.first("when")
+        if line is None:
+            continue
+        names = names or Names(rb)
+        condition, _ = read_condition(line.get("condition"), names)
+        if condition is not None and condition.moment is not None:
+            yield diagnostic("E235", line.span, f"{describe(state)}: its condition has a moment, which never "
+                             "happens when states are read", "give only clauses: 'when opponent kills at least 6'")
+
+
+@check("E236", "state-without-condition")
+def state_without_condition(rb: Rulebook) -> Iterator[Diagnostic]:
+    """## What it does
+    Reports a `state` with no `when` line.
+
+    ## Why is this bad?
+    No side would ever enter it, so what it forbids never applies.
+
+    ## Example
+    `state demoralised { forbids attack }` → add `when opponent kills at least 6`.
+    """
+    for state in rb.of_kind("state"):
+        if state.first("when") is None:
+            yield diagnostic("E236", state.name_span, f"{describe(state)} has no condition",
+                             "add 'when CONDITION': when a side enters it")

@@ -344,3 +344,36 @@ def test_a_step_is_replaced_in_place_only_in_supply(scenario):
     # B2 at 0401 is out of supply (R1's zone cuts it off): only B1 is offered, then nothing is left.
     assert options(asked[0]) == ["done", "restore B1"] and len(asked) == 1
     assert ctx.state.unit("B1").step == 1 and ctx.state.unit("B2").step == 2
+
+
+# --- lasting side states -----------------------------------------------------------------------------------
+
+
+def test_a_side_whose_enemy_has_two_kills_is_demoralised_for_good_and_makes_no_attacks(scenario):
+    from driving import do_call, drive, options
+    from warbook.dsl.conditions import parse_condition
+    from warbook.interpreter.conditions import Scope, holds
+    from warbook.interpreter.procedures import PROCEDURES
+    from warbook.interpreter.side_states import enter_states
+
+    ctx = make(scenario, B(1, "0302"), R(1, "0402"))
+    ctx.state = ctx.state.with_resource("red", "kills", 2)
+    enter_states(ctx)
+    assert ctx.state.side_states == (("blue", "demoralised"),)  # Red's enemy has no kills: Red is not
+    assert ctx.events[-1]["text"].startswith("Blue is now Demoralised: opponent kills at least 2")
+    ctx.state = ctx.state.with_resource("red", "kills", 0)
+    enter_states(ctx)
+    assert ctx.state.side_states == (("blue", "demoralised"),)  # it lasts
+    names = ctx.rules.names
+    assert holds(ctx, parse_condition(["own", "demoralised"], names), Scope("blue"))
+    assert holds(ctx, parse_condition(["enemy", "demoralised"], names), Scope("red"))
+    assert holds(ctx, parse_condition(["own", "not", "demoralised"], names), Scope("red"))
+    # In the mutual battle only Red may attack: B1 and R1 are adjacent (0302, 0402).
+    asked = drive(PROCEDURES["fight"](ctx, do_call(ctx.rules, "fight")), ["done"])
+    assert [d.side for d in asked] == ["red"] and "attack 0302 with R1" in options(asked[0])
+
+
+def test_a_demoralised_side_is_public():
+    game = victory_game()
+    game.ctx.state = replace(game.ctx.state, side_states=(("red", "demoralised"),))
+    assert game.observe("blue")["states"] == game.observe("red")["states"] == [["red", "demoralised"]]
