@@ -128,6 +128,8 @@ class GreedyAgent:
     - **Cells** (any other option naming a map cell: moves, placements): the value of the last cell
       named, minus the value of where the unit stands now.  A cell's value is the points of every
       ``award … on held`` whose ``cells`` it matches (for either side: holding denies the enemy),
+      plus the points of every ``award … on controlled`` and one per victory ``control … of`` line
+      whose cells it matches, when the side does not control it already (``observation["control"]``),
       plus ``ADJACENT_ENEMY`` if an enemy counter is next to it (or, when no combat is declared
       ``adjacent``, so that units fight where they meet, if an enemy counter is in it), minus
       ``PER_CELL_CLOSER`` per cell to the nearest objective or enemy counter.
@@ -147,6 +149,7 @@ class GreedyAgent:
         self.rules = self.scenario.rules  # compiled once per scenario, shared by every game of it
         self.board = self.scenario.board
         self._objectives = self._objective_points()
+        self._to_control = self._control_points()
         combats = tuple(self.rules.combats.values())
         self._combats = tuple(c.name for c in combats)
         self._combat_titles = tuple((c.name, c.label) for c in combats)
@@ -195,12 +198,19 @@ class GreedyAgent:
         enemy_cells = {u["location"] for u in observation.get("units", ())
                        if u["side"] != side and u["location"] in self.board.graph}
         value = self._objectives.get(cell, Fraction(0))
+        if self._to_control:
+            held = observation.get("control", {})
+            if held.get(cell) != side:
+                value += self._to_control.get(cell, Fraction(0))
         if self._same_cell_combat:
             if cell in enemy_cells:  # where the enemy is, the force fights (a combat not ``adjacent``)
                 value += ADJACENT_ENEMY
         elif enemy_cells & set(self.board.neighbours(cell)):
             value += ADJACENT_ENEMY
         goals = enemy_cells | set(self._objectives)
+        if self._to_control:
+            held = observation.get("control", {})
+            goals |= {c for c in self._to_control if held.get(c) != side}
         if goals:
             value -= PER_CELL_CLOSER * min(self.board.distance(cell, g) for g in goals)
         return value
@@ -217,6 +227,27 @@ class GreedyAgent:
                 selectors = self.rules.cell_selectors(self.board.terrain(cell), self.board.tags(cell))
                 if wanted & selectors or self.board.graph.nodes[cell].get("place") in wanted:
                     points[cell] = points.get(cell, Fraction(0)) + value
+        return points
+
+    def _control_points(self) -> dict[str, Fraction]:
+        """Cells worth controlling: those ``award … on controlled`` names (its points) and those a
+        victory ``control … of`` line names (1 each)."""
+        from .control import controlled_cells, named_cells
+
+        points: dict[str, Fraction] = {}
+        if self.rules.control is None:
+            return points
+        tracked = controlled_cells(self.rules, self.board)
+        wanted: list[tuple[tuple[str, ...], Fraction]] = []
+        for award in self.rules.awards.values():
+            if award.on == "controlled" and award.cells is not None:
+                wanted.append((award.cells, sum((Fraction(line.value) for line in award.points if not line.who),
+                                                Fraction(0))))
+        victory = self.rules.victory
+        wanted += [(line.where, Fraction(1)) for line in (victory.by_control if victory is not None else ())]
+        for names, value in wanted:
+            for cell in named_cells(self.rules, self.board, names) & tracked:
+                points[cell] = points.get(cell, Fraction(0)) + value
         return points
 
     def _combat_score(self, observation: dict, decision: Decision, option: Action) -> Fraction:
