@@ -379,3 +379,14 @@ def test_a_demoralised_side_is_public():
     game = victory_game()
     game.ctx.state = replace(game.ctx.state, side_states=(("red", "demoralised"),))
     assert game.observe("blue")["states"] == game.observe("red")["states"] == [["red", "demoralised"]]
+
+
+def test_a_trace_to_friendly_units_of_a_type(scenario):
+    from warbook.dsl.compiled.control import TraceSource
+    from warbook.interpreter.tracing import traced_cells
+
+    ctx = make(scenario, B(1, "0602"), R(1, "0202"))
+    to_infantry = evolve(ctx.rules.traces["supply"], length=1, sources=(TraceSource("units", ("blue_infantry",)),))
+    # 0602 and its six neighbours; the woods (0502) is a start, stepping into 0602.
+    assert traced_cells(ctx, to_infantry, "blue") == {"0602", "0601", "0603", "0502", "0702", "0503", "0703"}
+    assert traced_cells(ctx, to_infantry, "red") == set()  # Red has no blue infantry
