@@ -198,19 +198,15 @@ class GreedyAgent:
         enemy_cells = {u["location"] for u in observation.get("units", ())
                        if u["side"] != side and u["location"] in self.board.graph}
         value = self._objectives.get(cell, Fraction(0))
-        if self._to_control:
-            held = observation.get("control", {})
-            if held.get(cell) != side:
-                value += self._to_control.get(cell, Fraction(0))
+        held = observation.get("control", {})
+        if self._to_control and held.get(cell) != side:
+            value += self._to_control.get(cell, Fraction(0))
         if self._same_cell_combat:
             if cell in enemy_cells:  # where the enemy is, the force fights (a combat not ``adjacent``)
                 value += ADJACENT_ENEMY
         elif enemy_cells & set(self.board.neighbours(cell)):
             value += ADJACENT_ENEMY
-        goals = enemy_cells | set(self._objectives)
-        if self._to_control:
-            held = observation.get("control", {})
-            goals |= {c for c in self._to_control if held.get(c) != side}
+        goals = enemy_cells | set(self._objectives) | {c for c in self._to_control if held.get(c) != side}
         if goals:
             value -= PER_CELL_CLOSER * min(self.board.distance(cell, g) for g in goals)
         return value
@@ -237,13 +233,9 @@ class GreedyAgent:
         points: dict[str, Fraction] = {}
         if self.rules.control is None:
             return points
-        tracked = controlled_cells(self.rules, self.board)
-        wanted: list[tuple[tuple[str, ...], Fraction]] = []
-        for award in self.rules.awards.values():
-            if award.on == "controlled" and award.cells is not None:
-                wanted.append((award.cells, sum((Fraction(line.value) for line in award.points if not line.who),
-                                                Fraction(0))))
-        victory = self.rules.victory
+        tracked, victory = controlled_cells(self.rules, self.board), self.rules.victory
+        wanted = [(a.cells, sum((Fraction(line.value) for line in a.points if not line.who), Fraction(0)))
+                  for a in self.rules.awards.values() if a.on == "controlled" and a.cells is not None]
         wanted += [(line.where, Fraction(1)) for line in (victory.by_control if victory is not None else ())]
         for names, value in wanted:
             for cell in named_cells(self.rules, self.board, names) & tracked:
