@@ -421,6 +421,10 @@ class HumanAgent:
         resources = observation.get("resources") or {}
         if resources:
             lines.append("resources: " + ", ".join(f"{k.replace('.', ' ')} {v}" for k, v in sorted(resources.items())))
+        if observation.get("control"):
+            lines.append("control: " + ", ".join(f"{cell} {who}" for cell, who in sorted(observation["control"].items())))
+        if observation.get("states"):
+            lines.append("states: " + ", ".join(f"{who} {name}" for who, name in observation["states"]))
         lines.append(f"{decision.side} to choose ({decision.kind}): {decision.prompt}")
         return "\n".join(lines)
 

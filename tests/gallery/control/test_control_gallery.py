@@ -381,6 +381,17 @@ def test_a_demoralised_side_is_public():
     assert game.observe("blue")["states"] == game.observe("red")["states"] == [["red", "demoralised"]]
 
 
+def test_a_person_playing_sees_control_and_states():
+    import io
+
+    from warbook.interpreter.agents import HumanAgent
+
+    game = victory_game()
+    game.ctx.state = replace(game.ctx.state, side_states=(("red", "demoralised"),))
+    view = HumanAgent(io.StringIO(), io.StringIO()).view(game.observe("blue"), game.decision)
+    assert "control: 0202 blue, 0402 red, 0702 red" in view and "states: red demoralised" in view
+
+
 def test_a_trace_to_friendly_units_of_a_type(scenario):
     from warbook.dsl.compiled.control import TraceSource
     from warbook.interpreter.tracing import traced_cells
