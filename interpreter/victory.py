@@ -256,7 +256,9 @@ def final_result(ctx: Context) -> dict:
             result["totals"] = {s: str(ctx.state.resource(s, resource)) for s in sorted(
                 ctx.rules.sides, key=lambda s: ctx.state.resource(s, resource), reverse=True)}
     elif victory is None or resource is None:
-        result = {"winner": None, "level": "no victory conditions", "margin": 0}
+        # A victory won only by control or a threshold that no side met is drawn.
+        drawn = victory is not None and bool(victory.by_control or victory.thresholds)
+        result = {"winner": None, "level": "Draw" if drawn else "no victory conditions", "margin": 0}
     else:
         totals = sorted(((ctx.state.resource(s, resource), s) for s in ctx.rules.sides), reverse=True)
         margin = totals[0][0] - totals[-1][0]

@@ -401,3 +401,17 @@ def test_a_trace_to_friendly_units_of_a_type(scenario):
     # 0602 and its six neighbours; the woods (0502) is a start, stepping into 0602.
     assert traced_cells(ctx, to_infantry, "blue") == {"0602", "0601", "0603", "0502", "0702", "0503", "0703"}
     assert traced_cells(ctx, to_infantry, "red") == set()  # Red has no blue infantry
+
+
+def test_a_victory_by_control_alone_that_no_side_meets_is_drawn(scenario):
+    from warbook.interpreter.victory import final_result
+
+    ctx = make(scenario, control=(("0202", "blue"), ("0402", "red")))
+    rules = Rules(scenario.rulebook)
+    line = evolve(rules.victory.by_control[0], when="end")
+    rules.victory = evolve(rules.victory, resource=None, by_control=(line,), scored_at_end=())
+    ctx.rules = rules
+    assert final_result(ctx) == {"winner": None, "level": "Draw", "margin": 0}
+    ctx.state = ctx.state.with_controller("0202", "red").with_controller("0702", "red")
+    ctx.decided = None
+    assert final_result(ctx)["winner"] == "red"  # at the end, Red controls all three towns
