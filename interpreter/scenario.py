@@ -18,6 +18,8 @@ A scenario is TOML (docs/scenarios.md)::
     night_moves = true
     [scenario.choose]                # optional rules a side decides before play
     cross_the_border = "blue"
+    [scenario.control]               # cells (or places) a side controls when set-up ends (`control`)
+    red = ["Midway", "0702"]
 
     [[setup]]                        # a fixed placement: a cell id or a place name of the map
     side = "blue"

@@ -4,7 +4,8 @@ Placement (``placement`` declarations, docs/reference.md): a unit may go to any 
 placement naming its type and side allows (several placements are alternatives), or to the box a
 placement names with ``to``.  A placement's ``on`` lines (cell terrain and tags), ``with`` lines
 (a friendly counter in the cell), ``in TRACE`` lines (the side can trace it from the cell,
-``interpreter.tracing``) and ``at map edge`` line must all hold; ``anywhere`` allows every cell.  The cell must also be one the unit could enter (its movement class's cost table; a marker
+``interpreter.tracing``) and ``at map edge`` line must all hold; ``anywhere`` allows every cell.
+The cell must also be one the unit could enter (its movement class's cost table; a marker
 may go on any terrain that has no general ``no entry``), where a move of its class may end
 (``must end on``), within every ``stacking`` declaration's limits and ``one per cell`` lines,
 free of a same-type ``one per cell`` marker, and, when the box the unit comes from says
