@@ -242,6 +242,12 @@ RULES: tuple[CodeInfo, ...] = (
     CodeInfo("E138", "bad-step-line"),
     CodeInfo("E139", "crossing-cost-off-edges"),
     CodeInfo("E155", "factor-points-for-cells"),
+    # control, tracing and victory by control: checks in dsl/lint/control.py
+    CodeInfo("E145", "control-without-declaration"),
+    CodeInfo("E146", "trace-without-source"),
+    CodeInfo("E147", "unknown-victory-level"),
+    CodeInfo("E148", "second-control"),
+    CodeInfo("E149", "end-score-not-cells"),
     # E2 tables: checks in dsl/lint/tables.py, rows.py, cells.py and contexts.py
     CodeInfo("E201", "bad-column-heading"),
     CodeInfo("E202", "duplicate-column"),
@@ -269,6 +275,9 @@ RULES: tuple[CodeInfo, ...] = (
     CodeInfo("E224", "compound-cell-not-combining"),
     CodeInfo("E225", "recycle-mismatch"),
     CodeInfo("E226", "step-effect-on-single-step-type"),
+    # lasting side states: checks in dsl/lint/control.py
+    CodeInfo("E235", "state-condition-with-moment"),
+    CodeInfo("E236", "state-without-condition"),
     # E3 sequence of play: dsl/build.py, dsl/loader.py; checks in dsl/lint/sequence.py
     CodeInfo("E301", "unknown-procedure", """
         ## What it does
@@ -339,6 +348,7 @@ RULES: tuple[CodeInfo, ...] = (
     CodeInfo("W411", "unused-option"),
     CodeInfo("W412", "unused-combat"),
     CodeInfo("W413", "unused-nationality"),
+    CodeInfo("W414", "unused-trace"),  # checked in dsl/lint/control.py
     CodeInfo("W490", "unknown-suppression", """
         ## What it does
         Reports a `# lint: ignore[…]` comment naming a code that does not exist.

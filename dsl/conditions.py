@@ -25,6 +25,8 @@ Grammar (``|`` alternatives, ``[ ]`` optional, ``+`` one or more)::
                 | [ WHO ] "defending"                 the side is the defender of the battle
                 | "without" counters                  no such counter in the cell
                 | [ "no" ] counters place             own unit or raider adjacent to capital
+                | "in" TRACE | "out" "of" TRACE        the cell in question traces (or not) to a source
+                | WHO [ "not" ] STATE                  the side is (not) in a lasting state: enemy demoralised
     quantity   := INT | [ WHO ] RESOURCE [ "lead" ] | ROLE FACTOR
     counters   := group ( "or" group )*               a counter matching any group
     group      := ( WHO | SELECTOR | NOUN )+          a counter matching every word of the group
@@ -34,6 +36,8 @@ Grammar (``|`` alternatives, ``[ ]`` optional, ``+`` one or more)::
     WHO        := "own" | "self" | "owner" | "opponent" | "enemy" | SIDE
     NOUN       := "unit" | "units" | "marker" | "markers" | "counter" | "counters"
     ROLE       := "attackers" | "defenders" | "firers" | "targets"
+    TRACE      := a declared ``trace`` (``in supply``: the own side can trace ``supply`` from the cell)
+    STATE      := a declared ``state`` (``own demoralised``: the own side has entered it)
     COMPARISON := ">" | ">=" | "<" | "<=" | "=" | "exceeds" | "at least" | "at most" | "below" | "equals"
 
 Who ``own`` is depends on where the condition is written: an event's side (the side whose
@@ -165,7 +169,25 @@ class Across:
     features: tuple[str, ...]
 
 
-Clause = Compare | Presence | Defending | OneSide | Across
+@frozen
+class Traced:
+    """``in TRACE`` (``negated``: ``out of TRACE``): the own side can trace the named ``trace``
+    from the cell in question."""
+
+    trace: str
+    negated: bool = False
+
+
+@frozen
+class InState:
+    """``WHO STATE`` (``negated``: ``WHO not STATE``): a side WHO names has entered the lasting ``state``."""
+
+    who: Who
+    state: str
+    negated: bool = False
+
+
+Clause = Compare | Presence | Defending | OneSide | Across | Traced | InState
 
 
 @frozen
@@ -185,7 +207,7 @@ class Names:
 
     def __init__(self, rulebook: Rulebook):
         self.kinds: dict[str, set[str]] = {}
-        for kind in (*_SELECTOR_KINDS, "resource", "factor", "phase", "step", "feature"):
+        for kind in (*_SELECTOR_KINDS, "resource", "factor", "phase", "step", "feature", "trace", "state"):
             for decl in rulebook.of_kind(kind):
                 self.kinds.setdefault(decl.name, set()).add(kind)
 
@@ -332,6 +354,19 @@ class _Parser:
             if not features:
                 self.fail("a feature or tag name")
             return Across(word == "all", role, tuple(features))  # type: ignore[arg-type]
+        if word == "in" and self.names.has(self.peek(1) or "", "trace"):
+            self.i += 2
+            return Traced(self.words[self.i - 1])
+        if word == "out" and self.peek(1) == "of" and self.names.has(self.peek(2) or "", "trace"):
+            self.i += 3
+            return Traced(self.words[self.i - 1], negated=True)
+        who = self.who(word)
+        if who is not None:
+            negated = self.peek(1) == "not"
+            name = self.peek(2 if negated else 1)
+            if name is not None and self.names.has(name, "state"):
+                self.i += 3 if negated else 2
+                return InState(who, name, negated)
         if word == "only":
             self.take("only"), self.take("one"), self.take("side")
             if self.peek() == "remains":

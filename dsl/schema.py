@@ -358,8 +358,10 @@ _add(_kind(
     "award", "A victory-point award (a line of a VP table).", f"award {_NAMED}",
     ("to <side:REF(side)>", "Who scores."),
     ("resource <resource:REF(resource)>", "What is scored (default: the rulebook's victory resource)."),
-    ("on (eliminated | refitted | revealed | infiltrated | held | <trigger:WORD>) [by combat]",
-     "What scores: a unit or marker leaving play, being revealed, a cell being held…"),
+    ("on (eliminated | refitted | revealed | infiltrated | held | controlled | <trigger:WORD>) [by combat]",
+     "What scores: a unit or marker leaving play, being revealed, a cell being held… `controlled`: each "
+     "cell its `cells` name that the award's side controls (`control`), when a `do score` or the victory's "
+     "`score … at end` scores it."),
     ("of <who:" + SEL + ">+", "Whose units or markers it counts."),
     ("cells <where:" + SEL + ">+ [except <except:" + SEL + ">+]",
      "For `held` and `infiltrated`: which cells count (less the exceptions)."),
@@ -407,6 +409,8 @@ _add(_kind(
     ("at map edge (north | south | east | west)+", "Cells on one of these edges of the map."),
     ("anywhere", "Any cell of the map."),
     ("to <box:REF(box)>", "Placed in this box (off the map) instead of on it."),
+    ("in <trace:REF(trace)>", "Cells the placing side can trace this `trace` from (a supply line to a "
+     "source); several `in` lines must all hold.", "repeat"),
 ))
 _add(_kind(
     "mode", "An order a unit may be given (watch, patrol): what it allows and forbids.", f"mode {_NAMED}",
@@ -498,7 +502,62 @@ _add(_kind(
      "(as without the line); `won by SIDE`, a win for that side at the drawn level's label."),
     ("ends after last turn", "The game ends after its last turn (see `sequence`'s `turns`), or earlier by "
      "`sudden death`. Every game ends so, with the line or without it: it records that the source says so."),
+    ("control (all | <count:INT>) of <where:" + SEL + ">+ (at end | after turn <turn:INT> | at once)"
+     " [wins <level:NAME>]",
+     "Victory by control (`control`): the side that controls every one (or at least COUNT) of the cells these "
+     "terrains or tags name wins, at the level named (its label; without `wins`, \"Victory\"). `at end`: read when "
+     "the game ends, before any points; `after turn N`: when turn N ends; `at once`: when each phase ends (the game "
+     "then ends). Sides meeting it alike: the one controlling more of the cells, equal counts decide nothing; the "
+     "first line met decides.", "repeat"),
+    ("first to <value:INT> <resource:REF(resource)> [wins <level:NAME>]", "A threshold: the first side whose total "
+     "of the resource reaches this value wins at once (the game ends there), at the level named (as above).",
+     "repeat"),
+    ("score <awards:REF(award)>+ at end", "Awards scored once, when the game ends and before the result is "
+     "decided (`on held` and `on controlled` awards: what each side holds or controls then)."),
     singleton=True,
+))
+_add(_kind(
+    "control", "Which side controls each cell of the map, and how control changes hands.",
+    "control [<name:NAME>] [<label:TEXT>]",
+    ("by (last occupant | presence)",
+     "`last occupant`: a cell is the side's whose real unit (not a marker or dummy) last stood in it alone (entering "
+     "it, passing through, placed, retreating or advancing there), and stays so after the units leave until an enemy "
+     "unit enters; `presence`: the side's only while its units alone stand there. A cell holding units of several "
+     "sides keeps its controller. Without the line: last occupant."),
+    ("cells (all | <where:" + SEL + ">+)", "Which cells are controlled: every cell, or those with these terrains or "
+     "tags (a map legend entry's extra tags mark single cells). Without the line: every cell."),
+    ("initially (by set-up | none)", "`by set-up`: once set-up ends, each cell a side's real units alone stand in is "
+     "that side's; `none`, or no line: no cell is controlled until a unit enters it. A scenario's "
+     "`[scenario.control]` table (side = list of cells or place names) gives further cells at the start."),
+    singleton=True,
+))
+_add(_kind(
+    "trace", "A path traced through the map to a source: a supply line, a line of communication.",
+    f"trace {_NAMED}",
+    ("length <count:INT> (hexes | points as <unit:REF(unit)>)",
+     "How long the path may be: `hexes`, at most that many cells entered (the start not counted, the source "
+     "counted); `points as UNIT`, at most that many movement points as that unit type pays to enter each cell (a "
+     "cell it may not enter is never on the path). Without the line: any length."),
+    ("to (map edge (north | south | east | west)+ | cells <where:" + SEL + ">+ | units <who:" + SEL + ">+"
+     " | controlled cells) [for <side:REF(side)>]",
+     "A source the path may end at: a cell on one of these map edges, with these terrains or tags, holding a "
+     "friendly real unit these name, or that the tracing side controls (`control`); `for SIDE`: that side's "
+     "source only. Several lines are alternatives.", "repeat"),
+    ("never through <where:" + SEL + ">+", "Cells the path may not enter (nor end in).", "repeat"),
+    ("blocked by (enemy units | enemy zones) [and (enemy units | enemy zones)]",
+     "Cells the path may not enter: holding an enemy real unit, or in an enemy zone of control (every `zone`). "
+     "The cell the path starts from never blocks it."),
+    ("zones lifted by friendly units", "An enemy zone does not block a cell that holds a friendly real unit."),
+))
+_add(_kind(
+    "state", "A lasting state a side enters when a condition first holds: demoralised, exhausted.",
+    f"state {_NAMED}",
+    ("sides <sides:REF(side)>+", "The sides that may enter it. Without the line: every side."),
+    ("when <condition:WORD>+",
+     "Entered by a side when this condition first holds for it at the end of a phase (`own` is the side; a "
+     "condition with a moment is refused, E235; a state without `when` too, E236). Once entered it lasts the "
+     "game; it is narrated, public, and conditions read it (`own NAME`, `enemy not NAME`)."),
+    ("forbids attack", "The side's units make no attacks (`do fight`, `do bombard`) while it is in the state."),
 ))
 _add(_kind(
     "option", "An optional rule players switch on or off.", f"option {_NAMED}",

@@ -64,7 +64,8 @@ _PROCEDURE_SOURCES = [
     "refit from <box:REF(box)> paying <action:REF(action)> delay <dice:REF(dice)>",
     "return refitted units",
     "reclaim markers <markers:REF(marker)>+",
-    f"check supply [except <exempt:{SEL}>+] paying <action:REF(action)> else to <box:REF(box)>",
+    f"check supply [except <exempt:{SEL}>+] [by <trace:REF(trace)>] paying <action:REF(action)>"
+    " else to <box:REF(box)>",
     "score <awards:REF(award)>+",
     "designate force paying <actions:REF(action)>+",
     "move force",
@@ -75,7 +76,7 @@ _PROCEDURE_SOURCES = [
     "spot with <spotting:REF(spotting)>",
     "trigger <markers:REF(marker)>+",
     f"replace steps paying <action:REF(action)> [of <what:{SEL}>+]"
-    " [returning to <box:REF(box)>]",
+    " [returning to <box:REF(box)>] [in <trace:REF(trace)>]",
 ]
 
 

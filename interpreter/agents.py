@@ -128,6 +128,8 @@ class GreedyAgent:
     - **Cells** (any other option naming a map cell: moves, placements): the value of the last cell
       named, minus the value of where the unit stands now.  A cell's value is the points of every
       ``award … on held`` whose ``cells`` it matches (for either side: holding denies the enemy),
+      plus the points of every ``award … on controlled`` and one per victory ``control … of`` line
+      whose cells it matches, when the side does not control it already (``observation["control"]``),
       plus ``ADJACENT_ENEMY`` if an enemy counter is next to it (or, when no combat is declared
       ``adjacent``, so that units fight where they meet, if an enemy counter is in it), minus
       ``PER_CELL_CLOSER`` per cell to the nearest objective or enemy counter.
@@ -147,6 +149,7 @@ class GreedyAgent:
         self.rules = self.scenario.rules  # compiled once per scenario, shared by every game of it
         self.board = self.scenario.board
         self._objectives = self._objective_points()
+        self._to_control = self._control_points()
         combats = tuple(self.rules.combats.values())
         self._combats = tuple(c.name for c in combats)
         self._combat_titles = tuple((c.name, c.label) for c in combats)
@@ -195,12 +198,15 @@ class GreedyAgent:
         enemy_cells = {u["location"] for u in observation.get("units", ())
                        if u["side"] != side and u["location"] in self.board.graph}
         value = self._objectives.get(cell, Fraction(0))
+        held = observation.get("control", {})
+        if self._to_control and held.get(cell) != side:
+            value += self._to_control.get(cell, Fraction(0))
         if self._same_cell_combat:
             if cell in enemy_cells:  # where the enemy is, the force fights (a combat not ``adjacent``)
                 value += ADJACENT_ENEMY
         elif enemy_cells & set(self.board.neighbours(cell)):
             value += ADJACENT_ENEMY
-        goals = enemy_cells | set(self._objectives)
+        goals = enemy_cells | set(self._objectives) | {c for c in self._to_control if held.get(c) != side}
         if goals:
             value -= PER_CELL_CLOSER * min(self.board.distance(cell, g) for g in goals)
         return value
@@ -217,6 +223,23 @@ class GreedyAgent:
                 selectors = self.rules.cell_selectors(self.board.terrain(cell), self.board.tags(cell))
                 if wanted & selectors or self.board.graph.nodes[cell].get("place") in wanted:
                     points[cell] = points.get(cell, Fraction(0)) + value
+        return points
+
+    def _control_points(self) -> dict[str, Fraction]:
+        """Cells worth controlling: those ``award … on controlled`` names (its points) and those a
+        victory ``control … of`` line names (1 each)."""
+        from .control import controlled_cells, named_cells
+
+        points: dict[str, Fraction] = {}
+        if self.rules.control is None:
+            return points
+        tracked, victory = controlled_cells(self.rules, self.board), self.rules.victory
+        wanted = [(a.cells, sum((Fraction(line.value) for line in a.points if not line.who), Fraction(0)))
+                  for a in self.rules.awards.values() if a.on == "controlled" and a.cells is not None]
+        wanted += [(line.where, Fraction(1)) for line in (victory.by_control if victory is not None else ())]
+        for names, value in wanted:
+            for cell in named_cells(self.rules, self.board, names) & tracked:
+                points[cell] = points.get(cell, Fraction(0)) + value
         return points
 
     def _combat_score(self, observation: dict, decision: Decision, option: Action) -> Fraction:
@@ -330,7 +353,9 @@ def _state_from(observation: dict, guess: Mapping[str, str], rules):
         side, _, name = key.partition(".")
         resources.append((side, name, Fraction(value)))
     return GameState(turn=observation.get("turn", 0), phase=observation.get("phase", ""),
-                     units=tuple(sorted(units)), resources=tuple(resources))
+                     units=tuple(sorted(units)), resources=tuple(resources),
+                     control=tuple(sorted(observation.get("control", {}).items())),
+                     side_states=tuple(sorted(tuple(entry) for entry in observation.get("states", ()))))
 
 
 # --- a person at a terminal -------------------------------------------------------------
@@ -396,6 +421,10 @@ class HumanAgent:
         resources = observation.get("resources") or {}
         if resources:
             lines.append("resources: " + ", ".join(f"{k.replace('.', ' ')} {v}" for k, v in sorted(resources.items())))
+        if observation.get("control"):
+            lines.append("control: " + ", ".join(f"{cell} {who}" for cell, who in sorted(observation["control"].items())))
+        if observation.get("states"):
+            lines.append("states: " + ", ".join(f"{who} {name}" for who, name in observation["states"]))
         lines.append(f"{decision.side} to choose ({decision.kind}): {decision.prompt}")
         return "\n".join(lines)
 

@@ -67,6 +67,10 @@ class MapMemos:
     """``procedures.placement``: the cells a placement allows."""
     award_cells: dict = Factory(dict)
     """``victory``: the cells an award's ``cells`` names."""
+    control_cells: frozenset | None = None
+    """``control.controlled_cells``: the cells the ``control`` declaration controls."""
+    trace_cells: dict = Factory(dict)
+    """``tracing``: each trace's source cells named by terrain, tag or place (by trace name)."""
 
 
 def map_memos(rules: Rules, board: Board) -> MapMemos:

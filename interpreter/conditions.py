@@ -29,6 +29,10 @@ Readings:
   cell (the cell fought over) are joined by a side or corner with one of the features or tags; a
   unit in that cell or not next to it is not.  ``all`` needs at least one unit of the role (dummies
   do not count), every one across; with none, neither holds.
+- ``WHO STATE`` / ``WHO not STATE``: whether a side WHO names has entered the lasting ``state``
+  (``GameState.side_states``; for ``opponent`` with several opponents, any of them).
+- ``in TRACE`` / ``out of TRACE``: whether the own side can trace the named ``trace`` from the cell
+  in question (``Scope.cell``, else the counter's own cell; ``interpreter.tracing``).
 
 Raises (from ``line_condition`` and ``effect_condition``):
     RulesError: (E805) for a condition the grammar could not read (the linter reports it as W508).
@@ -49,11 +53,13 @@ from ..dsl.conditions import (
     Condition,
     Defending,
     Group,
+    InState,
     Moment,
     OneSide,
     Place,
     Presence,
     Quantity,
+    Traced,
     Who,
 )
 from ..dsl.diagnostics import RulesError, diagnostic
@@ -63,6 +69,7 @@ from .caches import map_memos
 from .context import Context
 from .rules import Rules
 from .state import Unit
+from .tracing import traces
 
 OPERATORS = {">": operator.gt, ">=": operator.ge, "<": operator.lt, "<=": operator.le, "=": operator.eq}
 
@@ -178,6 +185,14 @@ def _clause(ctx: Context, clause, scope: Scope) -> bool:
         if operation is None or operation.cell is None:
             return False
         return any(side != operation.side for side in sides_of(ctx, clause.who, scope.side))
+    if isinstance(clause, InState):
+        entered = ctx.state.side_states
+        found = any((side, clause.state) in entered for side in sides_of(ctx, clause.who, scope.side))
+        return not found if clause.negated else found
+    if isinstance(clause, Traced):
+        cell = scope.cell if scope.cell is not None else scope.unit.location if scope.unit is not None else None
+        found = traces(ctx, ctx.rules.traces[clause.trace], scope.side, cell)
+        return not found if clause.negated else found
     if isinstance(clause, OneSide):
         cells = _place_cells(ctx, clause.place, scope)
         return len({u.side for u in ctx.state.units if u.location in cells and not u.dummy}) <= 1

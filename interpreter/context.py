@@ -14,6 +14,7 @@ from typing import Any, Callable, Generator, Iterable
 
 from ..dsl.values import Dice, read_dice
 from . import rng
+from .control import unit_moved
 from .actions import Action, Decision
 from .rules import Rules
 from .state import GameState, Unit, replace
@@ -40,6 +41,8 @@ class Context:
         self.player_order: tuple[str, ...] = scenario.player_order
         self.result: dict | None = None
         """The final result, set by ``interpreter.victory.final_result`` when the game ends."""
+        self.decided: dict | None = None
+        """A result decided before the end (``interpreter.victory_forms``): control, a threshold."""
         self.operation = None
         """The ``interpreter.operation.Operation`` in progress, in games of alternating operations."""
         self.running: list[str] = []
@@ -107,7 +110,18 @@ class Context:
         return f"{unit.id} {self.rules.unit_type(unit.type).label}"
 
     def update_unit(self, unit: Unit) -> None:
+        """Put ``unit`` in place of the unit with its id: the one place a counter changes, so a
+        change of location settles the control of the cells it left and entered (``control``)."""
+        if self.rules.control is None:
+            self.state = self.state.with_unit(unit)
+            return
+        try:
+            before: Unit | None = self.state.unit(unit.id)
+        except KeyError:
+            before = None
         self.state = self.state.with_unit(unit)
+        if before is not None and before.location != unit.location:
+            unit_moved(self, before, unit)
 
 
 def _in_order(options: Iterable[Action]) -> tuple[Action, ...]:

@@ -21,6 +21,7 @@ from ..dsl.vocabulary import REPEAT_CONDITION
 from .actions import Action
 from .citations import because, cite
 from .context import Context, Flow
+from .control import start as start_control
 from .event_effects import phase_ended
 from .procedures import PROCEDURES, load_procedures
 from .state import unit_with_spent, replace
@@ -32,6 +33,7 @@ def play(ctx: Context) -> Flow:
 
     try:
         yield from setup(ctx)
+        start_control(ctx)
         yield from _turns(ctx)
     except GameEnds:
         ctx.operation = None  # the game ended inside a procedure (sudden death): nothing more runs
@@ -43,6 +45,8 @@ def _turns(ctx: Context) -> Flow:
     """Every turn: each phase of the sequence of play, then the end of the turn."""
     from .resources import forfeit_unspent
     from .victory import check_sudden_death
+    from .side_states import enter_states
+    from .victory_forms import check_control
 
     phases = ctx.rules.phases  # those in force (``requires option``)
     for turn in range(1, ctx.scenario.turns + 1):
@@ -51,12 +55,16 @@ def _turns(ctx: Context) -> Flow:
         apply_turn_modifiers(ctx)
         for phase in phases:
             yield from run_phase(ctx, phase)
-            if check_sudden_death(ctx):
+            if ctx.rules.states:
+                enter_states(ctx)
+            if check_sudden_death(ctx) or check_control(ctx, "once"):
                 break
         if ctx.state.over:
             break
         _end_of_turn(ctx)
         forfeit_unspent(ctx)
+        if check_control(ctx, "turn"):
+            break
 
 
 def run_phase(ctx: Context, decl: Declaration) -> Flow:

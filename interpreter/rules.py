@@ -30,6 +30,7 @@ from attrs import evolve
 from ..dsl.compiled.actions import ActionRule, compile_action
 from ..dsl.compiled.boxes import Box, Placement, compile_box, compile_placement
 from ..dsl.compiled.combat import CombatRule, compile_combat
+from ..dsl.compiled.control import ControlRule, StateRule, TraceRule, compile_control, compile_state, compile_trace
 from ..dsl.compiled.events import EventRule, compile_event
 from ..dsl.compiled.lines import as_names
 from ..dsl.compiled.modes import Mode, Spotting, compile_mode, compile_spotting
@@ -124,12 +125,19 @@ class Rules:
         self.eliminated_box: str = next((b.name for b in self.boxes.values() if b.holds_eliminated), ELIMINATED)
         """Where eliminated units go: the box that ``holds eliminated``, else out of play."""
         self.zones: tuple[ZoneRule, ...] = tuple(compile_zone(d) for d in self._in_force("zone"))
+        control = rulebook.of_kind("control")
+        self.control: ControlRule | None = compile_control(control[0]) if control else None
+        """Who holds each cell and how it changes hands (``interpreter.control``); ``None``: no control."""
+        self.traces: dict[str, TraceRule] = {d.name: compile_trace(d) for d in rulebook.of_kind("trace")}
+        """The paths traced to a source (``interpreter.tracing``), by name."""
         sequence = rulebook.of_kind("sequence")
         self.phases: tuple[Declaration, ...] = tuple(
             d for d in (sequence[0].children if sequence else ()) if in_force(rulebook, d))
         """The phases of the sequence of play in force, in order (the flow runs these)."""
         self.names = Names(rulebook)
         """What each declared name is, for reading conditions (``dsl.conditions``)."""
+        self.states: dict[str, StateRule] = {d.name: compile_state(d, self.names) for d in rulebook.of_kind("state")}
+        """The lasting states a side may enter (``interpreter.side_states``), by name."""
         self._plans: dict[int, PhasePlan] = {id(d): self._plan(d) for d in rulebook.walk()
                                              if d.kind in ("phase", "step")}
         self.tables: dict[str, TableView] = {d.name: TableView.from_declaration(d) for d in rulebook.of_kind("table")}

@@ -18,6 +18,8 @@ A scenario is TOML (docs/scenarios.md)::
     night_moves = true
     [scenario.choose]                # optional rules a side decides before play
     cross_the_border = "blue"
+    [scenario.control]               # cells (or places) a side controls when set-up ends (`control`)
+    red = ["Midway", "0702"]
 
     [[setup]]                        # a fixed placement: a cell id or a place name of the map
     side = "blue"
@@ -211,6 +213,7 @@ def load_scenario(path: str | Path) -> Scenario:
     resources = reader.side_values(head, "resources")
     income = reader.side_values(head, "income")
     choices = reader.choices(head)
+    control = reader.control(head)
 
     placements = _read_entries(source, found.setup, SetupEntry, "setup", reader.placement)
     draws = _read_entries(source, found.draw, DrawEntry, "draw", reader.draw)
@@ -226,7 +229,7 @@ def load_scenario(path: str | Path) -> Scenario:
                     tuple(order), tuple(setup_order), tuple(resources), tuple(placements), head.note,
                     tuple(income), head.year, tuple(options), tuple(choices), tuple(draws), tuple(modifiers),
                     unplaced, rules_path=rulebook.path, map_path=str(map_path), map_text=map_text,
-                    turns_from_rulebook=head.turns is None)
+                    turns_from_rulebook=head.turns is None, control=tuple(control))
 
 
 NO_TURNS = ("'turns' is a whole number of at least 1; the rulebook's sequence leaves the number of turns to the "

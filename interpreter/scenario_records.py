@@ -182,6 +182,8 @@ class Scenario:
     """The map file read, kept so a saved game can carry it (``interpreter.savefile``)."""
     turns_from_rulebook: bool = False
     """The scenario gives no ``turns``: ``turns`` is the rulebook's (another rulebook, another length)."""
+    control: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    """``[scenario.control]``: (side, cells) each side holds when set-up ends (``interpreter.control``)."""
 
     @functools.cached_property
     def rules(self) -> Rules:

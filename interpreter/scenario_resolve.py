@@ -17,6 +17,7 @@ from ..dsl.diagnostics import did_you_mean
 from ..dsl.model import Rulebook
 from . import grid
 from .board import Board
+from .control import controlled_cells
 from .rules import Rules
 from .scenario_records import EDGES, MODIFIER_KINDS, Draw, Placement, TurnModifier, Zone
 from .scenario_toml import DrawEntry, KeyPath, ScenarioTable, ScenarioText, SetupEntry, TurnModifierEntry, ZoneTable
@@ -247,6 +248,36 @@ class EntryReader:
                                 did_you_mean(name, [r.name for r in self.rulebook.of_kind("resource")]))
                 else:
                     out.append((side, name, value))
+        return out
+
+    def control(self, head: ScenarioTable) -> list[tuple[str, tuple[str, ...]]]:
+        """``[scenario.control]`` as (side, cells): sides known, cells on the map and controlled
+        (the rulebook's ``control`` declaration), each cell held by one side at most."""
+        out: list[tuple[str, tuple[str, ...]]] = []
+        if head.control and self.rules.control is None:
+            self.report(("scenario", "control"), "the rulebook declares no control",
+                        "declare 'control { … }' in the rules, or leave [scenario.control] out")
+            return out
+        tracked = controlled_cells(self.rules, self.board) if head.control else frozenset()
+        given: set[str] = set()
+        for side, names in head.control.items():
+            path = ("scenario", "control", side)
+            if not self.side(side, path, " in control"):
+                continue
+            cells = []
+            for name in names:
+                cell = self.cell(name, path)
+                if cell is None:
+                    continue
+                if cell not in tracked:
+                    self.report(path, f"cell {cell} is not one the rulebook's control declaration controls",
+                                "its 'cells' line names the controlled cells")
+                elif cell in given:
+                    self.report(path, f"cell {cell} is given to more than one side")
+                else:
+                    given.add(cell)
+                    cells.append(cell)
+            out.append((side, tuple(cells)))
         return out
 
     def side_order(self, order: Iterable[str] | None, key: str) -> bool:

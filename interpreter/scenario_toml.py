@@ -179,6 +179,8 @@ class ScenarioTable:
     income: dict[str, dict[str, Whole]] = field(factory=dict, metadata=SIDE_VALUES)
     options: dict[str, bool] = field(factory=dict, metadata=_means("a table of option = true or false"))
     choose: dict[str, str] = field(factory=dict, metadata=_means("a table of option = side"))
+    control: dict[str, NameList] = field(factory=dict, metadata=_means("a table of side = list of cells or places"))
+    """``[scenario.control]``: cells each side holds when set-up ends (``interpreter.control``)."""
 
 
 @frozen

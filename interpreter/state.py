@@ -106,6 +106,25 @@ class GameState:
     rolls: int = 0
     """How many dice rolls have been drawn: the RNG counter."""
     over: bool = False
+    control: tuple[tuple[str, str], ...] = ()
+    """(cell, side) for each controlled cell held by a side, sorted by cell (``interpreter.control``):
+    a cell not listed is held by no side.  Empty unless the rulebook declares ``control``."""
+    side_states: tuple[tuple[str, str], ...] = ()
+    """(side, state) for each lasting ``state`` a side has entered (``interpreter.side_states``), sorted."""
+
+    def controller(self, cell: str) -> str | None:
+        """The side holding a cell (``None``: no side), found by bisection in ``control``."""
+        control = self.control
+        at = bisect_left(control, (cell,))
+        return control[at][1] if at < len(control) and control[at][0] == cell else None
+
+    def with_controller(self, cell: str, side: str | None) -> "GameState":
+        """This state with the cell held by ``side`` (``None``: by no side)."""
+        control = self.control
+        at = bisect_left(control, (cell,))
+        held = at < len(control) and control[at][0] == cell
+        entry = ((cell, side),) if side is not None else ()
+        return replace(self, control=(*control[:at], *entry, *control[at + held:]))
 
     @functools.cached_property
     def _index(self) -> "_Index":

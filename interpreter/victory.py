@@ -24,6 +24,7 @@ from ..dsl.compiled.scoring import Award
 from .citations import because
 from .context import Context
 from .state import Unit
+from .victory_forms import check_control, threshold_met
 
 
 class GameEnds(Exception):
@@ -85,6 +86,8 @@ def gain(ctx: Context, side: str, resource: str, amount: Fraction, reason: str) 
                 kind="resource", side=side, resource=resource, value=str(after))
         if resource == victory_resource(ctx) and not ctx.state.over and check_sudden_death(ctx):
             raise GameEnds(f"sudden death: {resource} lead")
+        if not ctx.state.over and threshold_met(ctx, resource) is not None:
+            raise GameEnds(f"threshold: {resource}")
 
 
 def change_within(ctx: Context, side: str, resource: str, amount: int, floor: int | None, why: str) -> None:
@@ -174,6 +177,30 @@ def score_held(ctx: Context, award: Award) -> None:
         gain(ctx, side, str(name), Fraction(total), f"{award.label}: {held} held")
 
 
+def score_controlled(ctx: Context, award: Award) -> None:
+    """An ``award … on controlled; cells …`` scores each matching cell its side (``to``) controls
+    (``interpreter.control``), each cell its points as for ``on held``; an award without ``to``
+    scores nothing."""
+    if award.to is None:
+        return
+    name = award.resource or victory_resource(ctx)
+    total, count = 0, 0
+    for cell, points in _award_cells(ctx, award):
+        if ctx.state.controller(cell) == award.to:
+            count += 1
+            total += points
+    if count and total and name:
+        gain(ctx, award.to, str(name), Fraction(total), f"{award.label}: {count} controlled")
+
+
+def score_award_cells(ctx: Context, award: Award) -> None:
+    """Score an ``on held`` or ``on controlled`` award (``do score``, ``score … at end``)."""
+    if award.on == "held":
+        score_held(ctx, award)
+    elif award.on == "controlled":
+        score_controlled(ctx, award)
+
+
 def _award_cells(ctx: Context, award: Award) -> tuple[tuple[str, int], ...]:
     """The cells an award's ``cells`` names (by terrain, tag or place, less its ``except``), each with
     its points; found once per rules and map."""
@@ -207,12 +234,34 @@ def check_sudden_death(ctx: Context) -> bool:
     return False
 
 
+def _at_end(ctx: Context, victory) -> None:
+    """What the victory reads when the game ends: its ``score … at end`` awards, then its ``control
+    … at end`` lines (``interpreter.victory_forms``).  A threshold met while scoring decides."""
+    try:
+        for name in victory.scored_at_end:
+            award = ctx.rules.awards.get(name)
+            if award is not None:
+                score_award_cells(ctx, award)
+    except GameEnds:
+        return
+    check_control(ctx, "end")
+
+
 def final_result(ctx: Context) -> dict:
     """Decide and log the result: ``{"winner": side or None, "level": label, "margin": n}``."""
     victory = ctx.rules.victory
     resource = victory_resource(ctx)
-    if victory is None or resource is None:
-        result = {"winner": None, "level": "no victory conditions", "margin": 0}
+    if victory is not None and ctx.decided is None:
+        _at_end(ctx, victory)
+    if ctx.decided is not None:
+        result = dict(ctx.decided)
+        if resource is not None:
+            result["totals"] = {s: str(ctx.state.resource(s, resource)) for s in sorted(
+                ctx.rules.sides, key=lambda s: ctx.state.resource(s, resource), reverse=True)}
+    elif victory is None or resource is None:
+        # A victory won only by control or a threshold that no side met is drawn.
+        drawn = victory is not None and bool(victory.by_control or victory.thresholds)
+        result = {"winner": None, "level": "Draw" if drawn else "no victory conditions", "margin": 0}
     else:
         totals = sorted(((ctx.state.resource(s, resource), s) for s in ctx.rules.sides), reverse=True)
         margin = totals[0][0] - totals[-1][0]

@@ -44,11 +44,11 @@ def test_the_language_never_imports_the_interpreter(path):
 
 LAYERS = {
     "core": ("rules", "board", "toml_text", "grid", "state", "rng", "actions", "context", "citations", "flags",
-             "caches", "operation", "options", "modes"),
-    "mechanics": ("costs", "zones", "stacking", "situation", "cells", "world", "pathfinding", "movement", "conditions",
+             "caches", "operation", "options", "modes", "control"),
+    "mechanics": ("costs", "zones", "stacking", "situation", "cells", "world", "pathfinding", "movement", "tracing", "conditions",
                   "combat",
                   "combat_effects", "effects", "results", "steps", "step_effects", "retreats", "resource_effects", "event_effects",
-                  "victory", "resources", "infiltration", "forces", "scenario", "scenario_records",
+                  "victory", "victory_forms", "side_states", "resources", "infiltration", "forces", "scenario", "scenario_records",
                   "scenario_toml", "scenario_resolve"),
     "procedures": ("procedures",),
     "flow and game": ("flow", "setup", "game", "savefile", "log_check", "catalogue"),

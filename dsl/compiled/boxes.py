@@ -75,11 +75,14 @@ class Placement:
     """``at map edge …`` (``None``: no such line)."""
     anywhere: bool
     to: str | None
+    traced: tuple[str, ...] = ()
+    """Each ``in TRACE`` line's trace: a cell must be one the placing side can trace each from."""
 
     @property
     def box_only(self) -> bool:
         """Places in its ``to`` box alone: it names no cells."""
-        return self.to is not None and not (self.on or self.holding or self.edges is not None or self.anywhere)
+        return self.to is not None and not (self.on or self.holding or self.edges is not None or self.anywhere
+                                            or self.traced)
 
     def places(self, unit_type: UnitType, side: str) -> bool:
         """Whether it places a counter of this type and side."""
@@ -101,4 +104,5 @@ def compile_placement(decl: Declaration) -> Placement:
         edges=frozenset(e for e in EDGES if edge.has(e)) if edge is not None else None,
         anywhere=decl.has("anywhere"),
         to=str(to.get("box")) if to is not None else None,
+        traced=tuple(str(p.get("trace")) for p in decl.all("in")),
     )

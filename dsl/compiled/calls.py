@@ -140,6 +140,8 @@ class CheckSupply(Call):
     exempt: tuple[str, ...]
     action: str
     box: str
+    trace: Optional[str] = None
+    """``by TRACE``: a unit that can trace it from its cell is in supply too (``interpreter.tracing``)."""
 
 
 @_call("score")
@@ -210,6 +212,8 @@ class ReplaceSteps(Call):
     """The counters it may restore (empty: any with steps)."""
     box: Optional[str]
     """``returning to BOX``: an eliminated counter may come back there, on its last step."""
+    trace: Optional[str] = None
+    """``in TRACE``: a counter is restored in place only where its side can trace it (``interpreter.tracing``)."""
 
 
 # --- reading ----------------------------------------------------------------------------

@@ -49,7 +49,7 @@ def compile_resource(decl: Declaration) -> Resource:
     )
 
 
-ON = ("eliminated", "refitted", "revealed", "infiltrated", "held")
+ON = ("eliminated", "refitted", "revealed", "infiltrated", "held", "controlled")
 """What an award may score ``on`` besides a trigger of the designer's own naming."""
 
 
@@ -161,9 +161,52 @@ class Victory:
     draws_won_by: str | None = None
     """``draws won by SIDE``: a result that would be drawn is that side's win; ``None`` (``draws
     possible``, or no ``draws`` line): a draw stands."""
+    by_control: tuple["ControlWin", ...] = ()
+    """``control … of WHERE (at end | after turn N | at once) [wins LEVEL]`` lines, in order."""
+    thresholds: tuple["Threshold", ...] = ()
+    """``first to N RESOURCE [wins LEVEL]`` lines, in order."""
+    scored_at_end: tuple[str, ...] = ()
+    """``score AWARD… at end``: awards scored once when the game ends, before the result."""
 
     def level(self, name: str) -> Level | None:
         return next((level for level in self.levels if level.name == name), None)
+
+
+@frozen
+class ControlWin:
+    """``control (all | N) of WHERE… (at end | after turn N | at once) [wins LEVEL]``."""
+
+    where: tuple[str, ...]
+    count: int | None
+    """At least this many of the cells (``None``: all of them)."""
+    when: str
+    """``end``, ``turn`` (``after turn``) or ``once``."""
+    turn: int | None
+    level: str | None
+    source: Property = field(repr=False, eq=False)
+
+
+@frozen
+class Threshold:
+    """``first to N RESOURCE [wins LEVEL]``."""
+
+    value: int
+    resource: str
+    level: str | None
+    source: Property = field(repr=False, eq=False)
+
+
+def _control_win(line: Property) -> ControlWin:
+    when = "end" if line.has("end") else "turn" if line.get("turn") is not None else "once"
+    level = line.get("level")
+    return ControlWin(as_names(line.get("where")), line.get("count"), when, line.get("turn"),
+                      str(level) if level is not None else None, line)
+
+
+def _threshold(line: Property) -> Threshold:
+    level = line.get("level")
+    return Threshold(int(line.get("value")), str(line.get("resource")), str(level) if level is not None else None,
+                     line)
 
 
 def compile_victory(decl: Declaration) -> Victory:
@@ -178,6 +221,9 @@ def compile_victory(decl: Declaration) -> Victory:
         sudden_death_lead=sudden.get("lead") if sudden is not None else None,
         sudden_death_level=str(sudden.get("level")) if sudden is not None and sudden.get("level") else None,
         draws_won_by=_draws_won_by(decl.first("draws")),
+        by_control=tuple(_control_win(p) for p in decl.all("control")),
+        thresholds=tuple(_threshold(p) for p in decl.all("first")),
+        scored_at_end=tuple(as_names(decl.first("score").get("awards"))) if decl.first("score") else (),
     )
 
 

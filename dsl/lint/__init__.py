@@ -18,6 +18,8 @@ the resolved model, kept out of the model classes, one family per module:
 - ``steps``     E138, E226, W511: multi-step counters (their step lines, and the effects on steps)
 - ``hexsides``  E139: what map features on cell sides do (crossing costs)
 - ``awards``    E155: what an award's points are read from
+- ``control``   E145–E149, E235, E236, W414: control, tracing, lasting side states and the victory
+  forms that read them
 
 Suppressions: a comment ``# lint: ignore[W401]`` (codes or prefixes, comma
 separated) on a declaration's first line, or alone on the line just before it,
@@ -59,7 +61,8 @@ class RegisteredCheck:
 
 CHECKS: dict[str, RegisteredCheck] = {}
 
-FAMILIES = ("names", "tables", "rows", "cells", "contexts", "sequence", "unused", "sanity", "coverage", "steps", "hexsides", "awards")
+FAMILIES = ("names", "tables", "rows", "cells", "contexts", "sequence", "unused", "sanity", "coverage", "steps",
+            "hexsides", "awards", "control")
 
 
 def check(code: str, name: str) -> Callable[[Check], Check]:

@@ -82,6 +82,7 @@ from ..modes import forbidding_mode
 from . import procedure
 from ..results import resolve
 from ..rules import Rules
+from ..side_states import forbids_attack
 from ..state import Unit, replace
 
 
@@ -181,7 +182,12 @@ def _flag(ctx: Context, ids: Iterable[str], flag: str, turn: bool = False) -> No
 
 
 def _sides(ctx: Context) -> list[str]:
-    return [ctx.acting] if ctx.acting else list(ctx.player_order)
+    """The sides that attack now: the acting side (else every side, in player order), less a side
+    in a state that forbids its attacks (``side_states``)."""
+    sides = [ctx.acting] if ctx.acting else list(ctx.player_order)
+    if ctx.state.side_states:
+        sides = [s for s in sides if not forbids_attack(ctx, s)]
+    return sides
 
 
 # --- fight ---------------------------------------------------------------------------------------

@@ -54,6 +54,7 @@ from ..actions import Action
 from ..caches import board_cache, rules_cache
 from ..citations import cite
 from ..context import Context, Flow, arg_key
+from ..control import passed
 from ..costs import allowance
 from . import procedure
 from ..infiltration import infiltrate_moved, standing
@@ -271,6 +272,8 @@ class MovePhase:
         if not self.walk_can_stop:
             # It arrives already ``moved`` (what ``walk`` then ``finish`` give), in one state change.
             self.left[uid] = reach.points_left(dest)
+            if ctx.rules.control is not None:
+                passed(ctx, unit, reach.path(dest)[1:-1])  # the cells on the way change hands (``control``)
             self.say_moved(unit, reach, dest, self._arrive(uid, dest))
             self.done.add(uid)
             return False
@@ -310,6 +313,7 @@ class MovePhase:
         ctx, uid = self.ctx, unit.id
         if len(path) > 1 and not self.walk_can_stop:
             # Nothing can act on the way: the unit arrives in one step (the same final state).
+            passed(ctx, unit, path[1:-1])  # the cells on the way change hands as if entered (``control``)
             ctx.update_unit(replace(ctx.state.unit(uid), location=path[-1]))
             return path[-1], False
         for step, cell in enumerate(path[1:], start=1):

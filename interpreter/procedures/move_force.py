@@ -24,6 +24,7 @@ from attrs import evolve
 from ...dsl.compiled.calls import MoveForce
 from ..actions import Action
 from ..context import Context, Flow
+from ..control import settle
 from . import procedure
 from ..forces import Force, redeploy_cells
 from ..infiltration import infiltrate
@@ -103,8 +104,11 @@ def _walk(ctx: Context, force: Force, path: tuple[str, ...]) -> Flow:
 
 
 def _relocate(ctx: Context, units: list[Unit], cell: str, path: tuple[str, ...]) -> None:
+    starts = sorted({ctx.state.unit(u.id).location for u in units})
     ctx.state = ctx.state.with_units([evolve(ctx.state.unit(u.id), location=cell) for u in units]) \
         if hasattr(ctx.state, "with_units") else _with_each(ctx, units, cell)
+    for where in (*starts, cell):
+        settle(ctx, where)  # the cells the force left and entered change hands (``control``)
     ctx.operation.path = tuple(path)
     ctx.say(f"{', '.join(ctx.label(u) for u in units)} move {' → '.join((path[0], cell)) if path else cell}",
             kind="move", units=[u.id for u in units], cell=cell, path=list(path))

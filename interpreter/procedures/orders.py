@@ -14,7 +14,7 @@ from ..context import Context, Flow
 from . import procedure
 from ..rules import Rules
 from ..state import replace
-from ..victory import score_held
+from ..victory import score_award_cells
 
 
 def may_take(ctx: Context, mode, unit) -> bool:
@@ -78,7 +78,7 @@ def declare(ctx: Context, call: Declare) -> Flow:
 
 @procedure("score")
 def score(ctx: Context, call: Score) -> Flow:
-    """Score each listed ``on held`` award (``victory.score_held``).
+    """Score each listed ``on held`` or ``on controlled`` award (``victory.score_award_cells``).
 
     In a phase bound to one side (``ctx.acting``) only the awards that side receives are scored:
     those whose ``to`` names it.  An award without ``to`` is received by no side, so a bound phase
@@ -88,10 +88,10 @@ def score(ctx: Context, call: Score) -> Flow:
     """
     for ref in call.awards:
         award = ctx.rules.awards.get(str(ref))
-        if award is None or award.on != "held":
+        if award is None or award.on not in ("held", "controlled"):
             continue
         if ctx.acting is not None and award.to != ctx.acting:
             continue  # another side's award: it scores in that side's own phase
-        score_held(ctx, award)
+        score_award_cells(ctx, award)
     return
     yield  # a generator that needs no decision

@@ -3,8 +3,9 @@
 Placement (``placement`` declarations, docs/reference.md): a unit may go to any cell that some
 placement naming its type and side allows (several placements are alternatives), or to the box a
 placement names with ``to``.  A placement's ``on`` lines (cell terrain and tags), ``with`` lines
-(a friendly counter in the cell) and ``at map edge`` line must all hold; ``anywhere`` allows every
-cell.  The cell must also be one the unit could enter (its movement class's cost table; a marker
+(a friendly counter in the cell), ``in TRACE`` lines (the side can trace it from the cell,
+``interpreter.tracing``) and ``at map edge`` line must all hold; ``anywhere`` allows every cell.
+The cell must also be one the unit could enter (its movement class's cost table; a marker
 may go on any terrain that has no general ``no entry``), where a move of its class may end
 (``must end on``), within every ``stacking`` declaration's limits and ``one per cell`` lines,
 free of a same-type ``one per cell`` marker, and, when the box the unit comes from says
@@ -35,6 +36,7 @@ from ..costs import cost_table
 from ..grid import parse_cell_id
 from ..stacking import problem
 from ..state import Unit
+from ..tracing import traced_cells
 
 
 def _hides(ctx: Context, side: str) -> bool:
@@ -127,6 +129,8 @@ def placement_options(ctx: Context, unit: Unit, source: str) -> list[str]:
         candidates = set(allowed)
         for line in placement.holding:
             candidates &= _holding(ctx, unit.side, line)
+        for name in placement.traced:
+            candidates &= traced_cells(ctx, ctx.rules.traces[name], unit.side)
         cells |= {c for c in candidates if c not in cells and may_stand(ctx, unit, c, no_enemy=no_enemy)}
     boxes.discard(source)
     return [*sorted(cells, key=lambda c: (len(c), c)), *sorted(boxes)]

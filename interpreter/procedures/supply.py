@@ -1,8 +1,9 @@
-"""Supply: ``do check supply [except WHO…] paying ACTION else to BOX``.
+"""Supply: ``do check supply [except WHO…] [by TRACE] paying ACTION else to BOX``.
 
-``do check supply [except WHO…] paying ACTION else to BOX``
+``do check supply [except WHO…] [by TRACE] paying ACTION else to BOX``
     Every unit (not marker, not dummy) of the acting side on the map, except those ``except``
-    names, must be in supply: its cell's terrain ``supplies`` its side, or a counter in its cell
+    names, must be in supply: its cell's terrain ``supplies`` its side, its side can trace the
+    ``by`` trace from its cell (``interpreter.tracing``), or a counter in its cell
     has ``effect supply self`` (its own side; ``opponent``/``enemy`` for the others, ``both``
     for all).  A counter with ``effect supply … once`` supplies every unit in its cell and is
     then revealed and removed from play (to ``eliminated``, scoring nothing); it is used only
@@ -26,6 +27,7 @@ from ..effects import Target, reads, sides_for
 from . import procedure
 from ..rules import Rules
 from ..state import Unit
+from ..tracing import traces
 from .prices import can_pay, pay, paying_sides, price
 from .strategic_readings import one_per_type, sections_of
 
@@ -71,6 +73,8 @@ def check_supply(ctx: Context, call: CheckSupply) -> Flow:
         for cell in sorted(needing, key=lambda c: (len(c), c)):
             units = sorted(needing[cell])
             if _terrain_supplies(ctx, cell, side):
+                continue
+            if call.trace is not None and traces(ctx, ctx.rules.traces[call.trace], side, cell):
                 continue
             lasting, once = [], []
             for other in ctx.state.units_at(cell):

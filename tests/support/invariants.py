@@ -8,11 +8,15 @@
 - resources stay within their declared minimum and cap;
 - every stacking limit ``checked always`` holds (a move stopped short, by a hidden booby trap
   say, may not leave a stack over it);
+- control (``GameState.control``) lists each cell once, in order, only cells the rulebook's
+  ``control`` declaration controls, each held by a side; once set-up is over, a cell where real
+  units of one side alone stand is held by that side or by none;
 and at the end of every phase, every stacking limit holds.
 """
 
 from pathlib import Path
 
+from warbook.interpreter.control import controlled_cells
 from warbook.interpreter.costs import cost_table
 from warbook.interpreter.game import Game
 from warbook.interpreter.rules import ELIMINATED
@@ -72,6 +76,16 @@ def check_invariants(game: Game, phase_ended: bool) -> None:
         value = state.resource(side, name)
         assert floor is None or value >= floor, f"{side} {name} below minimum"
         assert cap is None or value <= cap, f"{side} {name} above cap"
+    if state.control or rules.control is not None:
+        held = [cell for cell, _ in state.control]
+        assert held == sorted(set(held)), "control lists a cell twice or out of order"
+        tracked = controlled_cells(rules, board)
+        assert all(cell in tracked and side in rules.sides for cell, side in state.control), state.control
+        if state.phase != "setup":
+            for cell, here in cells.items():
+                sides = {u.side for u in here if u.type in facts.units and not u.dummy}
+                if cell in tracked and len(sides) == 1:
+                    assert state.controller(cell) in (*sides, None), f"{cell} held by {state.controller(cell)}"
     stacking = facts.stacking if phase_ended else facts.always
     if stacking:
         when = f"at the end of {state.phase}" if phase_ended else f"in {state.phase} (checked always)"
