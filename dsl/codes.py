@@ -240,6 +240,11 @@ RULES: tuple[CodeInfo, ...] = (
     CodeInfo("E136", "requires-option-named-in-force"),
     CodeInfo("E137", "deferring-terrain-effect"),
     CodeInfo("E138", "bad-step-line"),
+    # E140-E144 after combat: checks in dsl/lint/after_combat.py
+    CodeInfo("E140", "advance-from-a-distance"),
+    CodeInfo("E141", "advance-never-fought"),
+    CodeInfo("E142", "after-combat-count-below-one"),
+    CodeInfo("E143", "conflicting-retreat-lines"),
     # E2 tables: checks in dsl/lint/tables.py, rows.py, cells.py and contexts.py
     CodeInfo("E201", "bad-column-heading"),
     CodeInfo("E202", "duplicate-column"),
@@ -356,6 +361,9 @@ RULES: tuple[CodeInfo, ...] = (
     CodeInfo("W509", "off-table-column-unsaid"),
     CodeInfo("W510", "off-table-roll-unsaid"),
     CodeInfo("W511", "reduced-step-stronger"),
+    # W512-W514 after combat: checks in dsl/lint/after_combat.py
+    CodeInfo("W512", "advance-zones-moot"),
+    CodeInfo("W513", "retreat-extension-unused"),
     # I6 gaps, errata and coverage: checks in dsl/lint/coverage.py
     CodeInfo("I601", "provisional-value"),
     CodeInfo("I602", "errata"),

@@ -111,7 +111,7 @@ class Refit(Losses):
 
 @frozen
 class Retreat(Effect):
-    """Each of the role's units retreats N hexes, its owner choosing each hex (one step further away, enterable, no enemy counter, no zone that ``blocks retreat``); a unit that cannot is eliminated."""
+    """Each of the role's units retreats N hexes, its owner (or whom the combat's ``retreat chosen by`` names) choosing each hex (one step further away, enterable, no enemy counter, no zone that ``blocks retreat``), offered only hexes from which the retreat can be completed; a unit that cannot complete one is eliminated."""
 
     VERB = "retreat"
     VALID = frozenset({Where.RESULT})

@@ -47,6 +47,7 @@ LAYERS = {
              "caches", "operation", "options", "modes"),
     "mechanics": ("costs", "zones", "stacking", "situation", "cells", "world", "pathfinding", "movement", "conditions",
                   "combat",
+                  "advance",
                   "combat_effects", "effects", "results", "steps", "step_effects", "retreats", "resource_effects", "event_effects",
                   "victory", "resources", "infiltration", "forces", "scenario", "scenario_records",
                   "scenario_toml", "scenario_resolve"),

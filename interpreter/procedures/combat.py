@@ -69,6 +69,7 @@ from ...dsl.compiled.calls import Bombard, Fight, Trigger
 from ...dsl.model import Declaration
 from ...dsl.values import Dice
 from ..actions import Action
+from ..advance import advance_after_combat
 from ..caches import rules_cache
 from ..citations import because
 from ..cells import adjacency
@@ -232,7 +233,11 @@ def fight(ctx: Context, call: Fight) -> Flow:
         defenders = targets_in(ctx, combat, cell, side)
         ctx.say(f"{', '.join(ctx.label(u) for u in attackers)} attack {cell}", kind="attack", cell=cell,
                 units=list(ids), side=side)
-        yield from fight_rounds(ctx, combat, attackers, defenders, cell, reason=f"attack on {cell}", side=side)
+        places = {u.id: u.location for u in attackers}
+        retreated = yield from fight_rounds(ctx, combat, attackers, defenders, cell, reason=f"attack on {cell}",
+                                            side=side)
+        if combat.advance is not None:
+            yield from advance_after_combat(ctx, combat, side, places, cell, retreated)
 
 
 DONE = Action("done")
@@ -249,23 +254,27 @@ def fight_rounds(ctx: Context, combat: CombatRule, attackers: list[Unit], defend
     remains`` another while both sides remain, an attacking unit still where it attacked from
     and a unit attacked still in the cell (one eliminated, retreated, broken off or put in a box
     has left the fight).  Each round rolls anew, with the modifier of the attackers left (their
-    mode's).  An attack by a counter's effect (``trigger``) has no attacking unit: one round."""
+    mode's).  An attack by a counter's effect (``trigger``) has no attacking unit: one round.
+    Returns every hex retreated, (unit, from, to) in order (for ``advance after combat``)."""
     places = {u.id: u.location for u in attackers}
     targets = [u.id for u in defenders]
+    retreated: list[tuple[str, str, str]] = []
     for round_ in range(1, MAX_ROUNDS + 1):
         if round_ > 1:
             ctx.say(because(f"{combat.label}: both sides remain in the fight for {cell}, round {round_}",
                             combat.decl, combat.recycle), kind="combat", cell=cell, round=round_)
-        yield from resolve(ctx, combat.name, attackers, defenders, reason=reason, attacker_side=side,
-                           roll_modifier=mode_roll_modifier(ctx, attackers, combat.table))
+        outcome = yield from resolve(ctx, combat.name, attackers, defenders, reason=reason, attacker_side=side,
+                                     roll_modifier=mode_roll_modifier(ctx, attackers, combat.table))
+        retreated += outcome.retreated
         if combat.recycle is None:
-            return
+            return retreated
         attackers = [u for u in (ctx.state.unit(i) for i in places) if u.location == places[u.id]]
         defenders = [u for u in (ctx.state.unit(i) for i in targets) if u.location == cell]
         if not attackers or not defenders:
-            return
+            return retreated
     ctx.say(f"{combat.label}: the fight for {cell} stopped after {MAX_ROUNDS} rounds with both sides left",
             kind="combat", cell=cell)
+    return retreated
 
 
 class _Readiness:
