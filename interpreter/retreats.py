@@ -139,10 +139,9 @@ class RetreatPaths:
         """The hexes offered as the ``step``-th: those from which the retreat can still be completed."""
         return [c for c in self.steps_from(cell, step) if self.completes(c, step)]
 
-    def why_not(self, cell: str, step: int) -> str | None:
-        """Why ``cell`` is not offered as the ``step``-th hex from where the unit stands, or ``None``."""
-        unit = self.ctx.state.unit(self.unit.id)
-        problem = retreat_problem(self.ctx, unit, cell, self.origin, step, rule=self.rule)
+    def why_not(self, cell: str, step: int, start: str) -> str | None:
+        """Why ``cell`` is not offered as the ``step``-th hex from ``start``, or ``None``."""
+        problem = retreat_problem(self.ctx, self.unit, cell, self.origin, step, rule=self.rule, start=start)
         if problem is None and not self.completes(cell, step):
             return f"no retreat of {self.distance} hexes can be completed from {cell}"
         return problem
@@ -181,26 +180,28 @@ def retreat(ctx: Context, unit: Unit, distance: int, engagement: Engagement) -> 
     rule = engagement.combat.retreat if engagement.combat is not None else DEFAULT_RETREAT
     paths = RetreatPaths(ctx, unit, distance, rule)
     chooser = retreat_chooser(ctx, unit, engagement)
-    step = 0
-    while distance > 0 and not (step and paths.ends_in(unit.location, step)):
+    # The unit is put down once, where its retreat ends: a hex it passes through under the
+    # extension may be overstacked, which no state between decisions may show.
+    at, step = unit.location, 0
+    while distance > 0 and not (step and paths.ends_in(at, step)):
         step += 1
-        cells = paths.options(unit.location, step)
+        cells = paths.options(at, step)
         if not cells:
-            why = "no hex to retreat into" if step > 1 or not paths.steps_from(unit.location, step) else \
+            why = "no hex to retreat into" if step > 1 or not paths.steps_from(at, step) else \
                 f"no retreat of {distance} hex{'es' if distance > 1 else ''} it could complete"
             engagement.eliminated.append(unit.id)
             eliminate(ctx, unit, f"{engagement.reason}: {why}")
             return
         action = yield from ctx.choose(
-            chooser, "retreat", f"retreat {unit.id} from {unit.location}",
-            [Action("retreat", (unit.id, c)) for c in cells],
-            lambda a, step=step: paths.why_not(a.args[-1], step) if a.kind == "retreat" and a.args else None)
+            chooser, "retreat", f"retreat {unit.id} from {at}", [Action("retreat", (unit.id, c)) for c in cells],
+            lambda a, at=at, step=step: paths.why_not(a.args[-1], step, at) if a.kind == "retreat" and a.args
+            else None)
         target = action.args[1]
-        ctx.say(f"{ctx.label(unit)} retreats from {unit.location} to {target}", kind="combat", unit=unit.id,
-                cell=target)
-        engagement.retreated.append((unit.id, unit.location, target))
-        unit = evolve(unit, location=target)
-        ctx.update_unit(unit)
+        ctx.say(f"{ctx.label(unit)} retreats from {at} to {target}", kind="combat", unit=unit.id, cell=target)
+        engagement.retreated.append((unit.id, at, target))
+        at = target
+    if at != unit.location:
+        ctx.update_unit(evolve(ctx.state.unit(unit.id), location=at))
 
 
 # --- break off ---------------------------------------------------------------------------------
