@@ -245,6 +245,7 @@ RULES: tuple[CodeInfo, ...] = (
     CodeInfo("E141", "advance-never-fought"),
     CodeInfo("E142", "after-combat-count-below-one"),
     CodeInfo("E143", "conflicting-retreat-lines"),
+    CodeInfo("E144", "status-factor-unread"),
     # E2 tables: checks in dsl/lint/tables.py, rows.py, cells.py and contexts.py
     CodeInfo("E201", "bad-column-heading"),
     CodeInfo("E202", "duplicate-column"),
@@ -364,6 +365,7 @@ RULES: tuple[CodeInfo, ...] = (
     # W512-W514 after combat: checks in dsl/lint/after_combat.py
     CodeInfo("W512", "advance-zones-moot"),
     CodeInfo("W513", "retreat-extension-unused"),
+    CodeInfo("W514", "status-never-given"),
     # I6 gaps, errata and coverage: checks in dsl/lint/coverage.py
     CodeInfo("I601", "provisional-value"),
     CodeInfo("I602", "errata"),

@@ -345,6 +345,15 @@ class Restore(Effect):
 
 
 @frozen
+class Mark(Effect):
+    """``mark ROLE STATUS``: the role's units on the map take the status (``status`` declaration) until they recover."""
+
+    VERB = "mark"
+    VALID = frozenset({Where.RESULT})
+    status: str
+
+
+@frozen
 class NoEffect(Effect):
     """Nothing; narrated."""
 
@@ -355,7 +364,7 @@ class NoEffect(Effect):
 EFFECT_CLASSES: tuple[type[Effect], ...] = (
     Eliminate, Refit, Retreat, Stand, BreakOff, Change, ReduceIncome, MultiplyGains, Reveal, RollOn,
     PickReinforcement, ReturnUnits, Attack, ModifyRoll, Shift, Supply, RemoveSelf, Score, Stop, StepLoss,
-    StrengthLoss, Restore, NoEffect,
+    StrengthLoss, Restore, NoEffect, Mark,
 )
 """Every effect verb's class; ``lose`` shares ``Change`` with ``gain``."""
 
@@ -459,6 +468,8 @@ def compile_effect(line: Property, names: Names) -> Effect:
                   "measure": _str(get("measure"))}
     elif cls is Restore:
         fields = {"count": get("count"), "what": _names(get("what"))}
+    elif cls is Mark:
+        fields = {"status": str(get("status"))}
     return cls(**common, **fields)
 
 

@@ -483,6 +483,18 @@ _add(_kind(
      "anywhere.", "repeat"),
 ))
 _add(_kind(
+    "status", "A state a combat result puts units in (disrupted, disorganised): what it forbids, the factors "
+    "it changes, and when units recover from it.", f"status {_NAMED}",
+    ("forbids (move | attack)+", "A unit in this status does not move (`do move`) or attack (`do fight`, `do "
+     "bombard`, fire during enemy movement or at aircraft).", "repeat"),
+    ("factor <factor:REF(factor)> <multiplier:MULT>",
+     "A factor a combat reads (its attack, defence or range factor) is multiplied while the unit is in this "
+     "status (`factor attack x1/2`).", "repeat"),
+    ("recovers at end of <phase:REF(phase,step)>",
+     "Each time that phase or step ends, the units of the side it ran for (every side's, when it runs for "
+     "none) leave this status. Without the line a unit keeps it for the rest of the game."),
+))
+_add(_kind(
     "victory", "How the game is won: margins, levels, sudden death.", "victory [<name:NAME>] [<label:TEXT>]",
     ("by <resource:REF(resource)> (margin | total)", "What decides the winner."),
     ("level <level:NAME> <range:RANGE> [<label:TEXT>]", "A victory level for a margin range.", "repeat"),

@@ -22,6 +22,7 @@ from .actions import Action
 from .citations import because, cite
 from .context import Context, Flow
 from .event_effects import phase_ended
+from .status_effects import recover
 from .procedures import PROCEDURES, load_procedures
 from .state import unit_with_spent, replace
 
@@ -114,6 +115,7 @@ def _run_phase(ctx: Context, decl: Declaration) -> Flow:
                     kind="phase")
         yield from _check_stacking(ctx)
         yield from phase_ended(ctx, decl.name)
+        recover(ctx, decl.name, side)
         _clear_spent(ctx)
     return skipped
 

@@ -48,6 +48,7 @@ LAYERS = {
     "mechanics": ("costs", "zones", "stacking", "situation", "cells", "world", "pathfinding", "movement", "conditions",
                   "combat",
                   "advance",
+                  "status_effects",
                   "combat_effects", "effects", "results", "steps", "step_effects", "retreats", "resource_effects", "event_effects",
                   "victory", "resources", "infiltration", "forces", "scenario", "scenario_records",
                   "scenario_toml", "scenario_resolve"),

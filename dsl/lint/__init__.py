@@ -16,7 +16,7 @@ the resolved model, kept out of the model classes, one family per module:
 - ``sanity``    W5xx  table sanity under the rulebook's own ordering of results
 - ``coverage``  I6xx  gaps, errata, sections with no encoded rule
 - ``steps``     E138, E226, W511: multi-step counters (their step lines, and the effects on steps)
-- ``after_combat`` E140-E143, W512, W513: advance after combat and the combat's retreat lines
+- ``after_combat`` E140-E144, W512-W514: advance after combat, the combat's retreat lines, statuses
 
 Suppressions: a comment ``# lint: ignore[W401]`` (codes or prefixes, comma
 separated) on a declaration's first line, or alone on the line just before it,

@@ -1,5 +1,5 @@
 """Checks of what follows a combat: a combat's ``advance after combat`` line and its ``retreat …``
-lines (E140, E141, E142, E143, W512, W513).
+lines (E140, E141, E142, E143, W512, W513), and the statuses results give (E144, W514).
 
 Limits: E141 reads the sequence's ``do`` lines by their words (``fight COMBAT``, ``bombard with
 COMBAT``, ``resolve fire with COMBAT``); it does not follow scenario overlays that add phases.
@@ -216,3 +216,70 @@ def retreat_extension_unused(rb: Rulebook) -> Iterator[Diagnostic]:
         if extended is not None and any(p.words[1].text == "not" for p in lines):
             yield diagnostic("W513", extended.span, f"combat {combat.name!r}: retreats never enter friendly "
                              "units, so none ends overstacked", "drop one of the two lines")
+
+
+def _combat_factors(rb: Rulebook) -> set[str]:
+    """The factors some combat reads through a unit: its attack, defence, range and order factors."""
+    out = set()
+    for combat in rb.of_kind("combat"):
+        for name in ("attack", "defence", "range", "order"):
+            line = combat.first(name)
+            if line is not None and line.get("factor") is not None:
+                out.add(str(line.get("factor")))
+    return out
+
+
+@check("E144", "status-factor-unread")
+def status_factor_unread(rb: Rulebook) -> Iterator[Diagnostic]:
+    """## What it does
+    Reports a status's `factor F xM` line for a factor no combat reads (its `attack factor`,
+    `defence factor`, `range factor` or `order by`), or with a multiplier of 0 or less.
+
+    ## Why is this bad?
+    A status changes a factor where a combat reads it; a movement allowance is read per unit type,
+    so a status halving it would be dropped. A multiplier of 0 would keep a unit in fights it can
+    no longer take part in: say what the status forbids instead.
+
+    ## Example
+    ```
+    status disrupted {
+        factor move x1/2
+    }
+    ```
+    Use instead: `forbids move`, or a factor a combat reads (`factor attack x1/2`).
+    """
+    read = _combat_factors(rb)
+    for status in rb.of_kind("status"):
+        for line in status.all("factor"):
+            factor, multiplier = str(line.get("factor")), line.get("multiplier")
+            if factor not in read:
+                yield diagnostic("E144", line.span, f"status {status.name!r} changes factor {factor!r}, which no "
+                                 "combat reads", "change an attack, defence, range or order factor of a combat, "
+                                 "or say what the status forbids")
+            elif multiplier is not None and multiplier <= 0:
+                yield diagnostic("E144", line.span, f"status {status.name!r} multiplies {factor!r} by "
+                                 f"{multiplier}", "use 'forbids attack' (or 'forbids move') instead")
+
+
+@check("W514", "status-never-given")
+def status_never_given(rb: Rulebook) -> Iterator[Diagnostic]:
+    """## What it does
+    Reports a `status` that no `effect mark ROLE STATUS` line gives.
+
+    ## Why is this bad?
+    No unit can be in it, so what it forbids and changes never applies: a result probably names
+    another status, or lost its `mark` line.
+
+    ## Example
+    ```
+    status shaken {
+        forbids attack
+    }
+    ```
+    Use instead: `result DS { effect mark defenders shaken }`.
+    """
+    given = {str(p.get("status")) for d in rb.walk() for p in d.all("effect") if p.get("effect") == "mark"}
+    for status in rb.of_kind("status"):
+        if status.name not in given:
+            yield diagnostic("W514", status.name_span, f"status {status.name!r} is never given (no 'effect mark … "
+                             f"{status.name}')", "give it in a result, or drop it")

@@ -83,6 +83,7 @@ from ..modes import forbidding_mode
 from . import procedure
 from ..results import resolve
 from ..rules import Rules
+from ..status_effects import status_forbids
 from ..state import Unit, replace
 
 
@@ -148,7 +149,8 @@ def _may_fire(ctx: Context, combat: CombatRule, unit: Unit, flag: str, *, ground
     ``ground``: it must also have the defence factor (an assault is fought by units that can be
     fought back; a bombardment is not).
     """
-    if unit.dummy or not unit.on_map or flag in unit.spent or forbidding_mode(ctx, unit, "attack"):
+    if unit.dummy or not unit.on_map or flag in unit.spent or forbidding_mode(ctx, unit, "attack") or \
+            (unit.status and status_forbids(ctx, unit, "attack")):
         return False
     return _type_facts(ctx, combat, unit)[1 if ground else 2]
 
@@ -342,7 +344,8 @@ class _Readiness:
         """Read again whether ``unit`` may attack, and where."""
         self.entries.pop(unit.id, None)
         if (unit.side not in self.sides or not unit.on_map or unit.dummy or ATTACKED in unit.spent
-                or not self.facts(unit)[1] or (unit.mode and forbidding_mode(self.ctx, unit, "attack"))):
+                or not self.facts(unit)[1] or (unit.mode and forbidding_mode(self.ctx, unit, "attack"))
+                or (unit.status and status_forbids(self.ctx, unit, "attack"))):
             return
         if self.around is None:
             cells = [unit.location] if self._targets(unit.side, unit.location) else []
@@ -390,10 +393,10 @@ def _ranking(ctx: Context, combat: CombatRule):
     """``_rank`` for one combat, read once per unit type and step (a rank depends only on the factor shown)."""
     if combat.order_factor is None:
         return lambda unit: (0, 0)
-    ranks: dict[tuple[str, bool, int], tuple[int, object]] = {}
+    ranks: dict[tuple[str, bool, int, frozenset[str]], tuple[int, object]] = {}
 
     def rank(unit: Unit) -> tuple[int, object]:
-        key = (unit.type, unit.dummy, unit.step)
+        key = (unit.type, unit.dummy, unit.step, unit.status)
         found = ranks.get(key)
         if found is None:
             found = ranks[key] = _rank(ctx, combat, unit)
@@ -417,6 +420,9 @@ def _why_not_attack(ctx: Context, combat: CombatRule, side: str, action: Action,
         mode = forbidding_mode(ctx, unit, "attack")
         if mode is not None:
             return f"{unit_id} is on {mode.label} orders, which forbid attacking{_cite(mode.decl)}"
+        status = status_forbids(ctx, unit, "attack")
+        if status is not None:
+            return f"{unit_id} is {status.label.lower()}, which forbids attacking{_cite(status.decl)}"
         if ATTACKED in unit.spent:
             return f"{unit_id} has already attacked this phase{cite}"
         if combat.adjacent and cell not in set(ctx.board.neighbours(unit.location)):

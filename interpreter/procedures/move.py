@@ -53,6 +53,7 @@ from ..costs import allowance
 from . import procedure
 from ..infiltration import infiltrate_moved, standing
 from ..modes import mode_forbids
+from ..status_effects import status_forbids
 from ..situation import stop_markers
 from ..stacking import stacking_problem
 from ..state import Unit, replace
@@ -134,7 +135,8 @@ class MovePhase:
     def may_move(self, unit: Unit) -> bool:
         """Whether a counter moves in this phase at all (see the module docstring)."""
         if not unit.on_map or (self.side is not None and unit.side != self.side) or \
-                (unit.mode and mode_forbids(self.ctx, unit, "move")):
+                (unit.mode and mode_forbids(self.ctx, unit, "move")) or \
+                (unit.status and status_forbids(self.ctx, unit, "move")):
             return False
         key = (unit.type, unit.side)  # what a type may do: the side matters for a dummy's proxies
         found = self.types_moving.get(key)

@@ -6,7 +6,8 @@ three rows of hexes (even columns set half a hex lower), a lake at 0501 and 0502
 A defender at 0302 attacked from 0202 (and 0301) is two hexes of retreat from safety: its
 neighbours 0201 and 0303 lie in the attacker's zone, 0202 (and 0301) hold the attacker, 0301
 leads only off the map's north edge and 0401 only into the lake (0501, 0502), so its one complete
-retreat runs by 0402 to 0403 or 0503.
+retreat runs by 0402 to 0403 or 0503.  A DD result disrupts the defenders: a disrupted unit may not
+move or attack, defends at half its defence, and recovers when its own side's movement phase ends.
 """
 
 from pathlib import Path
@@ -220,6 +221,65 @@ def test_fight_offers_the_advance_after_a_result_empties_the_hex(scenario, monke
     assert where(ctx, "B1", "R1") == ["0302", ctx.rules.eliminated_box]
 
 
+# --- statuses ----------------------------------------------------------------------------------------
+
+
+def test_a_result_disrupts_the_defenders(scenario):
+    ctx = make(scenario, TANK, red(1, "0302"))
+    result(ctx, "assault", "DD", [TANK], [ctx.state.unit("R1")])
+    assert ctx.state.unit("R1").status == frozenset({"disrupted"}) and ctx.state.unit("B1").status == frozenset()
+    assert "R1 Infantry is disrupted (test attack)" in texts(ctx)
+    result(ctx, "assault", "DD", [TANK], [ctx.state.unit("R1")])  # disrupted already: said once
+    assert texts(ctx).count("R1 Infantry is disrupted (test attack)") == 1
+
+
+def test_a_disrupted_unit_defends_at_half_and_may_not_attack(scenario):
+    from warbook.interpreter.combat import combat_strength, find_column
+    from warbook.interpreter.procedures.combat import attack_cells
+    from warbook.interpreter.state import replace
+
+    ctx = make(scenario, TANK, replace(red(1, "0302"), status=frozenset({"disrupted"})))
+    assault = ctx.rules.combats["assault"]
+    shaken = ctx.state.unit("R1")
+    # Infantry prints defence 2, so 1 disrupted: the tank's 4 against 1 is 4:1, the last column 2:1.
+    assert combat_strength(ctx, assault, [TANK], [shaken], "0302") == (4, 1)
+    assert find_column(ctx, assault, [TANK], [shaken], attacker_side="blue").label == "2:1"
+    assert attack_cells(ctx, assault, shaken) == [] and attack_cells(ctx, assault, TANK) == ["0302"]
+
+
+def test_a_disrupted_unit_does_not_move(scenario):
+    from driving import do_call
+    from warbook.interpreter.procedures import PROCEDURES
+    from warbook.interpreter.state import replace
+
+    ctx = make(scenario, TANK, replace(red(1, "0503"), status=frozenset({"disrupted"})), red(2, "0101"))
+    ctx.acting = "red"
+    first = next(PROCEDURES["move"](ctx, do_call(ctx.rules, "move")))
+    assert {a.args[0] for a in first.options if a.args} == {"R2"}
+
+
+def test_units_recover_when_their_sides_movement_phase_ends(scenario):
+    from warbook.interpreter.state import replace
+    from warbook.interpreter.status_effects import recover
+
+    disrupted = frozenset({"disrupted"})
+    ctx = make(scenario, replace(TANK, status=disrupted), replace(red(1, "0302"), status=disrupted))
+    recover(ctx, "battle", None)  # another phase: nobody recovers
+    recover(ctx, "movement", "blue")
+    assert [ctx.state.unit(i).status for i in ("B1", "R1")] == [frozenset(), disrupted]
+    assert texts(ctx) == ["B1 Tank recovers (Disrupted)"]
+
+
+def test_the_status_of_a_counter_is_seen(scenario):
+    from warbook.interpreter.state import replace
+
+    game = Game.new(SCENARIO, 1)
+    game.ctx.state = replace(game.ctx.state, units=tuple(sorted([TANK, replace(red(1, "0302"),
+                                                                               status=frozenset({"disrupted"}))])))
+    seen = {u["id"]: u for u in game.observe("blue")["units"]}
+    assert seen["R1"]["status"] == ["disrupted"] and "status" not in seen["B1"]
+
+
 # --- whole games -------------------------------------------------------------------------------------
 
 
@@ -231,6 +291,7 @@ def test_random_games_play_to_the_end_and_replay_alike():
         assert played(SCENARIO, seed).log == game.log
         logs.append(game.log)
     assert any(e.get("kind") == "advance" for log in logs for e in log)
+    assert any(e.get("kind") == "status" for log in logs for e in log)
 
 
 def test_greedy_games_play_to_the_end():
@@ -242,7 +303,8 @@ def test_greedy_games_play_to_the_end():
         assert game.is_over()
 
 
-def test_play_narrates_the_advance(capsys):
-    code, out, _ = run_cli(capsys, "play", str(SCENARIO), "--seed", "6")
+def test_play_narrates_the_advance_and_the_status(capsys):
+    code, out, _ = run_cli(capsys, "play", str(SCENARIO), "--seed", "17")
     assert code == 0
-    assert "advances after combat from" in out
+    assert "B2 Rifles advances after combat from 0301 to 0302" in out
+    assert "B2 Rifles is disrupted (attack on 0302)" in out and "B2 Rifles recovers (Disrupted)" in out
