@@ -1,12 +1,16 @@
 """Retreats and breaking off: where a unit that must leave a fight may go, and taking it there.
 
-- **Retreat.**  Each retreating unit's owner picks, per hex of retreat, an adjacent
-  hex one step further from where it started that movement would let it end in
-  (``interpreter.costs``: terrain, its class's ``enters only``/``never enters``,
-  its side's ``never enters``; ``interpreter.stacking``), that holds no enemy counter, and that is
-  not in an enemy zone which ``blocks retreat`` (a face-down dummy exerts one, as it
-  does for movement: the side cannot tell).  A unit with no such hex, or that
-  never moves, is eliminated instead.
+- **Retreat.**  For each retreating unit its owner (or the side the combat's ``retreat chosen by
+  attacker|victor`` names) picks, per hex of retreat, an adjacent hex one step further from where
+  it started that movement would let it enter (``interpreter.costs``: terrain, its class's
+  ``enters only``/``never enters``, its side's ``never enters``), that holds no enemy counter (nor,
+  with ``retreat not through friendly units``, a friendly one), that is not in an enemy zone which
+  ``blocks retreat`` (a face-down dummy exerts one, as it does for movement: the side cannot tell),
+  and that has room under stacking (``interpreter.stacking``).  With ``retreat extended by N when
+  overstacked`` only the hex it ends in needs room: where that would be overstacked, the retreat
+  goes on, up to N hexes more.  Only hexes from which the retreat can still be completed are
+  offered (``RetreatPaths``: look-ahead), so no choice leads into a dead end; a unit with no
+  complete retreat, or that never moves, is eliminated where it stands.
 - **Break off.**  When the combat has ``break off …`` lines, ``break off ROLE`` moves every
   counter of the role out of the cell (``break_off``): each owner picks, unit by unit, one of
   the places those lines allow (an adjacent cell its class may step to and enter, a cell with

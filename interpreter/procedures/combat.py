@@ -23,14 +23,15 @@ any other subset is not an option.
 Who takes part: a unit may attack if it is real, on the map, has the combat's
 attack factor above 0, has a value for the combat's defence factor when the
 combat declares one (units printed ``defend none`` — aircraft — are no ground
-combatants), is in no mode that ``forbids attack``, and has a target.  Targets
+combatants), is in no mode or status that ``forbids attack``, and has a target.  Targets
 are enemy counters that have the defence factor, or are dummies; hidden counters
 may be attacked when a ``spotting`` rule says ``unspotted may be attacked`` (or
 the rulebook has no spotting rule).  Every attacking unit being in one mode with
 a ``roll modifier`` (WATCH's -1) modifies the roll.
 
 A combat that says ``recycle until one side remains`` fights each attack (and each
-bombardment) round after round until one side has left the fight (``fight_rounds``).
+bombardment) round after round until one side has left the fight (``fight_rounds``); one that says
+``advance after combat`` then offers the attackers the hex emptied (``interpreter.advance``).
 
 ``bombard``: each side in player order bombards until it is done.  A unit with
 the combat's ``range factor`` reaches enemy cells up to that many hexes away; a

@@ -21,7 +21,7 @@ set-downs (``interpreter.procedures.transport``).
 Readings (each a choice the rules leave open):
 
 - **Who moves.**  Units and dummies on the map, except a type that ``never
-  moves``/``needs transport`` or has no points, and a unit whose mode ``forbids
+  moves``/``needs transport`` or has no points, and a unit whose mode or status ``forbids
   move``.  Other markers never move here.  A unit whose only choice would be
   ``stay`` is not asked.  In a phase for one side (``side …``, ``for each side``:
   ``ctx.acting``) only its counters move; in a ``mutual`` one every side's do.
