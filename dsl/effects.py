@@ -346,7 +346,10 @@ class Restore(Effect):
 
 @frozen
 class Mark(Effect):
-    """``mark ROLE STATUS``: the role's units on the map take the status (``status`` declaration) until they recover."""
+    """``mark ROLE STATUS``.
+
+    Each of the role's units on the map takes the status (a ``status`` declaration: what it forbids,
+    the factors it changes) until it recovers at the end of the phase the status names."""
 
     VERB = "mark"
     VALID = frozenset({Where.RESULT})

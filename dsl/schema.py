@@ -475,8 +475,9 @@ _add(_kind(
      "zones` a unit entering an enemy zone that stops movement goes no further."),
     ("retreat chosen by (owner | attacker | victor)",
      "Who picks each hex of a `retreat` result: the retreating unit's side (as without the line), the side "
-     "that attacked, or the side the retreating unit fought against."),
-    ("retreat not through friendly units", "A retreating unit may not enter a hex holding a unit of its side.", "repeat"),
+     "that attacked, or the side the retreating unit fought against.", "repeat"),
+    ("retreat not through friendly units", "A retreating unit may not enter a hex holding a unit of its side.",
+     "repeat"),
     ("retreat extended by <hexes:INT> when overstacked",
      "A retreating unit may pass through hexes it would overstack, and when the hex its retreat ends in "
      "would be overstacked it retreats on, at most this many hexes more; eliminated when it cannot end "
@@ -488,8 +489,8 @@ _add(_kind(
     ("forbids (move | attack)+", "A unit in this status does not move (`do move`) or attack (`do fight`, `do "
      "bombard`, fire during enemy movement or at aircraft).", "repeat"),
     ("factor <factor:REF(factor)> <multiplier:MULT>",
-     "A factor a combat reads (its attack, defence or range factor) is multiplied while the unit is in this "
-     "status (`factor attack x1/2`).", "repeat"),
+     "A factor a combat reads (its attack, defence, range or order factor) is multiplied while the unit is "
+     "in this status (`factor attack x1/2`).", "repeat"),
     ("recovers at end of <phase:REF(phase,step)>",
      "Each time that phase or step ends, the units of the side it ran for (every side's, when it runs for "
      "none) leave this status. Without the line a unit keeps it for the rest of the game."),
