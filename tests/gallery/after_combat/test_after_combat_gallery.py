@@ -89,6 +89,31 @@ def test_perft_counts_complete_retreats_of_one_to_three_hexes(scenario):
     assert [RetreatPaths(ctx, unit, n, DEFAULT_RETREAT).count() for n in (1, 2, 3)] == [3, 2, 0]
 
 
+def _brute_force_retreats(paths: RetreatPaths, cell: str, step: int) -> int:
+    """Complete retreats from ``cell`` found by walking every hex that may be entered, no look-ahead."""
+    if step and paths.ends_in(cell, step):
+        return 1
+    if step >= paths.distance + paths.rule.extension:
+        return 0
+    return sum(_brute_force_retreats(paths, c, step + 1) for c in paths.steps_from(cell, step + 1))
+
+
+def test_look_ahead_offers_exactly_the_first_hexes_of_complete_retreats(scenario):
+    # R1 in 0302 attacked by a tank from each of its neighbours, R2 in every other hex, retreats of 1
+    # to 3 hexes with and without the extension: every hex offered starts a complete retreat, every
+    # hex that starts one is offered, and the perft count equals the brute-force walk's.
+    board = scenario.board
+    for tank_at in sorted(board.neighbours("0302")):
+        for other in sorted(c for c in board.cells if c not in ("0302", tank_at)):
+            for distance in (1, 2, 3):
+                for combat in ("assault", "raid"):
+                    ctx = make(scenario, Unit("B1", "tank", "blue", tank_at), red(1, "0302"), red(2, other))
+                    paths = RetreatPaths(ctx, ctx.state.unit("R1"), distance, ctx.rules.combats[combat].retreat)
+                    starts = [c for c in paths.steps_from("0302", 1) if _brute_force_retreats(paths, c, 1)]
+                    assert paths.options("0302", 1) == starts, (tank_at, other, distance, combat)
+                    assert paths.count() == _brute_force_retreats(paths, "0302", 0)
+
+
 def test_the_victor_chooses_and_the_retreat_runs_by_the_only_complete_path(scenario):
     ctx = make(scenario, TANK, red(1, "0302"))
     decisions, engagement = result(ctx, "assault", "DR", [TANK], [ctx.state.unit("R1")],
