@@ -241,13 +241,19 @@ RULES: tuple[CodeInfo, ...] = (
     CodeInfo("E137", "deferring-terrain-effect"),
     CodeInfo("E138", "bad-step-line"),
     CodeInfo("E139", "crossing-cost-off-edges"),
-    CodeInfo("E155", "factor-points-for-cells"),
+    # E140-E144 after combat: checks in dsl/lint/after_combat.py
+    CodeInfo("E140", "advance-from-a-distance"),
+    CodeInfo("E141", "advance-never-fought"),
+    CodeInfo("E142", "after-combat-count-below-one"),
+    CodeInfo("E143", "conflicting-retreat-lines"),
+    CodeInfo("E144", "status-factor-unread"),
     # control, tracing and victory by control: checks in dsl/lint/control.py
     CodeInfo("E145", "control-without-declaration"),
     CodeInfo("E146", "trace-without-source"),
     CodeInfo("E147", "unknown-victory-level"),
     CodeInfo("E148", "second-control"),
     CodeInfo("E149", "end-score-not-cells"),
+    CodeInfo("E155", "factor-points-for-cells"),
     # E2 tables: checks in dsl/lint/tables.py, rows.py, cells.py and contexts.py
     CodeInfo("E201", "bad-column-heading"),
     CodeInfo("E202", "duplicate-column"),
@@ -368,6 +374,10 @@ RULES: tuple[CodeInfo, ...] = (
     CodeInfo("W509", "off-table-column-unsaid"),
     CodeInfo("W510", "off-table-roll-unsaid"),
     CodeInfo("W511", "reduced-step-stronger"),
+    # W512-W514 after combat: checks in dsl/lint/after_combat.py
+    CodeInfo("W512", "advance-zones-moot"),
+    CodeInfo("W513", "retreat-extension-unused"),
+    CodeInfo("W514", "status-never-given"),
     # I6 gaps, errata and coverage: checks in dsl/lint/coverage.py
     CodeInfo("I601", "provisional-value"),
     CodeInfo("I602", "errata"),

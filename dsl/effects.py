@@ -111,7 +111,7 @@ class Refit(Losses):
 
 @frozen
 class Retreat(Effect):
-    """Each of the role's units retreats N hexes, its owner choosing each hex (one step further away, enterable, no enemy counter, no zone that ``blocks retreat``); a unit that cannot is eliminated."""
+    """Each of the role's units retreats N hexes, its owner (or whom the combat's ``retreat chosen by`` names) choosing each hex (one step further away, enterable, no enemy counter, no zone that ``blocks retreat``), offered only hexes from which the retreat can be completed; a unit that cannot complete one is eliminated."""
 
     VERB = "retreat"
     VALID = frozenset({Where.RESULT})
@@ -345,6 +345,18 @@ class Restore(Effect):
 
 
 @frozen
+class Mark(Effect):
+    """``mark ROLE STATUS``.
+
+    Each of the role's units on the map takes the status (a ``status`` declaration: what it forbids,
+    the factors it changes) until it recovers at the end of the phase the status names."""
+
+    VERB = "mark"
+    VALID = frozenset({Where.RESULT})
+    status: str
+
+
+@frozen
 class NoEffect(Effect):
     """Nothing; narrated."""
 
@@ -355,7 +367,7 @@ class NoEffect(Effect):
 EFFECT_CLASSES: tuple[type[Effect], ...] = (
     Eliminate, Refit, Retreat, Stand, BreakOff, Change, ReduceIncome, MultiplyGains, Reveal, RollOn,
     PickReinforcement, ReturnUnits, Attack, ModifyRoll, Shift, Supply, RemoveSelf, Score, Stop, StepLoss,
-    StrengthLoss, Restore, NoEffect,
+    StrengthLoss, Restore, NoEffect, Mark,
 )
 """Every effect verb's class; ``lose`` shares ``Change`` with ``gain``."""
 
@@ -459,6 +471,8 @@ def compile_effect(line: Property, names: Names) -> Effect:
                   "measure": _str(get("measure"))}
     elif cls is Restore:
         fields = {"count": get("count"), "what": _names(get("what"))}
+    elif cls is Mark:
+        fields = {"status": str(get("status"))}
     return cls(**common, **fields)
 
 

@@ -490,6 +490,33 @@ _add(_kind(
     ("recon unit refitted first [unless <who:" + SEL + ">+]",
      "The first unit each side puts in a box by a `refit` result in a round is the one it rolled recon "
      "with (unless that one is of these)."),
+    ("advance after combat [by <who:" + SEL + ">+] [up to <hexes:INT> hexes] [ignoring zones]",
+     "When an attack of `do fight` leaves the hex attacked with no enemy counter, the attacking units that "
+     "took part and still stand where they attacked from (of these, with `by`) may advance into it, each as "
+     "its side chooses; with `up to N hexes`, on along a path a defender retreated by, N hexes in all. Each "
+     "hex must be one its class may enter, with no enemy counter and room under stacking; without `ignoring "
+     "zones` a unit entering an enemy zone that stops movement goes no further."),
+    ("retreat chosen by (owner | attacker | victor)",
+     "Who picks each hex of a `retreat` result: the retreating unit's side (as without the line), the side "
+     "that attacked, or the side the retreating unit fought against.", "repeat"),
+    ("retreat not through friendly units", "A retreating unit may not enter a hex holding a unit of its side.",
+     "repeat"),
+    ("retreat extended by <hexes:INT> when overstacked",
+     "A retreating unit may pass through hexes it would overstack, and when the hex its retreat ends in "
+     "would be overstacked it retreats on, at most this many hexes more; eliminated when it cannot end "
+     "anywhere.", "repeat"),
+))
+_add(_kind(
+    "status", "A state a combat result puts units in (disrupted, disorganised): what it forbids, the factors "
+    "it changes, and when units recover from it.", f"status {_NAMED}",
+    ("forbids (move | attack)+", "A unit in this status does not move (`do move`) or attack (`do fight`, `do "
+     "bombard`, fire during enemy movement or at aircraft).", "repeat"),
+    ("factor <factor:REF(factor)> <multiplier:MULT>",
+     "A factor a combat reads (its attack, defence, range or order factor) is multiplied while the unit is "
+     "in this status (`factor attack x1/2`).", "repeat"),
+    ("recovers at end of <phase:REF(phase,step)>",
+     "Each time that phase or step ends, the units of the side it ran for (every side's, when it runs for "
+     "none) leave this status. Without the line a unit keeps it for the rest of the game."),
 ))
 _add(_kind(
     "victory", "How the game is won: margins, levels, sudden death.", "victory [<name:NAME>] [<label:TEXT>]",

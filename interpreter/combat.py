@@ -525,7 +525,7 @@ def reveal_all(ctx: Context, units: Iterable[Unit]) -> None:
 def eliminate(ctx: Context, unit: Unit, why: str) -> None:
     """Remove a unit from play, narrate it and score any award for its loss."""
     unit = ctx.state.unit(unit.id)
-    ctx.update_unit(evolve(unit, location=ctx.rules.eliminated_box, mode=None))
+    ctx.update_unit(evolve(unit, location=ctx.rules.eliminated_box, mode=None, status=frozenset()))
     if unit.dummy:
         ctx.say(f"{unit.id} was a dummy and is removed ({why})", kind="combat", unit=unit.id, dummy=True)
         return
@@ -537,7 +537,7 @@ def refit(ctx: Context, unit: Unit, box: str, why: str, *, award: bool = True) -
     """Put a unit in a box (its side's, for a box declared ``per side``), narrate it and, when
     ``award``, score any award for its refit (``award … on refitted``)."""
     unit = ctx.state.unit(unit.id)
-    ctx.update_unit(evolve(unit, location=box, mode=None))
+    ctx.update_unit(evolve(unit, location=box, mode=None, status=frozenset()))
     ctx.say(f"{ctx.label(unit)} goes to the {box} ({why})", kind="combat", unit=unit.id, cell=unit.location, box=box)
     if award:
         award_for_loss(ctx, unit, "refitted")

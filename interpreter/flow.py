@@ -23,6 +23,7 @@ from .citations import because, cite
 from .context import Context, Flow
 from .control import start as start_control
 from .event_effects import phase_ended
+from .status_effects import recover
 from .procedures import PROCEDURES, load_procedures
 from .state import unit_with_spent, replace
 
@@ -122,6 +123,7 @@ def _run_phase(ctx: Context, decl: Declaration) -> Flow:
                     kind="phase")
         yield from _check_stacking(ctx)
         yield from phase_ended(ctx, decl.name)
+        recover(ctx, decl.name, side)
         _clear_spent(ctx)
     return skipped
 

@@ -167,6 +167,8 @@ class Game:
                               "mode": unit.mode, "dummy": unit.dummy if unit.side == side else None})
                 if unit.step > 1:
                     units[-1]["step"] = unit.step
+                if unit.status:
+                    units[-1]["status"] = sorted(unit.status)
             elif unit.on_map:
                 units.append({"id": unit.id, "side": unit.side, "type": None, "location": unit.location,
                               "mode": None, "dummy": None})

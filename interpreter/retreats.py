@@ -1,12 +1,16 @@
 """Retreats and breaking off: where a unit that must leave a fight may go, and taking it there.
 
-- **Retreat.**  Each retreating unit's owner picks, per hex of retreat, an adjacent
-  hex one step further from where it started that movement would let it end in
-  (``interpreter.costs``: terrain, its class's ``enters only``/``never enters``,
-  its side's ``never enters``; ``interpreter.stacking``), that holds no enemy counter, and that is
-  not in an enemy zone which ``blocks retreat`` (a face-down dummy exerts one, as it
-  does for movement: the side cannot tell).  A unit with no such hex, or that
-  never moves, is eliminated instead.
+- **Retreat.**  For each retreating unit its owner (or the side the combat's ``retreat chosen by
+  attacker|victor`` names) picks, per hex of retreat, an adjacent hex one step further from where
+  it started that movement would let it enter (``interpreter.costs``: terrain, its class's
+  ``enters only``/``never enters``, its side's ``never enters``), that holds no enemy counter (nor,
+  with ``retreat not through friendly units``, a friendly one), that is not in an enemy zone which
+  ``blocks retreat`` (a face-down dummy exerts one, as it does for movement: the side cannot tell),
+  and that has room under stacking (``interpreter.stacking``).  With ``retreat extended by N when
+  overstacked`` only the hex it ends in needs room: where that would be overstacked, the retreat
+  goes on, up to N hexes more.  Only hexes from which the retreat can still be completed are
+  offered (``RetreatPaths``: look-ahead), so no choice leads into a dead end; a unit with no
+  complete retreat, or that never moves, is eliminated where it stands.
 - **Break off.**  When the combat has ``break off …`` lines, ``break off ROLE`` moves every
   counter of the role out of the cell (``break_off``): each owner picks, unit by unit, one of
   the places those lines allow (an adjacent cell its class may step to and enter, a cell with
@@ -25,7 +29,7 @@ from fractions import Fraction
 from attrs import evolve
 
 from ..dsl.compiled.movement import CarriedWith
-from ..dsl.compiled.combat import BreakOff as BreakOffLine, CombatRule
+from ..dsl.compiled.combat import BreakOff as BreakOffLine, CombatRule, RetreatRule
 from .actions import Action
 from .citations import cite_first
 from .combat import Engagement, eliminate, unit_factor
@@ -36,6 +40,9 @@ from .stacking import stacking_problem
 from .state import Unit
 from .zones import enemy_zones, is_counter
 
+
+DEFAULT_RETREAT = RetreatRule()
+"""A combat without ``retreat …`` lines: the owner chooses, through friendly units with room."""
 
 # Where a unit may go is movement's question; ``interpreter.costs``, ``.stacking`` and ``.zones`` answer
 # it for retreats too, so moving and retreating read the terrain, class, stacking and zone rules the same way.
@@ -49,62 +56,156 @@ def in_enemy_zone(ctx: Context, cell: str, side: str) -> bool:
     return cell in enemy_zones(ctx, side, blocking_retreat=True)
 
 
-def _enemy_occupied(ctx: Context, cell: str, side: str) -> bool:
+def enemy_occupied(ctx: Context, cell: str, side: str) -> bool:
     """Enemy units or dummies (which look like units) in the cell; markers such as traps do not occupy."""
     return any(u.side != side and is_counter(ctx.rules.unit_type(u.type)) for u in ctx.state.units_at(cell))
 
 
-def retreat_problem(ctx: Context, unit: Unit, cell: str, origin: str | None = None, step: int = 1) -> str | None:
-    """Why ``unit`` may not retreat into ``cell`` as its ``step``-th hex away from ``origin``, or ``None``."""
+def retreat_problem(ctx: Context, unit: Unit, cell: str, origin: str | None = None, step: int = 1, *,
+                    rule: RetreatRule = DEFAULT_RETREAT, start: str | None = None) -> str | None:
+    """Why ``unit`` may not retreat into ``cell`` from ``start`` (where it stands, unless given) as its
+    ``step``-th hex away from ``origin``, or ``None``.  Under ``rule``'s extension the hex need not have
+    room (``retreat_end_problem`` asks that of the hex a retreat ends in)."""
     origin = origin or unit.location
+    start = start or unit.location
     if never_moves(ctx.rules, ctx.rules.unit_type(unit.type)):
         return f"{unit.id} never moves"
     if cell not in ctx.board.graph:
         return f"{cell!r} is not on the map"
-    if cell not in set(ctx.board.neighbours(unit.location)):
-        return f"{cell} is not adjacent to {unit.location}"
+    if cell not in set(ctx.board.neighbours(start)):
+        return f"{cell} is not adjacent to {start}"
     if ctx.board.distance(origin, cell) != step:
         return f"{cell} is not {step} hex(es) from {origin}, where the retreat began"
-    if _enemy_occupied(ctx, cell, unit.side):
+    if enemy_occupied(ctx, cell, unit.side):
         return f"{cell} holds enemy counters"
     costs = cost_table(ctx.rules, ctx.board, unit.type)
     if cell not in costs.cost:
         return costs.barred.get(cell, f"{unit.id} may not enter {cell}")
-    stacking = stacking_problem(ctx, unit.side, cell, [unit])
-    if stacking is not None:
-        return stacking
+    if not rule.through_friendly and any(u.side == unit.side and u.id != unit.id and is_counter(
+            ctx.rules.unit_type(u.type)) for u in ctx.state.units_at(cell)):
+        return f"{cell} holds friendly units, which retreats may not pass through"
+    if not rule.extension:
+        stacking = stacking_problem(ctx, unit.side, cell, [unit])
+        if stacking is not None:
+            return stacking
     if in_enemy_zone(ctx, cell, unit.side):
         return f"{cell} is in an enemy zone of control, which blocks retreat"
     return None
 
 
-def retreat_cells(ctx: Context, unit: Unit, origin: str | None = None, step: int = 1) -> list[str]:
-    """Hexes ``unit`` may retreat into from where it is, as the ``step``-th hex away from ``origin``."""
-    return [c for c in sorted(ctx.board.neighbours(unit.location))
-            if retreat_problem(ctx, unit, c, origin, step) is None]
+def retreat_end_problem(ctx: Context, unit: Unit, cell: str, step: int, distance: int,
+                        rule: RetreatRule = DEFAULT_RETREAT) -> str | None:
+    """Why a retreat of ``distance`` hexes may not end in ``cell``, its ``step``-th hex, or ``None``."""
+    if step < distance:
+        return f"the retreat is {distance} hexes"
+    return stacking_problem(ctx, unit.side, cell, [unit]) if rule.extension else None
+
+
+def retreat_cells(ctx: Context, unit: Unit, origin: str | None = None, step: int = 1, *,
+                  rule: RetreatRule = DEFAULT_RETREAT, start: str | None = None) -> list[str]:
+    """Hexes ``unit`` may retreat into from ``start`` (where it is), as the ``step``-th hex away from ``origin``."""
+    start = start or unit.location
+    return [c for c in sorted(ctx.board.neighbours(start))
+            if retreat_problem(ctx, unit, c, origin, step, rule=rule, start=start) is None]
+
+
+class RetreatPaths:
+    """Look-ahead for one unit's retreat: which hexes lie on a complete retreat (one that ends
+    ``distance`` hexes away, or within the rule's extension in a hex with room).
+
+    The hexes of a retreat each lie one hex further from ``origin``, so a hex's step is its
+    distance from ``origin`` and whether a retreat completes from it is kept per hex.
+    """
+
+    def __init__(self, ctx: Context, unit: Unit, distance: int, rule: RetreatRule):
+        self.ctx, self.unit, self.distance, self.rule = ctx, unit, distance, rule
+        self.origin = unit.location
+        self._completes: dict[str, bool] = {}
+
+    def steps_from(self, cell: str, step: int) -> list[str]:
+        """Hexes entered as the ``step``-th hex of the retreat from ``cell`` (complete or not)."""
+        return retreat_cells(self.ctx, self.unit, self.origin, step, rule=self.rule, start=cell)
+
+    def ends_in(self, cell: str, step: int) -> bool:
+        return retreat_end_problem(self.ctx, self.unit, cell, step, self.distance, self.rule) is None
+
+    def completes(self, cell: str, step: int) -> bool:
+        """Whether a retreat standing in ``cell`` after ``step`` hexes can end as the rule allows."""
+        known = self._completes.get(cell)
+        if known is None:
+            known = self.ends_in(cell, step) or (
+                step < self.distance + self.rule.extension
+                and any(self.completes(c, step + 1) for c in self.steps_from(cell, step + 1)))
+            self._completes[cell] = known
+        return known
+
+    def options(self, cell: str, step: int) -> list[str]:
+        """The hexes offered as the ``step``-th: those from which the retreat can still be completed."""
+        return [c for c in self.steps_from(cell, step) if self.completes(c, step)]
+
+    def why_not(self, cell: str, step: int, start: str) -> str | None:
+        """Why ``cell`` is not offered as the ``step``-th hex from ``start``, or ``None``."""
+        problem = retreat_problem(self.ctx, self.unit, cell, self.origin, step, rule=self.rule, start=start)
+        if problem is None and not self.completes(cell, step):
+            return f"no retreat of {self.distance} hexes can be completed from {cell}"
+        return problem
+
+    def count(self, cell: str | None = None, step: int = 0) -> int:
+        """How many complete retreats there are from ``cell`` (perft: each a sequence of offered hexes)."""
+        cell = cell or self.origin
+        if step and self.ends_in(cell, step):
+            return 1
+        return sum(self.count(c, step + 1) for c in self.options(cell, step + 1))
+
+
+def retreat_chooser(ctx: Context, unit: Unit, engagement: Engagement) -> str:
+    """The side that picks ``unit``'s retreat hexes under its combat's ``retreat chosen by`` line."""
+    chosen_by = engagement.combat.retreat.chosen_by if engagement.combat is not None else "owner"
+    if chosen_by == "attacker" and engagement.attacker_side is not None:
+        return engagement.attacker_side
+    if chosen_by == "victor":
+        if unit.id in engagement.defenders and engagement.attacker_side is not None:
+            return engagement.attacker_side
+        if engagement.battle is not None:
+            return engagement.battle.defending_side
+        return next((ctx.state.unit(i).side for i in engagement.defenders), unit.side)
+    return unit.side
 
 
 def retreat(ctx: Context, unit: Unit, distance: int, engagement: Engagement) -> Flow:
-    """Retreat one unit ``distance`` hexes, its owner choosing each hex; eliminated if it cannot."""
+    """Retreat one unit ``distance`` hexes, the side its combat names choosing each hex (its owner
+    unless ``retreat chosen by`` says otherwise); eliminated if it cannot.
+
+    Only hexes from which the retreat can still be completed are offered (``RetreatPaths``), so a
+    unit is never led into a dead end while a complete retreat exists, and one with no complete
+    retreat is eliminated where it stands.
+    """
     unit = ctx.state.unit(unit.id)
-    origin = unit.location
-    for step in range(1, distance + 1):
-        cells = retreat_cells(ctx, unit, origin, step)
+    rule = engagement.combat.retreat if engagement.combat is not None else DEFAULT_RETREAT
+    paths = RetreatPaths(ctx, unit, distance, rule)
+    chooser = retreat_chooser(ctx, unit, engagement)
+    # The unit is put down once, where its retreat ends: a hex it passes through under the
+    # extension may be overstacked, which no state between decisions may show.
+    at, step = unit.location, 0
+    while distance > 0 and not (step and paths.ends_in(at, step)):
+        step += 1
+        cells = paths.options(at, step)
         if not cells:
+            why = "no hex to retreat into" if step > 1 or not paths.steps_from(at, step) else \
+                f"no retreat of {distance} hex{'es' if distance > 1 else ''} it could complete"
             engagement.eliminated.append(unit.id)
-            eliminate(ctx, unit, f"{engagement.reason}: no hex to retreat into")
+            eliminate(ctx, unit, f"{engagement.reason}: {why}")
             return
         action = yield from ctx.choose(
-            unit.side, "retreat", f"retreat {unit.id} from {unit.location}",
-            [Action("retreat", (unit.id, c)) for c in cells],
-            lambda a, unit=unit, step=step: retreat_problem(ctx, unit, a.args[-1], origin, step)
-            if a.kind == "retreat" and a.args else None)
+            chooser, "retreat", f"retreat {unit.id} from {at}", [Action("retreat", (unit.id, c)) for c in cells],
+            lambda a, at=at, step=step: paths.why_not(a.args[-1], step, at) if a.kind == "retreat" and a.args
+            else None)
         target = action.args[1]
-        ctx.say(f"{ctx.label(unit)} retreats from {unit.location} to {target}", kind="combat", unit=unit.id,
-                cell=target)
-        engagement.retreated.append((unit.id, unit.location, target))
-        unit = evolve(unit, location=target)
-        ctx.update_unit(unit)
+        ctx.say(f"{ctx.label(unit)} retreats from {at} to {target}", kind="combat", unit=unit.id, cell=target)
+        engagement.retreated.append((unit.id, at, target))
+        at = target
+    if at != unit.location:
+        ctx.update_unit(evolve(ctx.state.unit(unit.id), location=at))
 
 
 # --- break off ---------------------------------------------------------------------------------

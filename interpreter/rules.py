@@ -39,6 +39,7 @@ from ..dsl.compiled.scoring import Award, Resource, Victory, compile_award, comp
 from ..dsl.compiled.sequence import PhasePlan, compile_phase
 from ..dsl.compiled.sides import Side, compile_side
 from ..dsl.compiled.stacking import Stacking, compile_stacking
+from ..dsl.compiled.statuses import Status, compile_status
 from ..dsl.compiled.terrain import Feature, Terrain, compile_feature, compile_terrain
 from ..dsl.compiled.units import UnitType, compile_unit, tag_closure, tag_parents
 from ..dsl.compiled.zones import ZoneRule, compile_zone
@@ -105,6 +106,7 @@ class Rules:
                                              for d in rulebook.of_kind("feature")}
         """The map features, for the map reader (``interpreter.board``): where each lies, its tags."""
         self.modes: dict[str, Mode] = {d.name: compile_mode(d) for d in rulebook.of_kind("mode")}
+        self.statuses: dict[str, Status] = {d.name: compile_status(d) for d in rulebook.of_kind("status")}
         self.spottings: dict[str, Spotting] = {d.name: compile_spotting(d) for d in self._in_force("spotting")}
         self.side_rules: dict[str, Side] = {d.name: compile_side(d) for d in rulebook.of_kind("side")}
         self.stackings: tuple[Stacking, ...] = tuple(
@@ -230,8 +232,13 @@ class Rules:
 
     def factor(self, unit: Any, name: str, default: Any = None) -> Any:
         """A counter's factor as it shows it now: its type's value at the unit's step (every read of
-        a factor that a step may change goes through here)."""
-        return self.unit_types[unit.type].factor(name, default, unit.step)
+        a factor that a step may change goes through here), times its statuses' multipliers."""
+        value = self.unit_types[unit.type].factor(name, default, unit.step)
+        status = getattr(unit, "status", None)
+        if status and isinstance(value, Fraction):
+            for each in sorted(status):
+                value *= self.statuses[each].multiplier(name)
+        return value
 
     @staticmethod
     def unit_matches(unit_type: UnitType, names: Iterable[Any]) -> bool:

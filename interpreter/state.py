@@ -49,6 +49,8 @@ class Unit:
     """What the unit has done this turn (``bombarded``, ``boarded``); cleared at the end of each turn."""
     step: int = 1
     """The step the counter shows: 1 is its full side, each step lost one more (``UnitType.steps``)."""
+    status: frozenset[str] = frozenset()
+    """The statuses a combat result gave it (``status`` declarations: disrupted …), until it recovers."""
 
     @property
     def on_map(self) -> bool:

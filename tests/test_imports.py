@@ -47,6 +47,8 @@ LAYERS = {
              "caches", "operation", "options", "modes", "control"),
     "mechanics": ("costs", "zones", "stacking", "situation", "cells", "world", "pathfinding", "movement", "tracing", "conditions",
                   "combat",
+                  "advance",
+                  "status_effects",
                   "combat_effects", "effects", "results", "steps", "step_effects", "retreats", "resource_effects", "event_effects",
                   "victory", "victory_forms", "side_states", "resources", "infiltration", "forces", "scenario", "scenario_records",
                   "scenario_toml", "scenario_resolve"),

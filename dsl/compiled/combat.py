@@ -72,6 +72,49 @@ def _break_off(p: Property) -> BreakOff:
 
 
 @frozen
+class Advance:
+    """``advance after combat [by WHO…] [up to N hexes] [ignoring zones]``: who may follow up an attack
+    that leaves the hex attacked empty of enemy counters, and how far (``interpreter.advance``)."""
+
+    who: tuple[str, ...]
+    """Only attacking units these select (empty: every attacking unit)."""
+    hexes: int
+    """Hexes in all: 1, the hex attacked; more, on along a path a defender retreated by."""
+    ignoring_zones: bool
+    source: Property = field(repr=False)
+
+
+def _advance(p: Property | None) -> Advance | None:
+    if p is None:
+        return None
+    hexes = p.get("hexes")
+    return Advance(as_names(p.get("who")), int(hexes) if hexes is not None else 1, p.has("ignoring"), p)
+
+
+@frozen
+class RetreatRule:
+    """The combat's ``retreat …`` lines: who picks the hexes of a ``retreat`` result, whether hexes
+    holding friendly units may be entered, and how far past its length a retreat goes to end
+    without overstacking (``interpreter.retreats``).  The defaults are the retreat without the lines."""
+
+    chosen_by: str = "owner"
+    """``owner``, ``attacker`` or ``victor``."""
+    through_friendly: bool = True
+    extension: int = 0
+    """Hexes a retreat may go past its length when the hex it would end in is overstacked (0: none,
+    and every hex entered must have room)."""
+    chosen_by_source: Property | None = field(default=None, repr=False)
+
+
+def _retreat_rule(lines: tuple[Property, ...]) -> RetreatRule:
+    chosen = next((p for p in lines if p.has("chosen")), None)
+    extended = next((p for p in lines if p.has("extended")), None)
+    return RetreatRule(chosen.words[-1].text if chosen is not None else "owner",
+                       not any(p.has("not") for p in lines),
+                       int(extended.get("hexes")) if extended is not None else 0, chosen)
+
+
+@frozen
 class CombatRule:
     """One combat procedure, every line of it read."""
 
@@ -108,6 +151,9 @@ class CombatRule:
     break_offs: tuple[BreakOff, ...]
     recon_refitted_first: bool
     recon_refitted_unless: tuple[str, ...]
+    advance: Advance | None = None
+    """The ``advance after combat`` line, read (``None``: units never advance after combat)."""
+    retreat: RetreatRule = RetreatRule()
 
     @property
     def ties_to_attacker(self) -> bool:
@@ -159,4 +205,5 @@ def compile_combat(decl: Declaration, names: Names) -> CombatRule:
         break_offs=tuple(_break_off(p) for p in decl.all("break")),
         recon_refitted_first=recon is not None,
         recon_refitted_unless=as_names(recon.get("who")) if recon is not None else (),
+        advance=_advance(first("advance")), retreat=_retreat_rule(decl.all("retreat")),
     )

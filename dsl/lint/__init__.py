@@ -20,6 +20,7 @@ the resolved model, kept out of the model classes, one family per module:
 - ``awards``    E155: what an award's points are read from
 - ``control``   E145–E149, E235, E236, W414: control, tracing, lasting side states and the victory
   forms that read them
+- ``after_combat`` E140-E144, W512-W514: advance after combat, the combat's retreat lines, statuses
 
 Suppressions: a comment ``# lint: ignore[W401]`` (codes or prefixes, comma
 separated) on a declaration's first line, or alone on the line just before it,
@@ -62,7 +63,7 @@ class RegisteredCheck:
 CHECKS: dict[str, RegisteredCheck] = {}
 
 FAMILIES = ("names", "tables", "rows", "cells", "contexts", "sequence", "unused", "sanity", "coverage", "steps",
-            "hexsides", "awards", "control")
+            "hexsides", "awards", "control", "after_combat")
 
 
 def check(code: str, name: str) -> Callable[[Check], Check]:

@@ -37,7 +37,7 @@ COMBAT_VERBS = (*(cls.VERB for cls in EFFECT_CLASSES if Where.RESULT in cls.VALI
 of ``Change``); the other verbs of ``dsl.vocabulary.EFFECTS`` belong to events and markers."""
 
 _COMBAT_HINT = ("a combat result may eliminate, refit, retreat, stand, break off, gain, lose, take a step loss "
-                "or a strength loss, roll … on or have no effect")
+                "or a strength loss, mark a status, roll … on or have no effect")
 
 
 def _rolled_on(decl: Declaration) -> list[str]:

@@ -50,6 +50,7 @@ from ..combat import Engagement, roll_on_table
 from ..conditions import Scope, holds, line_condition
 from ..flags import BOARDED, BOMBARDED, UNBOARDED
 from ..modes import mode_forbids
+from ..status_effects import status_forbids
 from ..results import apply_result
 from ..context import Context, Flow
 from . import procedure
@@ -104,7 +105,7 @@ def engagement(ctx: Context, side: str, cell: str, firing_sides: Iterable[str]) 
 
 
 def _forbids_attack(ctx: Context, unit: Unit) -> bool:
-    return mode_forbids(ctx, unit, "attack")
+    return mode_forbids(ctx, unit, "attack") or status_forbids(ctx, unit, "attack") is not None
 
 
 def _engage(ctx: Context, call: FireAtAircraft, cell: str, roles: dict[str, list[Unit]]) -> Flow:

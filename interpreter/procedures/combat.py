@@ -23,14 +23,15 @@ any other subset is not an option.
 Who takes part: a unit may attack if it is real, on the map, has the combat's
 attack factor above 0, has a value for the combat's defence factor when the
 combat declares one (units printed ``defend none`` — aircraft — are no ground
-combatants), is in no mode that ``forbids attack``, and has a target.  Targets
+combatants), is in no mode or status that ``forbids attack``, and has a target.  Targets
 are enemy counters that have the defence factor, or are dummies; hidden counters
 may be attacked when a ``spotting`` rule says ``unspotted may be attacked`` (or
 the rulebook has no spotting rule).  Every attacking unit being in one mode with
 a ``roll modifier`` (WATCH's -1) modifies the roll.
 
 A combat that says ``recycle until one side remains`` fights each attack (and each
-bombardment) round after round until one side has left the fight (``fight_rounds``).
+bombardment) round after round until one side has left the fight (``fight_rounds``); one that says
+``advance after combat`` then offers the attackers the hex emptied (``interpreter.advance``).
 
 ``bombard``: each side in player order bombards until it is done.  A unit with
 the combat's ``range factor`` reaches enemy cells up to that many hexes away; a
@@ -69,6 +70,7 @@ from ...dsl.compiled.calls import Bombard, Fight, Trigger
 from ...dsl.model import Declaration
 from ...dsl.values import Dice
 from ..actions import Action
+from ..advance import advance_after_combat
 from ..caches import rules_cache
 from ..citations import because
 from ..cells import adjacency
@@ -83,6 +85,7 @@ from . import procedure
 from ..results import resolve
 from ..rules import Rules
 from ..side_states import forbids_attack
+from ..status_effects import status_forbids
 from ..state import Unit, replace
 
 
@@ -148,7 +151,8 @@ def _may_fire(ctx: Context, combat: CombatRule, unit: Unit, flag: str, *, ground
     ``ground``: it must also have the defence factor (an assault is fought by units that can be
     fought back; a bombardment is not).
     """
-    if unit.dummy or not unit.on_map or flag in unit.spent or forbidding_mode(ctx, unit, "attack"):
+    if unit.dummy or not unit.on_map or flag in unit.spent or forbidding_mode(ctx, unit, "attack") or \
+            (unit.status and status_forbids(ctx, unit, "attack")):
         return False
     return _type_facts(ctx, combat, unit)[1 if ground else 2]
 
@@ -238,7 +242,11 @@ def fight(ctx: Context, call: Fight) -> Flow:
         defenders = targets_in(ctx, combat, cell, side)
         ctx.say(f"{', '.join(ctx.label(u) for u in attackers)} attack {cell}", kind="attack", cell=cell,
                 units=list(ids), side=side)
-        yield from fight_rounds(ctx, combat, attackers, defenders, cell, reason=f"attack on {cell}", side=side)
+        places = {u.id: u.location for u in attackers}
+        retreated = yield from fight_rounds(ctx, combat, attackers, defenders, cell, reason=f"attack on {cell}",
+                                            side=side)
+        if combat.advance is not None:
+            yield from advance_after_combat(ctx, combat, side, places, cell, retreated)
 
 
 DONE = Action("done")
@@ -255,23 +263,27 @@ def fight_rounds(ctx: Context, combat: CombatRule, attackers: list[Unit], defend
     remains`` another while both sides remain, an attacking unit still where it attacked from
     and a unit attacked still in the cell (one eliminated, retreated, broken off or put in a box
     has left the fight).  Each round rolls anew, with the modifier of the attackers left (their
-    mode's).  An attack by a counter's effect (``trigger``) has no attacking unit: one round."""
+    mode's).  An attack by a counter's effect (``trigger``) has no attacking unit: one round.
+    Returns every hex retreated, (unit, from, to) in order (for ``advance after combat``)."""
     places = {u.id: u.location for u in attackers}
     targets = [u.id for u in defenders]
+    retreated: list[tuple[str, str, str]] = []
     for round_ in range(1, MAX_ROUNDS + 1):
         if round_ > 1:
             ctx.say(because(f"{combat.label}: both sides remain in the fight for {cell}, round {round_}",
                             combat.decl, combat.recycle), kind="combat", cell=cell, round=round_)
-        yield from resolve(ctx, combat.name, attackers, defenders, reason=reason, attacker_side=side,
-                           roll_modifier=mode_roll_modifier(ctx, attackers, combat.table))
+        outcome = yield from resolve(ctx, combat.name, attackers, defenders, reason=reason, attacker_side=side,
+                                     roll_modifier=mode_roll_modifier(ctx, attackers, combat.table))
+        retreated += outcome.retreated
         if combat.recycle is None:
-            return
+            return retreated
         attackers = [u for u in (ctx.state.unit(i) for i in places) if u.location == places[u.id]]
         defenders = [u for u in (ctx.state.unit(i) for i in targets) if u.location == cell]
         if not attackers or not defenders:
-            return
+            return retreated
     ctx.say(f"{combat.label}: the fight for {cell} stopped after {MAX_ROUNDS} rounds with both sides left",
             kind="combat", cell=cell)
+    return retreated
 
 
 class _Readiness:
@@ -339,7 +351,8 @@ class _Readiness:
         """Read again whether ``unit`` may attack, and where."""
         self.entries.pop(unit.id, None)
         if (unit.side not in self.sides or not unit.on_map or unit.dummy or ATTACKED in unit.spent
-                or not self.facts(unit)[1] or (unit.mode and forbidding_mode(self.ctx, unit, "attack"))):
+                or not self.facts(unit)[1] or (unit.mode and forbidding_mode(self.ctx, unit, "attack"))
+                or (unit.status and status_forbids(self.ctx, unit, "attack"))):
             return
         if self.around is None:
             cells = [unit.location] if self._targets(unit.side, unit.location) else []
@@ -387,10 +400,10 @@ def _ranking(ctx: Context, combat: CombatRule):
     """``_rank`` for one combat, read once per unit type and step (a rank depends only on the factor shown)."""
     if combat.order_factor is None:
         return lambda unit: (0, 0)
-    ranks: dict[tuple[str, bool, int], tuple[int, object]] = {}
+    ranks: dict[tuple[str, bool, int, frozenset[str]], tuple[int, object]] = {}
 
     def rank(unit: Unit) -> tuple[int, object]:
-        key = (unit.type, unit.dummy, unit.step)
+        key = (unit.type, unit.dummy, unit.step, unit.status)
         found = ranks.get(key)
         if found is None:
             found = ranks[key] = _rank(ctx, combat, unit)
@@ -414,6 +427,9 @@ def _why_not_attack(ctx: Context, combat: CombatRule, side: str, action: Action,
         mode = forbidding_mode(ctx, unit, "attack")
         if mode is not None:
             return f"{unit_id} is on {mode.label} orders, which forbid attacking{_cite(mode.decl)}"
+        status = status_forbids(ctx, unit, "attack")
+        if status is not None:
+            return f"{unit_id} is {status.label.lower()}, which forbids attacking{_cite(status.decl)}"
         if ATTACKED in unit.spent:
             return f"{unit_id} has already attacked this phase{cite}"
         if combat.adjacent and cell not in set(ctx.board.neighbours(unit.location)):

@@ -21,7 +21,7 @@ set-downs (``interpreter.procedures.transport``).
 Readings (each a choice the rules leave open):
 
 - **Who moves.**  Units and dummies on the map, except a type that ``never
-  moves``/``needs transport`` or has no points, and a unit whose mode ``forbids
+  moves``/``needs transport`` or has no points, and a unit whose mode or status ``forbids
   move``.  Other markers never move here.  A unit whose only choice would be
   ``stay`` is not asked.  In a phase for one side (``side …``, ``for each side``:
   ``ctx.acting``) only its counters move; in a ``mutual`` one every side's do.
@@ -59,6 +59,7 @@ from ..costs import allowance
 from . import procedure
 from ..infiltration import infiltrate_moved, standing
 from ..modes import mode_forbids
+from ..status_effects import status_forbids
 from ..situation import stop_markers
 from ..stacking import stacking_problem
 from ..state import Unit, replace
@@ -141,7 +142,8 @@ class MovePhase:
     def may_move(self, unit: Unit) -> bool:
         """Whether a counter moves in this phase at all (see the module docstring)."""
         if not unit.on_map or (self.side is not None and unit.side != self.side) or \
-                (unit.mode and mode_forbids(self.ctx, unit, "move")):
+                (unit.mode and mode_forbids(self.ctx, unit, "move")) or \
+                (unit.status and status_forbids(self.ctx, unit, "move")):
             return False
         # What a type may do: the side matters for a dummy's proxies, as do `only` and `using`.
         key = (unit.type, unit.side, self.only, self.using)

@@ -23,6 +23,7 @@ from ..cells import adjacency
 from ..citations import because
 from ..context import Context, Flow
 from ..modes import mode_forbids
+from ..status_effects import status_forbids
 from ..state import Unit, replace
 
 
@@ -56,7 +57,8 @@ class WatchFire:
             if unit.location not in around or not unit.mode:
                 continue
             mode = ctx.rules.mode(unit.mode)
-            if mode is None or not mode.fires_during_enemy_movement or mode_forbids(ctx, unit, "attack"):
+            if mode is None or not mode.fires_during_enemy_movement or mode_forbids(ctx, unit, "attack") \
+                    or status_forbids(ctx, unit, "attack"):
                 continue
             out.append(unit)
         order = ctx.player_order

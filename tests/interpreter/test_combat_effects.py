@@ -284,17 +284,21 @@ EXAMPLES = {
     "step": "step loss 1 defenders",
     "strength": "strength loss attackers attack at least defenders defence lost",
     "restore": "restore 1 step to owner",
+    "mark": "mark defenders shaken",
     "no": "no effect",
 }
 """One effect line per verb of the vocabulary, with names the overlay declares."""
 
-CARRIED_OUT = {"eliminate", "refit", "retreat", "stand", "break", "gain", "lose", "roll", "step", "strength", "no"}
+CARRIED_OUT = {"eliminate", "refit", "retreat", "stand", "break", "gain", "lose", "roll", "step", "strength", "no",
+               "mark"}
 """The verbs a combat result carries out; every other verb is rejected before play (E220)."""
 
 EXTRA_ROLLS = {"roll": [(6, 1)]}
 """Dice an example rolls after the CRT's (the bonus table's d6)."""
 
 DECLARED = 'box reserve "Reserve"\naward taken "Taken" {\n    on eliminated\n    points 1\n}\n'
+STATUS = 'status shaken "Shaken" {\n    forbids attack\n}\n'
+"""Declared after the result, so that the result's line numbers stay those asserted."""
 
 
 def test_every_effect_verb_is_listed():
@@ -311,7 +315,7 @@ def test_every_effect_verb_in_a_combat_result_is_carried_out_or_rejected_before_
     error before play (E220)"; in play it is that
     positioned diagnostic, never an internal error."""
     line = EXAMPLES[verb]
-    path = overlay(tmp_path, f"{DECLARED}override result NE {{\n    effect {line}\n}}\n")
+    path = overlay(tmp_path, f"{DECLARED}override result NE {{\n    effect {line}\n}}\n{STATUS}")
     found = [(d.code, d.span.line) for d in lint_path(tmp_path / "overlay.rules") if d.code in ("E220", "E105")]
     ctx = make(load_scenario(path), Unit("B1", "rifles", "blue", "0303"), Unit("R1", "raiders", "red", "0203"))
     dice.extend([(6, 6), *EXTRA_ROLLS.get(verb, [])])
