@@ -301,6 +301,7 @@ RULES: tuple[CodeInfo, ...] = (
     CodeInfo("E317", "optional-without-side"),
     CodeInfo("E318", "turns-out-of-range"),
     CodeInfo("E319", "unsupported-repeat-condition"),
+    CodeInfo("E325", "bad-turn-record"),
     CodeInfo("E313", "override-out-of-order", """
         ## What it does
         Reports an `override` of a phase or step after which the engine would not run its `do`
@@ -337,6 +338,7 @@ RULES: tuple[CodeInfo, ...] = (
     CodeInfo("W411", "unused-option"),
     CodeInfo("W412", "unused-combat"),
     CodeInfo("W413", "unused-nationality"),
+    CodeInfo("W417", "unused-weather"),
     CodeInfo("W490", "unknown-suppression", """
         ## What it does
         Reports a `# lint: ignore[…]` comment naming a code that does not exist.

@@ -345,6 +345,16 @@ class Restore(Effect):
 
 
 @frozen
+class SetWeather(Effect):
+    """``set weather NAME``: the game's weather is NAME from now on (narrated, logged), until a turn of
+    the turn record that gives a weather starts or another line sets it."""
+
+    VERB = "set"
+    VALID = _ANYWHERE
+    weather: str
+
+
+@frozen
 class NoEffect(Effect):
     """Nothing; narrated."""
 
@@ -355,7 +365,7 @@ class NoEffect(Effect):
 EFFECT_CLASSES: tuple[type[Effect], ...] = (
     Eliminate, Refit, Retreat, Stand, BreakOff, Change, ReduceIncome, MultiplyGains, Reveal, RollOn,
     PickReinforcement, ReturnUnits, Attack, ModifyRoll, Shift, Supply, RemoveSelf, Score, Stop, StepLoss,
-    StrengthLoss, Restore, NoEffect,
+    StrengthLoss, Restore, SetWeather, NoEffect,
 )
 """Every effect verb's class; ``lose`` shares ``Change`` with ``gain``."""
 
@@ -459,6 +469,8 @@ def compile_effect(line: Property, names: Names) -> Effect:
                   "measure": _str(get("measure"))}
     elif cls is Restore:
         fields = {"count": get("count"), "what": _names(get("what"))}
+    elif cls is SetWeather:
+        fields = {"weather": str(get("weather"))}
     return cls(**common, **fields)
 
 

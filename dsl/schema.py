@@ -446,6 +446,10 @@ _add(_kind(
     ("column shift by <factor:REF(factor)> difference (toward higher | toward lower)",
      "Shift one column per point of difference, toward the side with the higher (or lower) value."),
     ("roll modifier <modifier:MOD> [when <condition:WORD>+]", "Die modifier and when it applies.", "repeat"),
+    ("strength (attack | defence) <multiplier:MULT> [for <who:" + SEL + ">+] when <condition:WORD>+",
+     "The attack (or defence) factor of each attacking (defending) unit, of these when `for` names them, is "
+     "multiplied while the condition holds (`strength attack x1/2 when weather is mud`); several lines that "
+     "hold multiply together, before terrain; the condition is read as a `shift … when`.", "repeat"),
     ("order by <factor:REF(factor)> (ascending | descending)", "Which combats are resolved first."),
     ("first fire by <table_or_rule:WORD>+", "Who fires first (e.g. `recon roll`)."),
     ("fire is (simultaneous | sequential)", "Whether losses are taken before the other side fires."),
@@ -494,7 +498,17 @@ _add(_kind(
      "How many turns a game lasts: `per scenario` (as without the line), the scenario's `turns`, which it "
      "must then give; a number (1 to 1000, E318), the game's length, which a scenario may change with its own "
      "`turns`."),
+    ("turn <turn:INT> <label:TEXT> [weather <weather:REF(weather)>] [note <note:TEXT>]",
+     "A row of the turn record: what the turn track prints for turn N (a date or a label, `weather` the "
+     "turn's fixed weather, `note` what the track says besides), numbered 1, 2 … in order and within the "
+     "game's `turns` (E325). The label and weather are narrated when the turn starts and shown by `warbook "
+     "show`; a turn's weather holds from its start (a turn without one keeps the weather it has).", "repeat"),
     children=("phase",), singleton=True,
+))
+_add(_kind(
+    "weather", "A weather or condition a turn may have (clear, mud, snow): fixed per turn by the sequence's "
+    "`turn … weather NAME` lines, or set by an effect (`set weather NAME`, an event of a table a phase rolls "
+    "on). Conditions read it (`when weather is NAME`) wherever a condition may be written.", f"weather {_NAMED}",
 ))
 _PHASE_PROPS = (
     ("for each side [in player order]", "Runs once per side, in player order."),

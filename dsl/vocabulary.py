@@ -48,6 +48,7 @@ EFFECTS: dict[str, Pattern] = {
         f"strength loss {_ROLE} <factor:REF(factor)> (<amount:INT>"
         f" | at least (attackers | defenders | firers | targets) <measure:REF(factor)> lost) {_WHEN}",
         f"restore <count:INT> (step | steps) [to] {_ROLE} [of <what:{SEL}>+] {_WHEN}",
+        f"set weather <weather:REF(weather)> {_WHEN}",
         "no effect",
     ])
 }

@@ -330,7 +330,7 @@ def _state_from(observation: dict, guess: Mapping[str, str], rules):
         side, _, name = key.partition(".")
         resources.append((side, name, Fraction(value)))
     return GameState(turn=observation.get("turn", 0), phase=observation.get("phase", ""),
-                     units=tuple(sorted(units)), resources=tuple(resources))
+                     units=tuple(sorted(units)), resources=tuple(resources), weather=observation.get("weather"))
 
 
 # --- a person at a terminal -------------------------------------------------------------

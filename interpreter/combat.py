@@ -209,14 +209,20 @@ def unit_factor(ctx: Context, unit: Unit, factor: str | None) -> Fraction | None
 
 def combat_strength(ctx: Context, combat_decl: CombatRule, attackers: Iterable[Unit], defenders: Iterable[Unit],
                     cell: str | None, ignore_terrain: bool = False) -> tuple[Fraction, Fraction]:
-    """(attack, defence): summed factors, each defender's multiplied by its own terrain multiplier.
+    """(attack, defence): summed factors, each defender's multiplied by its own terrain multiplier, and
+    each unit's by the combat's ``strength`` lines that hold (``strength_multipliers``).
 
     Dummies count nothing.  With ``ignore_terrain`` or no ``terrain multiplies
     defence`` line, defence is the plain sum.
     """
-    attack_factor = combat_decl.attack_factor
+    attackers, defenders = tuple(attackers), tuple(defenders)
+    multiplied = strength_multipliers(ctx, combat_decl, attackers, defenders, cell) if combat_decl.strengths else {}
+    attack = Fraction(0)
+    for unit in attackers:
+        value = unit_factor(ctx, unit, combat_decl.attack_factor)
+        if value is not None:
+            attack += value * multiplied.get(("attack", unit.id), 1)
     defence_factor = combat_decl.defence_factor
-    attack = sum((unit_factor(ctx, u, attack_factor) or Fraction(0) for u in attackers), Fraction(0))
     multiplies = (not ignore_terrain and combat_decl.terrain == "multiplies" and cell is not None
                   and cell in ctx.board.graph)
     defence = Fraction(0)
@@ -224,11 +230,30 @@ def combat_strength(ctx: Context, combat_decl: CombatRule, attackers: Iterable[U
         value = unit_factor(ctx, unit, defence_factor)
         if value is None:
             continue
+        value *= multiplied.get(("defence", unit.id), 1)
         if multiplies:
             value *= ctx.rules.terrain_defence(ctx.board.terrain(cell), ctx.rules.unit_type(unit.type),
                                                ctx.board.tags(cell))
         defence += value
     return attack, defence
+
+
+def strength_multipliers(ctx: Context, combat: CombatRule, attackers: Sequence[Unit], defenders: Sequence[Unit],
+                         cell: str | None) -> dict[tuple[str, str], Fraction]:
+    """``strength attack|defence MULT [for WHO] when CONDITION`` lines that hold, as the product of their
+    multipliers for each (``attack``/``defence``, unit id) they apply to; the conditions are read as a
+    ``shift … when`` is (``combat_scope``: ``own`` is the attacking side)."""
+    firing = attackers[0].side if attackers else None
+    scope = combat_scope(attackers, defenders, cell, firing, defenders[0].side if defenders else None)
+    out: dict[tuple[str, str], Fraction] = {}
+    for line in combat.strengths:
+        if not holds(ctx, line_condition(line), scope):
+            continue
+        for unit in attackers if line.role == "attack" else defenders:
+            if not line.who or Rules.unit_matches(ctx.rules.unit_type(unit.type), line.who):
+                key = (line.role, unit.id)
+                out[key] = out.get(key, Fraction(1)) * line.multiplier
+    return out
 
 
 def _best(ctx: Context, units: Iterable[Unit], factor: str) -> Fraction | None:

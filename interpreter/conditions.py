@@ -25,6 +25,8 @@ Readings:
   on (``ctx.operation`` has a contested cell) and the side is not the one conducting the operation.
 - ``ROLE FACTOR``: a printed factor summed over the role's units; factors that are not numbers
   count 0.
+- ``turn``: the game turn (0 during set-up); ``weather is NAME``: the state's weather is NAME (none
+  before a turn record or an effect sets one, when no ``weather is`` holds).
 
 Raises (from ``line_condition`` and ``effect_condition``):
     RulesError: (E805) for a condition the grammar could not read (the linter reports it as W508).
@@ -49,6 +51,7 @@ from ..dsl.conditions import (
     Place,
     Presence,
     Quantity,
+    Weather,
     Who,
 )
 from ..dsl.diagnostics import RulesError, diagnostic
@@ -173,6 +176,8 @@ def _clause(ctx: Context, clause, scope: Scope) -> bool:
         if operation is None or operation.cell is None:
             return False
         return any(side != operation.side for side in sides_of(ctx, clause.who, scope.side))
+    if isinstance(clause, Weather):
+        return ctx.state.weather in clause.names
     if isinstance(clause, OneSide):
         cells = _place_cells(ctx, clause.place, scope)
         return len({u.side for u in ctx.state.units if u.location in cells and not u.dummy}) <= 1
@@ -183,6 +188,8 @@ def quantity(ctx: Context, q: Quantity, scope: Scope) -> Fraction:
     """The value of a ``Quantity``."""
     if q.kind == "number":
         return Fraction(q.value)
+    if q.kind == "turn":
+        return Fraction(ctx.state.turn)
     if q.kind == "total":
         total = Fraction(0)
         for unit in scope.roles.get(q.role, ()):

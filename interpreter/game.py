@@ -158,7 +158,8 @@ class Game:
         """What ``side`` may know: its own units in full, enemy counters face down only as ``hidden``
         (a side that ``inspects enemy stacks`` sees those on the map as if face up), the ``step`` of
         a counter it identifies that has lost steps (never of one it does not); its own
-        resources, and the other sides' only for a resource declared ``open``."""
+        resources, and the other sides' only for a resource declared ``open``; the weather, once the
+        game has one."""
         units = []
         for unit in self.state.units:
             if self.ctx.identifies(side, unit):
@@ -170,9 +171,12 @@ class Game:
                 units.append({"id": unit.id, "side": unit.side, "type": None, "location": unit.location,
                               "mode": None, "dummy": None})
         resources = {f"{s}.{r}": str(v) for s, r, v in self.state.resources if s == side or self._open(r)}
-        return {"side": side, "turn": self.state.turn, "phase": self.state.phase, "units": units,
+        seen = {"side": side, "turn": self.state.turn, "phase": self.state.phase, "units": units,
                 "resources": resources, "decision": self._pending if self._pending and self._pending.side == side
                 else None}
+        if self.state.weather is not None:  # the weather is open to every side (interpreter.turns)
+            seen["weather"] = self.state.weather
+        return seen
 
     def _open(self, resource: str) -> bool:
         track = self.ctx.rules.resources.get(resource)

@@ -35,7 +35,7 @@ from ..dsl.compiled.lines import as_names
 from ..dsl.compiled.modes import Mode, Spotting, compile_mode, compile_spotting
 from ..dsl.compiled.movement import MovementClass, compile_movement
 from ..dsl.compiled.scoring import Award, Resource, Victory, compile_award, compile_resource, compile_victory
-from ..dsl.compiled.sequence import PhasePlan, compile_phase
+from ..dsl.compiled.sequence import PhasePlan, SequencePlan, TurnRecord, compile_phase, compile_sequence
 from ..dsl.compiled.sides import Side, compile_side
 from ..dsl.compiled.stacking import Stacking, compile_stacking
 from ..dsl.compiled.terrain import Feature, Terrain, compile_feature, compile_terrain
@@ -115,6 +115,11 @@ class Rules:
         self.phases: tuple[Declaration, ...] = tuple(
             d for d in (sequence[0].children if sequence else ()) if in_force(rulebook, d))
         """The phases of the sequence of play in force, in order (the flow runs these)."""
+        self.sequence: SequencePlan = compile_sequence(sequence[0] if sequence else None)
+        self.turn_records: dict[int, TurnRecord] = {r.turn: r for r in self.sequence.record}
+        """The turn record by turn (``turn N "LABEL" …`` lines of the sequence)."""
+        self.weathers: dict[str, str] = {d.name: d.display for d in rulebook.of_kind("weather")}
+        """Each declared weather with its label."""
         self.names = Names(rulebook)
         """What each declared name is, for reading conditions (``dsl.conditions``)."""
         self._plans: dict[int, PhasePlan] = {id(d): self._plan(d) for d in rulebook.walk()

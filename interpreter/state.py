@@ -106,6 +106,9 @@ class GameState:
     rolls: int = 0
     """How many dice rolls have been drawn: the RNG counter."""
     over: bool = False
+    weather: str | None = None
+    """The weather the game has now (a declared ``weather``): set when a turn of the turn record
+    that gives one starts, or by a ``set weather`` effect; ``None`` until then."""
 
     @functools.cached_property
     def _index(self) -> "_Index":

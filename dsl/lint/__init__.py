@@ -16,6 +16,7 @@ the resolved model, kept out of the model classes, one family per module:
 - ``sanity``    W5xx  table sanity under the rulebook's own ordering of results
 - ``coverage``  I6xx  gaps, errata, sections with no encoded rule
 - ``steps``     E138, E226, W511: multi-step counters (their step lines, and the effects on steps)
+- ``turns``     E325, W417: the turn record and the weather
 
 Suppressions: a comment ``# lint: ignore[W401]`` (codes or prefixes, comma
 separated) on a declaration's first line, or alone on the line just before it,
@@ -57,7 +58,7 @@ class RegisteredCheck:
 
 CHECKS: dict[str, RegisteredCheck] = {}
 
-FAMILIES = ("names", "tables", "rows", "cells", "contexts", "sequence", "unused", "sanity", "coverage", "steps")
+FAMILIES = ("names", "tables", "rows", "cells", "contexts", "sequence", "unused", "sanity", "coverage", "steps", "turns")
 
 
 def check(code: str, name: str) -> Callable[[Check], Check]:
