@@ -240,6 +240,7 @@ RULES: tuple[CodeInfo, ...] = (
     CodeInfo("E136", "requires-option-named-in-force"),
     CodeInfo("E137", "deferring-terrain-effect"),
     CodeInfo("E138", "bad-step-line"),
+    CodeInfo("E150", "condition-not-of-weather-or-turn"),
     # E2 tables: checks in dsl/lint/tables.py, rows.py, cells.py and contexts.py
     CodeInfo("E201", "bad-column-heading"),
     CodeInfo("E202", "duplicate-column"),

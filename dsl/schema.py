@@ -169,8 +169,10 @@ _add(_kind(
 ))
 _add(_kind(
     "terrain", "A terrain type: movement costs, defence, recon and spotting effects.", f"terrain {_NAMED}",
-    ("cost (no entry | <amount:NUM>) [for <who:" + SEL + ">+]",
-     "Movement points to enter; `no entry` forbids it. A `for` line overrides the general cost.", "repeat"),
+    ("cost (no entry | <amount:NUM>) [for <who:" + SEL + ">+] [when <condition:WORD>+]",
+     "Movement points to enter; `no entry` forbids it. A `for` line overrides the general cost. A `when` line "
+     "(`cost 2 when weather is mud`) holds only while its condition does, and then overrides the lines without "
+     "one; its condition may read only the weather and the turn (E150).", "repeat"),
     ("defence (<multiplier:MULT> | <shift:SHIFT> | no effect) [for <who:" + SEL + ">+]"
      " [when <side:REF(side)> defending]",
      "Defence multiplier (x2) or a shift of the firer's column (1L).", "repeat"),
@@ -221,6 +223,10 @@ _add(_kind(
      "May move during a battle into its cell (a reaction move) when the move starts or ends in a cell "
      "holding a friendly unit of these."),
     ("unlimited distance", "No movement-point limit; restricted only by where it may go and stop."),
+    ("allowance (at most <count:INT> | <multiplier:MULT>) [for <who:" + SEL + ">+] when <condition:WORD>+",
+     "While the condition holds, the allowance of the class's units (those `for` names) is capped (`allowance "
+     "at most 1 when weather is snow`) or multiplied (`allowance x1/2 …`, rounded down to a whole point), "
+     "in the order written; the condition may read only the weather and the turn (E150).", "repeat"),
 ))
 _add(_kind(
     "unit", "A unit type: side, movement class, printed factors and tags.", f"unit {_NAMED}",

@@ -139,6 +139,25 @@ def holds(ctx: Context, condition: Condition | None, scope: Scope) -> bool:
     return all(_clause(ctx, clause, scope) for clause in condition.clauses)
 
 
+def holds_at(condition: Condition | None, turn: int, weather: str | None) -> bool:
+    """Whether a condition of the weather and the turn alone holds on ``turn`` in ``weather``: for
+    lines read where there is no state, only its turn and weather (a cost table's ``cost … when``
+    and ``allowance … when``; lint E150 refuses any other clause there, and a moment)."""
+    if condition is None:
+        return True
+    for clause in condition.clauses:
+        if isinstance(clause, Weather):
+            if weather not in clause.names:
+                return False
+        elif isinstance(clause, Compare) and {clause.left.kind, clause.right.kind} <= {"number", "turn"}:
+            left, right = (turn if q.kind == "turn" else q.value for q in (clause.left, clause.right))
+            if not OPERATORS[clause.op](left, right):
+                return False
+        else:
+            raise TypeError(f"not a condition of the weather and the turn: {condition}")  # lint E150
+    return True
+
+
 def moment_matches(ctx: Context, moment: Moment, scope: Scope) -> bool:
     """Whether ``moment`` is what ``scope.happening`` is."""
     now = scope.happening

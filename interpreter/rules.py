@@ -68,12 +68,13 @@ class Rules:
 
     def __init__(self, rulebook: Rulebook):
         self.rulebook = rulebook
+        names = Names(rulebook)
         self._parents = tag_parents(rulebook)
         self.unit_types: dict[str, UnitType] = {
             decl.name: compile_unit(rulebook, self._parents, decl)
             for decl in (*rulebook.of_kind("unit"), *rulebook.of_kind("marker"))}
         self.movement_classes: dict[str, MovementClass] = {
-            d.name: compile_movement(d) for d in rulebook.of_kind("movement")}
+            d.name: compile_movement(d, names) for d in rulebook.of_kind("movement")}
         self.movement_by_type: dict[str, MovementClass | None] = {
             name: self.movement_classes.get(t.movement) if t.movement else None for name, t in self.unit_types.items()}
         """Each unit type's movement class (``None``: it names none), for loops over counters."""
@@ -86,7 +87,7 @@ class Rules:
         self.marker_types: frozenset[str] = frozenset(
             name for name, t in self.unit_types.items() if t.kind == "marker" and not t.dummy)
         """The marker types that are not dummies."""
-        self.terrains: dict[str, Terrain] = {d.name: compile_terrain(d, self._parents)
+        self.terrains: dict[str, Terrain] = {d.name: compile_terrain(d, self._parents, names)
                                              for d in rulebook.of_kind("terrain")}
         self.features: dict[str, Feature] = {d.name: compile_feature(d, self._parents)
                                              for d in rulebook.of_kind("feature")}
@@ -120,7 +121,7 @@ class Rules:
         """The turn record by turn (``turn N "LABEL" …`` lines of the sequence)."""
         self.weathers: dict[str, str] = {d.name: d.display for d in rulebook.of_kind("weather")}
         """Each declared weather with its label."""
-        self.names = Names(rulebook)
+        self.names = names
         """What each declared name is, for reading conditions (``dsl.conditions``)."""
         self._plans: dict[int, PhasePlan] = {id(d): self._plan(d) for d in rulebook.walk()
                                              if d.kind in ("phase", "step")}

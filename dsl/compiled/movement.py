@@ -10,6 +10,7 @@ from fractions import Fraction
 
 from attrs import field, frozen
 
+from ..conditions import Condition, ConditionError, Names, read_condition
 from ..model import Declaration, Property
 from .lines import as_names
 
@@ -51,6 +52,18 @@ class CarriedWith:
 
 
 @frozen
+class AllowanceLine:
+    """``allowance (at most N | MULT) [for WHO…] when CONDITION``: the allowance capped or multiplied."""
+
+    cap: int | None
+    multiplier: Fraction | None
+    who: tuple[str, ...]
+    condition: Condition | None
+    condition_error: ConditionError | None = field(eq=False)
+    source: Property = field(repr=False)
+
+
+@frozen
 class MovementClass:
     """One movement class, every line of it read."""
 
@@ -81,6 +94,8 @@ class MovementClass:
     carried_with: CarriedWith | None
     reacts_with: tuple[str, ...]
     """``reacts from or to cells with WHO…`` (empty: the class never reacts)."""
+    allowances: tuple[AllowanceLine, ...] = ()
+    """The ``allowance … when …`` lines, in order (``interpreter.costs`` applies those that hold)."""
 
     def combination_with(self, other: str) -> Combination | None:
         """The ``combines with`` line naming class ``other``, if any."""
@@ -103,8 +118,8 @@ def _points(line: Property | None) -> int | str | None:
     return int(line.get("count") or 0)
 
 
-def compile_movement(decl: Declaration) -> MovementClass:
-    """One ``movement`` declaration as a ``MovementClass``."""
+def compile_movement(decl: Declaration, names: Names | None = None) -> MovementClass:
+    """One ``movement`` declaration as a ``MovementClass`` (``names``: to read ``allowance`` conditions)."""
     stops = decl.all("stops")
     never = decl.all("never")
     must = decl.first("must")
@@ -133,4 +148,7 @@ def compile_movement(decl: Declaration) -> MovementClass:
         joins_any_force=decl.has("joins"),
         carried_with=CarriedWith(str(carried.get("capacity")), str(carried.get("cost")), carried) if carried else None,
         reacts_with=as_names(reacts.get("who")) if reacts else (),
+        allowances=tuple(AllowanceLine(p.get("count"), p.get("multiplier"), as_names(p.get("who")),
+                                       *read_condition(p.get("condition"), names), p)
+                         for p in decl.all("allowance")) if names is not None else (),
     )

@@ -1,4 +1,4 @@
-"""Checks of the turn record and the weather (E325, W417).
+"""Checks of the turn record and the weather (E325, W417, E150).
 
 Limits: E325 compares a turn line with the rulebook's own ``turns N``; a scenario that plays fewer
 turns simply never reaches the later lines, and one that plays more has turns with no line (they
@@ -10,9 +10,51 @@ from __future__ import annotations
 
 from typing import Iterator
 
+from ..conditions import Compare, ConditionError, Names, Weather, parse_condition
 from ..diagnostics import Diagnostic, diagnostic
 from ..model import Rulebook
 from . import check
+
+
+@check("E150", "condition-not-of-weather-or-turn")
+def condition_not_of_weather_or_turn(rb: Rulebook) -> Iterator[Diagnostic]:
+    """## What it does
+    Reports a terrain's `cost … when` or a movement class's `allowance … when` line whose condition
+    reads anything but the weather (`weather is NAME`) and the turn (`turn >= 3`): counters, a
+    resource, a side, a moment.
+
+    ## Why is this bad?
+    What a cell costs and how far a unit moves are worked out for the whole map at once, from the
+    turn and the weather alone; a condition about counters or sides has no counter or side to be
+    read for there, so the line would hold or fail by accident.
+
+    ## Example
+    ```
+    terrain clear "Clear" {
+        cost 2 when enemy unit in cell
+    }
+    ```
+    Use instead: a condition of the weather or the turn, `cost 2 when weather is mud`.
+    """
+    names = Names(rb)
+    lines = [p for t in rb.of_kind("terrain") for p in t.all("cost")]
+    lines += [p for m in rb.of_kind("movement") for p in m.all("allowance")]
+    for line in lines:
+        words = line.get("condition")
+        if not words:
+            continue
+        try:
+            condition = parse_condition([str(w) for w in words], names)
+        except ConditionError:
+            continue  # W508 reports it
+        static = condition.moment is None and all(
+            isinstance(c, Weather) or (isinstance(c, Compare) and {c.left.kind, c.right.kind} <= {"number", "turn"})
+            for c in condition.clauses)
+        if not static:
+            at = line.words[len(line.words) - len(words)]
+            yield diagnostic("E150", at.span, f"{' '.join(str(w) for w in words)!r} reads more than the weather and "
+                             "the turn", "a cost or an allowance may depend only on 'weather is NAME' and 'turn' "
+                             "comparisons")
 
 
 @check("E325", "bad-turn-record")

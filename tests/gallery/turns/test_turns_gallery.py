@@ -4,7 +4,10 @@ Every expected value is worked out by hand from turns.rules: the turn record nam
 (5, 12, 19 and 26 June), fixes clear on turn 1, mud on turn 2 and clear on turn 4, and leaves turn
 3 to keep the mud unless the forecast rolls a storm (1-3 on a d6), which sets snow from turn 3 on.
 Infantry and rifles print attack 4, defence 4; the assault halves every attacker's attack in mud,
-doubles the rifles' defence in snow, and shifts 1L in snow or mud from turn 3.
+doubles the rifles' defence in snow, and shifts 1L in snow or mud from turn 3.  Both move 2 (infantry
+on foot, rifles on wheels): clear costs 1 (2 for infantry in mud), rough 2 (no entry in snow); foot
+moves at most 1 point in snow, wheels half their points in mud.  The map (map.toml) is five columns
+by three rows with rough at 0301 and 0303.
 """
 
 from fractions import Fraction
@@ -20,6 +23,7 @@ from warbook.interpreter.conditions import Scope, holds
 from warbook.interpreter.context import Context
 from warbook.interpreter.event_effects import run_event
 from warbook.interpreter.game import Game
+from warbook.interpreter.movement import explain, reachable
 from warbook.interpreter.narrate import narrate
 from warbook.interpreter.procedures import load_procedures
 from warbook.interpreter.rng import choice_rng
@@ -128,6 +132,48 @@ def test_a_strength_line_for_some_units_leaves_the_others(scenario):
     # In snow only rifles defend doubled: infantry attacked by rifles defend at 4.
     ctx = make(scenario, 3, "snow")
     assert combat_strength(ctx, ctx.rules.combats["assault"], [R1], [B1], "0202") == (Fraction(4), Fraction(4))
+
+
+# --- weather-dependent movement ----------------------------------------------------------------------
+
+CLEAR_FROM_0202 = {"0101", "0102", "0103", "0201", "0203", "0302", "0303", "0401", "0402"}
+
+
+@pytest.mark.parametrize("weather, cells", [
+    ("clear", CLEAR_FROM_0202),                                   # 2 points; rough 0303 costs 2
+    ("mud", {"0102", "0103", "0201", "0203", "0302", "0303"}),   # every cell costs infantry 2
+    ("snow", {"0102", "0103", "0201", "0203", "0302"}),           # 1 point at most; 0303 barred
+])
+def test_infantry_reach_in_each_weather(scenario, weather, cells):
+    ctx = make(scenario, 2, weather)
+    ctx.state = replace(ctx.state, units=(B1, replace(R1, location="0503")))
+    assert set(reachable(ctx, B1)) == cells
+
+
+@pytest.mark.parametrize("weather, cells", [
+    ("clear", {"0201", "0202", "0302", "0303", "0401", "0403", "0501", "0502", "0503"}),
+    ("mud", {"0302", "0401", "0403", "0502", "0503"}),       # half of 2 points; clear still costs rifles 1
+    ("snow", {"0201", "0202", "0302", "0401", "0403", "0501", "0502", "0503"}),  # rough barred, 2 points
+])
+def test_rifles_reach_in_each_weather(scenario, weather, cells):
+    ctx = make(scenario, 2, weather)
+    rifles = replace(R1, location="0402")
+    ctx.state = replace(ctx.state, units=(replace(B1, location="0101"), rifles))
+    assert set(reachable(ctx, rifles)) == cells
+
+
+def test_a_cell_barred_by_the_weather_says_which_line_bars_it(scenario):
+    ctx = make(scenario, 2, "snow")
+    ctx.state = replace(ctx.state, units=(B1, replace(R1, location="0503")))
+    assert explain(ctx, B1, "0303").startswith("0303 is rough: no entry")
+
+
+def test_a_weather_set_mid_turn_changes_the_next_search(scenario):
+    ctx = make(scenario, 3, "clear")
+    ctx.state = replace(ctx.state, units=(B1, replace(R1, location="0503")))
+    assert set(reachable(ctx, B1)) == CLEAR_FROM_0202
+    drive(run_event(ctx, "storm", Scope("blue")))
+    assert ctx.state.weather == "snow" and "0401" not in reachable(ctx, B1)
 
 
 # --- observations, whole games, narration -------------------------------------------------------------
