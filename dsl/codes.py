@@ -425,6 +425,28 @@ DATA: tuple[CodeInfo, ...] = (
         The cell takes its costs, defence, recon and spotting from its other terrain; with two, which
         one holds is not said.  Name one; give the rest as tags that are not terrains.
     """),
+    CodeInfo("E711", "bad-arrival", """
+        ## What it does
+        Reports a scenario's `[[arrival]]` that gives none or more than one of `at` (entry cells),
+        `edge` (a map edge) and `box`, whose entry cells the unit type may stand in none of, or a
+        second arrival of one side's unit type on the same turn.
+        ## Why is this bad?
+        The counters would have nowhere to arrive, or two entries would compete for the same
+        counters waiting on the turn track: write one entry with every entry cell they may use.
+    """),
+    CodeInfo("E712", "schedule-after-last-turn", """
+        ## What it does
+        Reports an `[[arrival]]` or `[[withdrawal]]` on a turn after the game's last.
+        ## Why is this bad?
+        The game ends before it: the counters would never arrive or leave.
+    """),
+    CodeInfo("E713", "schedule-never-carried-out", """
+        ## What it does
+        Reports a scenario with `[[arrival]]` (or `[[withdrawal]]`) entries under a rulebook none of
+        whose phases does `do arrivals` (`do withdrawals`).
+        ## Why is this bad?
+        Nothing would ever bring the counters in or take them off: the schedule would be ignored.
+    """),
     # W7 scenario sanity (interpreter/scenario_lint.py)
     CodeInfo("W705", "unplaceable-counters", """
         ## What it does

@@ -77,6 +77,8 @@ _PROCEDURE_SOURCES = [
     "trigger <markers:REF(marker)>+",
     f"replace steps paying <action:REF(action)> [of <what:{SEL}>+]"
     " [returning to <box:REF(box)>]",
+    "arrivals",
+    "withdrawals",
 ]
 
 

@@ -182,6 +182,10 @@ class Scenario:
     """The map file read, kept so a saved game can carry it (``interpreter.savefile``)."""
     turns_from_rulebook: bool = False
     """The scenario gives no ``turns``: ``turns`` is the rulebook's (another rulebook, another length)."""
+    arrivals: tuple = ()
+    """The ``[[arrival]]`` entries (``interpreter.arrivals.Arrival``), in the order written."""
+    withdrawals: tuple = ()
+    """The ``[[withdrawal]]`` entries (``interpreter.arrivals.Withdrawal``), in the order written."""
 
     @functools.cached_property
     def rules(self) -> Rules:

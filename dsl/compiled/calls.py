@@ -208,6 +208,18 @@ class ReplaceSteps(Call):
     """``returning to BOX``: an eliminated counter may come back there, on its last step."""
 
 
+@_call("arrivals")
+@frozen
+class Arrivals(Call):
+    pass
+
+
+@_call("withdrawals")
+@frozen
+class Withdrawals(Call):
+    pass
+
+
 # --- reading ----------------------------------------------------------------------------
 
 

@@ -217,4 +217,6 @@ def test_play_narrates_the_turn_record_and_the_weather(capsys):
 def test_show_lists_the_turn_record(capsys):
     code, out, _ = run_cli(capsys, "show", str(HERE / "turns.rules"))
     assert code == 0
-    assert "turn 2           12 June    weather mud, The rains come" in out
+    rows = [line.split() for line in out.splitlines() if line.strip().startswith("turn ")]
+    assert [" ".join(r) for r in rows] == ["turn 1 5 June weather clear", "turn 2 12 June weather mud, The rains come",
+                                           "turn 3 19 June", "turn 4 26 June weather clear"]
