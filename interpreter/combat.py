@@ -73,6 +73,7 @@ from .context import Context
 from .effects import Target, reads, sides_for
 from .rules import Rules
 from .state import Unit
+from .strengths import strength_multipliers
 from .victory import award_for_loss
 
 ATTACKER_ROLES = ("attackers", "firers")
@@ -216,7 +217,8 @@ def combat_strength(ctx: Context, combat_decl: CombatRule, attackers: Iterable[U
     defence`` line, defence is the plain sum.
     """
     attackers, defenders = tuple(attackers), tuple(defenders)
-    multiplied = strength_multipliers(ctx, combat_decl, attackers, defenders, cell) if combat_decl.strengths else {}
+    multiplied = {} if not combat_decl.strengths else strength_multipliers(
+        ctx, combat_decl, attackers, defenders, _strength_scope(attackers, defenders, cell))
     attack = Fraction(0)
     for unit in attackers:
         value = unit_factor(ctx, unit, combat_decl.attack_factor)
@@ -236,24 +238,6 @@ def combat_strength(ctx: Context, combat_decl: CombatRule, attackers: Iterable[U
                                                ctx.board.tags(cell))
         defence += value
     return attack, defence
-
-
-def strength_multipliers(ctx: Context, combat: CombatRule, attackers: Sequence[Unit], defenders: Sequence[Unit],
-                         cell: str | None) -> dict[tuple[str, str], Fraction]:
-    """``strength attack|defence MULT [for WHO] when CONDITION`` lines that hold, as the product of their
-    multipliers for each (``attack``/``defence``, unit id) they apply to; the conditions are read as a
-    ``shift … when`` is (``combat_scope``: ``own`` is the attacking side)."""
-    firing = attackers[0].side if attackers else None
-    scope = combat_scope(attackers, defenders, cell, firing, defenders[0].side if defenders else None)
-    out: dict[tuple[str, str], Fraction] = {}
-    for line in combat.strengths:
-        if not holds(ctx, line_condition(line), scope):
-            continue
-        for unit in attackers if line.role == "attack" else defenders:
-            if not line.who or Rules.unit_matches(ctx.rules.unit_type(unit.type), line.who):
-                key = (line.role, unit.id)
-                out[key] = out.get(key, Fraction(1)) * line.multiplier
-    return out
 
 
 def _best(ctx: Context, units: Iterable[Unit], factor: str) -> Fraction | None:
@@ -338,6 +322,12 @@ def counter_shifts(ctx: Context, counters: Iterable[Unit], cell: str | None, fir
                 continue
             out.append((effect.shift.columns, f"{decl.display} shift {effect.shift.text}"))
     return out
+
+
+def _strength_scope(attackers: Sequence[Unit], defenders: Sequence[Unit], cell: str | None) -> Scope:
+    """Where ``strength … when`` lines are read: ``own`` is the attacking side (``combat_scope``)."""
+    return combat_scope(attackers, defenders, cell, attackers[0].side if attackers else None,
+                        defenders[0].side if defenders else None)
 
 
 def combat_scope(attackers: Sequence[Unit], defenders: Sequence[Unit], cell: str | None,

@@ -58,6 +58,7 @@ from .context import Context, Flow
 from .effects import Target, carries_out, carry_out
 from .flags import BROKE_OFF
 from .retreats import break_off, retreat
+from .strengths import strength_lines_held
 from .rules import Rules
 from .state import Unit
 
@@ -91,6 +92,11 @@ def resolve(ctx: Context, combat_name: str, attackers: Sequence[Unit], defenders
     shifts = "".join(f", {'+' if s > 0 else ''}{s} ({why})" for s, why in column.shifts if s)
     strengths = f"total {column.attack}" if combat.compare == "total" else \
         f"attack {column.attack} against defence {column.defence}"
+    if combat.strengths:  # `strength attack|defence MULT … when …` lines that held say so
+        held = strength_lines_held(ctx, combat, attackers, defenders,
+                                   combat_scope(attackers, defenders, cell, attackers[0].side if attackers else None,
+                                                defenders[0].side))
+        strengths += f" ({'; '.join(held)})" if held else ""
     ctx.say(f"{reason}: {strengths} at {view.columns[column.base].label}{shifts}: column {column.label}",
             kind="combat", cell=cell,
             attack=str(column.attack), defence=str(column.defence), column=column.label)

@@ -49,7 +49,7 @@ LAYERS = {
                   "combat",
                   "combat_effects", "effects", "results", "steps", "step_effects", "retreats", "resource_effects", "event_effects",
                   "victory", "resources", "infiltration", "forces", "scenario", "scenario_records",
-                  "scenario_toml", "scenario_resolve", "turns", "scenario_arrivals"),
+                  "scenario_toml", "scenario_resolve", "turns", "scenario_arrivals", "strengths"),
     "procedures": ("procedures",),
     "flow and game": ("flow", "setup", "game", "savefile", "log_check", "catalogue"),
     "agents": ("agents",),

@@ -212,6 +212,23 @@ def test_play_narrates_the_turn_record_and_the_weather(capsys):
     assert code == 0
     assert "\nTurn 2: 12 June, Mud — The rains come\nTurn 2 — Weather (blue)\n" in out
     assert "Turn 4: 26 June, Clear" in out
+    assert "attack 2 against defence 8 (strength attack x1/2 when weather is mud) at 1:2" in out
+
+
+@pytest.mark.parametrize("agent", ["random", "greedy"])
+def test_games_keep_the_invariants_after_every_step(agent):
+    from invariants import play_checked
+
+    from warbook.interpreter.agents import RandomAgent
+
+    def agents_for(game):
+        if agent == "random":
+            return {s: RandomAgent(choice_rng(5, s)) for s in game.ctx.rules.sides}
+        return {s: GreedyAgent(choice_rng(5, s), game) for s in game.ctx.rules.sides}
+
+    for seed in (5, 6):
+        game = play_checked(load_scenario(SCENARIO), seed, agents_for)
+        assert game.state.turn == 4 and game.state.weather in ("clear", "snow")  # a storm may follow turn 4's clear
 
 
 def test_show_lists_the_turn_record(capsys):
