@@ -188,6 +188,27 @@ def test_every_side_sees_the_weather_once_there_is_one():
     assert game.observe("blue")["weather"] == game.observe("red")["weather"] == "mud"
 
 
+def test_a_saved_game_replays_its_weather(tmp_path):
+    game = played(SCENARIO, 1)
+    game.save(tmp_path / "game.jsonl")
+    loaded = Game.load(tmp_path / "game.jsonl")
+    assert loaded.state == game.state and loaded.log == game.log
+    assert [e.get("weather") for e in loaded.log if e.get("kind") in ("turn", "weather")] == \
+        [e.get("weather") for e in game.log if e.get("kind") in ("turn", "weather")]
+
+
+def test_a_person_playing_sees_the_weather():
+    import io
+
+    from warbook.interpreter.actions import Action, Decision
+    from warbook.interpreter.agents import HumanAgent
+
+    game = Game.new(SCENARIO, 1)
+    view = HumanAgent(io.StringIO(), io.StringIO()).view(game.observe("blue"), Decision("blue", "x", "pick",
+                                                                                           (Action("done"),)))
+    assert "== blue — turn 1, weather clear, movement" in view
+
+
 def test_random_games_play_to_the_end_and_replay_alike():
     for seed in range(4):
         game = played(SCENARIO, seed)
