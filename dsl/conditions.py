@@ -38,11 +38,10 @@ Who ``own`` is depends on where the condition is written: an event's side (the s
 table it is on, or the side rolling), a marker's side.  ``opponent``/``enemy`` are the other
 sides.  ``RESOURCE lead`` is the side's total less the largest other side's.  ``ROLE FACTOR``
 totals a printed factor over the units of an engagement's role; ``turn`` is the game turn (``turn
->= 3``).  ``weather is mud`` holds while the game's weather (``interpreter.turns``) is ``mud``.  A
-moment says *when* the
-effect is carried out; the clauses say whether it then applies.
+>= 3``).  ``weather is mud`` holds while the game's weather (``interpreter.turns``) is ``mud``.
+A moment says *when* the effect is carried out; the clauses say whether it then applies.
 
-Limits: ``and`` joins clauses, ``or`` only joins counter groups; there is no ``not`` (write
+Limits: ``and`` joins clauses, ``or`` only joins counter groups (and the names of ``weather is``); there is no ``not`` (write
 ``no …`` or ``without …``) and no parentheses.
 """
 

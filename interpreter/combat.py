@@ -218,7 +218,7 @@ def combat_strength(ctx: Context, combat_decl: CombatRule, attackers: Iterable[U
     """
     attackers, defenders = tuple(attackers), tuple(defenders)
     multiplied = {} if not combat_decl.strengths else strength_multipliers(
-        ctx, combat_decl, attackers, defenders, _strength_scope(attackers, defenders, cell))
+        ctx, combat_decl, attackers, defenders, strength_scope(attackers, defenders, cell))
     attack = Fraction(0)
     for unit in attackers:
         value = unit_factor(ctx, unit, combat_decl.attack_factor)
@@ -324,7 +324,7 @@ def counter_shifts(ctx: Context, counters: Iterable[Unit], cell: str | None, fir
     return out
 
 
-def _strength_scope(attackers: Sequence[Unit], defenders: Sequence[Unit], cell: str | None) -> Scope:
+def strength_scope(attackers: Sequence[Unit], defenders: Sequence[Unit], cell: str | None) -> Scope:
     """Where ``strength … when`` lines are read: ``own`` is the attacking side (``combat_scope``)."""
     return combat_scope(attackers, defenders, cell, attackers[0].side if attackers else None,
                         defenders[0].side if defenders else None)

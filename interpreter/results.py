@@ -53,6 +53,7 @@ from .combat import (
     reveal_all,
     roll_on_table,
     row_lookup,
+    strength_scope,
 )
 from .context import Context, Flow
 from .effects import Target, carries_out, carry_out
@@ -93,9 +94,7 @@ def resolve(ctx: Context, combat_name: str, attackers: Sequence[Unit], defenders
     strengths = f"total {column.attack}" if combat.compare == "total" else \
         f"attack {column.attack} against defence {column.defence}"
     if combat.strengths:  # `strength attack|defence MULT … when …` lines that held say so
-        held = strength_lines_held(ctx, combat, attackers, defenders,
-                                   combat_scope(attackers, defenders, cell, attackers[0].side if attackers else None,
-                                                defenders[0].side))
+        held = strength_lines_held(ctx, combat, attackers, defenders, strength_scope(attackers, defenders, cell))
         strengths += f" ({'; '.join(held)})" if held else ""
     ctx.say(f"{reason}: {strengths} at {view.columns[column.base].label}{shifts}: column {column.label}",
             kind="combat", cell=cell,

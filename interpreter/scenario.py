@@ -319,6 +319,9 @@ def with_rulebook(scenario: Scenario, rulebook: Rulebook | str | Path) -> Scenar
     missing += [diagnostic("E704", Span.point(scenario.path, p.line),
                            f"the rulebook has no unit type {p.unit!r}, which the set-up uses")
                 for p in scenario.setup if p.unit not in rules.unit_types]
+    missing += [diagnostic("E704", Span.point(scenario.path, e.line),
+                           f"the rulebook has no unit type {e.unit!r}, which the schedule uses")
+                for e in (*scenario.arrivals, *scenario.withdrawals) if e.unit not in rules.unit_types]
     turns = scenario.turns
     if scenario.turns_from_rulebook:  # the scenario gives none: the game lasts as this rulebook says
         turns = rulebook_turns(rulebook)
