@@ -350,7 +350,7 @@ class SetWeather(Effect):
     the turn record that gives a weather starts or another line sets it."""
 
     VERB = "set"
-    VALID = _ANYWHERE
+    VALID = frozenset({Where.EVENT, Where.MOMENT, Where.OPTION})
     weather: str
 
 

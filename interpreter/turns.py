@@ -38,7 +38,7 @@ def start_turn(ctx: Context, turn: int) -> None:
             heading=record.heading(weather_label(ctx, weather)))
 
 
-@carries_out(SetWeather, Where.RESULT, Where.EVENT, Where.MOMENT, Where.OPTION)
+@carries_out(SetWeather, Where.EVENT, Where.MOMENT, Where.OPTION)
 def _set_weather(ctx: Context, effect: SetWeather, target: Target) -> Flow:
     ctx.state = replace(ctx.state, weather=effect.weather)
     ctx.say(f"the weather is {weather_label(ctx, effect.weather)} ({target.why})", kind="weather",

@@ -284,6 +284,7 @@ EXAMPLES = {
     "step": "step loss 1 defenders",
     "strength": "strength loss attackers attack at least defenders defence lost",
     "restore": "restore 1 step to owner",
+    "set": "set weather mud",
     "no": "no effect",
 }
 """One effect line per verb of the vocabulary, with names the overlay declares."""
@@ -294,7 +295,7 @@ CARRIED_OUT = {"eliminate", "refit", "retreat", "stand", "break", "gain", "lose"
 EXTRA_ROLLS = {"roll": [(6, 1)]}
 """Dice an example rolls after the CRT's (the bonus table's d6)."""
 
-DECLARED = 'box reserve "Reserve"\naward taken "Taken" {\n    on eliminated\n    points 1\n}\n'
+DECLARED = 'box reserve "Reserve"\naward taken "Taken" {\n    on eliminated\n    points 1\n}\nweather mud "Mud"\n'
 
 
 def test_every_effect_verb_is_listed():
@@ -319,9 +320,9 @@ def test_every_effect_verb_in_a_combat_result_is_carried_out_or_rejected_before_
         assert found == []
         fight(ctx, ["B1"], ["R1"], ["retreat R1 0103"] if verb == "retreat" else [])
     else:
-        assert found == [("E220", 8)]
+        assert found == [("E220", 9)]
         with pytest.raises(RulesError) as caught:
             fight(ctx, ["B1"], ["R1"])
         first = caught.value.diagnostics[0]
-        assert (first.code, first.span.line) == ("E220", 8)
+        assert (first.code, first.span.line) == ("E220", 9)
         dice.clear()
