@@ -442,8 +442,9 @@ DATA: tuple[CodeInfo, ...] = (
     """),
     CodeInfo("E713", "schedule-never-carried-out", """
         ## What it does
-        Reports a scenario with `[[arrival]]` (or `[[withdrawal]]`) entries under a rulebook none of
-        whose phases does `do arrivals` (`do withdrawals`).
+        Reports a scenario's `[[arrival]]` (or `[[withdrawal]]`) for a side that no phase of the
+        rulebook does `do arrivals` (`do withdrawals`) for: none does it, or only phases run for
+        another side (`side first`, `side NAME`).
         ## Why is this bad?
         Nothing would ever bring the counters in or take them off: the schedule would be ignored.
     """),

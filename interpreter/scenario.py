@@ -232,7 +232,7 @@ def load_scenario(path: str | Path) -> Scenario:
     arrivals = _read_entries(source, found.arrival, ArrivalEntry, "arrival", lambda e, p: read_arrival(reader, e, p))
     withdrawals = _read_entries(source, found.withdrawal, WithdrawalEntry, "withdrawal",
                                 lambda e, p: read_withdrawal(reader, e, p))
-    check_schedule(source, rules, turns, arrivals, withdrawals)
+    check_schedule(source, rules, turns, arrivals, withdrawals, tuple(order))
     reader.check_dummies(placements)
     too_many = _over_counters(placements, draws)
     if too_many is not None:

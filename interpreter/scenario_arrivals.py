@@ -9,7 +9,7 @@ procedures ``do arrivals`` and ``do withdrawals`` carry them out (``interpreter.
 Problems are positioned diagnostics at the key: names and cells as for ``[[setup]]`` (E704); an
 arrival with none or more than one of ``at``, ``edge`` and ``box``, an entry cell the type may
 never stand in, or two arrivals of one side and type on one turn (E711); a turn after the game's
-last (E712); a schedule the rulebook has no procedure for (E713).
+last (E712); a side's schedule no phase of the rulebook carries out for that side (E713).
 """
 
 from __future__ import annotations
@@ -121,7 +121,7 @@ def read_withdrawal(reader: EntryReader, entry: WithdrawalEntry, path: KeyPath) 
 
 
 def check_schedule(source: ScenarioText, rules: Rules, turns: int, arrivals: list[Arrival],
-                   withdrawals: list[Withdrawal]) -> None:
+                   withdrawals: list[Withdrawal], player_order: tuple[str, ...] = ()) -> None:
     """What needs the whole schedule: its turns within the game (E712), one arrival per side, type
     and turn (E711), and a procedure that carries it out (E713)."""
     seen: set[tuple[str, str, int]] = set()
@@ -138,12 +138,32 @@ def check_schedule(source: ScenarioText, rules: Rules, turns: int, arrivals: lis
                         "E711", where, f"a second arrival of {entry.side}'s {entry.unit!r} on turn {entry.turn}",
                         "write one entry, with every entry cell its counters may use"))
                 seen.add((entry.side, entry.unit, entry.turn))
-    procedures = {run.procedure for plan in rules.phase_plans() for run in plan.runs if isinstance(run, Call)}
     for key, entries, procedure in (("arrival", arrivals, "arrivals"), ("withdrawal", withdrawals, "withdrawals")):
-        if entries and procedure not in procedures:
-            source.problems.append(diagnostic(
-                "E713", _line_span(source, entries[0].line), f"the scenario schedules {key}s, but no phase of the "
-                f"rulebook does {procedure}", f"add 'do {procedure}' to the phase they happen in"))
+        covered = _sides_doing(rules, procedure, player_order or rules.sides)
+        for entry in entries:
+            if entry.side not in covered:
+                source.problems.append(diagnostic(
+                    "E713", _line_span(source, entry.line), f"the scenario schedules {key}s of {entry.side}, but no "
+                    f"phase of the rulebook does {procedure} for {entry.side}",
+                    f"add 'do {procedure}' to a phase run for each side, for {entry.side} or for no side (mutual)"))
+
+
+def _sides_doing(rules: Rules, procedure: str, order: tuple[str, ...]) -> set[str]:
+    """The sides a ``do PROCEDURE`` line of the rulebook runs for: every side for a phase run for each
+    side, for none (mutual: every side's, in player order) or a step run for the acting side; the one
+    side of a ``side first|second|NAME`` one."""
+    out: set[str] = set()
+    for plan in rules.phase_plans():
+        if not any(isinstance(run, Call) and run.procedure == procedure for run in plan.runs):
+            continue
+        sides = plan.sides
+        if sides is None or sides == () or sides == (None,):
+            out.update(order)
+        elif type(sides) is int:
+            out.update(order[sides:sides + 1])
+        else:
+            out.update(s for s in sides if s is not None)
+    return out
 
 
 def _line_span(source: ScenarioText, line: int) -> Span:

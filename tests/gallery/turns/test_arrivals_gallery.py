@@ -205,7 +205,16 @@ def test_a_schedule_the_rulebook_never_carries_out_is_refused(tmp_path):
     rules = (HERE / "turns.rules").read_text(encoding="utf-8").replace("        do arrivals\n", "")
     path = _scenario(tmp_path, '[[arrival]]\nside = "red"\nunit = "rifles"\nturn = 2\nat = ["0501"]\n', rules)
     assert [(c, m) for c, _, m in _problems(path)] == [
-        ("E713", "the scenario schedules arrivals, but no phase of the rulebook does arrivals")]
+        ("E713", "the scenario schedules arrivals of red, but no phase of the rulebook does arrivals for red")]
+
+
+def test_a_schedule_for_a_side_no_phase_runs_it_for_is_refused(tmp_path):
+    rules = (HERE / "turns.rules").read_text(encoding="utf-8").replace(
+        "        for each side\n        do arrivals", "        side first\n        do arrivals")
+    path = _scenario(tmp_path, '[[arrival]]\nside = "red"\nunit = "rifles"\nturn = 2\nat = ["0501"]\n\n'
+                     '[[arrival]]\nside = "blue"\nunit = "infantry"\nturn = 2\nat = ["0101"]\n', rules)
+    assert [(c, m) for c, _, m in _problems(path)] == [  # blue plays first: only its arrivals are carried out
+        ("E713", "the scenario schedules arrivals of red, but no phase of the rulebook does arrivals for red")]
 
 
 # --- whole games ----------------------------------------------------------------------------------------
