@@ -226,5 +226,7 @@ def test_random_games_bring_in_and_withdraw_as_scheduled():
         assert game.is_over()
         kinds = [e.get("kind") for e in game.log]
         assert "arrival" in kinds and "withdrawal" in kinds
-        assert not any(u.location.startswith("turn_track:") for u in game.state.units
-                       if u.id in ("B3", "B4")) or any(e.get("delayed") for e in game.log)
+        assert game.state.unit("B4").location == "pool"  # a box never blocks
+        for uid in ("R3", "R4", "B3"):  # on the map (or gone since), else delayed to the end, and said so
+            if game.state.unit(uid).location == "turn_track:2":
+                assert any(e.get("delayed") and e.get("unit") == uid for e in game.log)
