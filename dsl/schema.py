@@ -169,8 +169,10 @@ _add(_kind(
 ))
 _add(_kind(
     "terrain", "A terrain type: movement costs, defence, recon and spotting effects.", f"terrain {_NAMED}",
-    ("cost (no entry | <amount:NUM>) [for <who:" + SEL + ">+]",
-     "Movement points to enter; `no entry` forbids it. A `for` line overrides the general cost.", "repeat"),
+    ("cost (no entry | <amount:NUM>) [for <who:" + SEL + ">+] [when <condition:WORD>+]",
+     "Movement points to enter; `no entry` forbids it. A `for` line overrides the general cost. A `when` line "
+     "(`cost 2 when weather is mud`) holds only while its condition does, and then overrides the lines without "
+     "one; its condition may read only the weather and the turn (E150).", "repeat"),
     ("defence (<multiplier:MULT> | <shift:SHIFT> | no effect) [for <who:" + SEL + ">+]"
      " [when <side:REF(side)> defending]",
      "Defence multiplier (x2) or a shift of the firer's column (1L).", "repeat"),
@@ -237,6 +239,10 @@ _add(_kind(
      "A move may not start in, enter or pass through a cell holding or next to an enemy counter (`cells next "
      "to enemy`), or a cell in an enemy zone of control that does not ignore the class (`enemy zones`); "
      "counters are those the side sees on the map, face-down ones included.", "repeat"),
+    ("allowance (at most <count:INT> | <multiplier:MULT>) [for <who:" + SEL + ">+] when <condition:WORD>+",
+     "While the condition holds, the allowance of the class's units (those `for` names) is capped (`allowance "
+     "at most 1 when weather is snow`) or multiplied (`allowance x1/2 …`, rounded down to a whole point), "
+     "in the order written; the condition may read only the weather and the turn (E150).", "repeat"),
 ))
 _add(_kind(
     "unit", "A unit type: side, movement class, printed factors and tags.", f"unit {_NAMED}",
@@ -469,6 +475,10 @@ _add(_kind(
     ("column shift by <factor:REF(factor)> difference (toward higher | toward lower)",
      "Shift one column per point of difference, toward the side with the higher (or lower) value."),
     ("roll modifier <modifier:MOD> [when <condition:WORD>+]", "Die modifier and when it applies.", "repeat"),
+    ("strength (attack | defence) <multiplier:MULT> [for <who:" + SEL + ">+] when <condition:WORD>+",
+     "The attack (or defence) factor of each attacking (defending) unit, of these when `for` names them, is "
+     "multiplied while the condition holds (`strength attack x1/2 when weather is mud`); several lines that "
+     "hold multiply together, before terrain; the condition is read as a `shift … when`.", "repeat"),
     ("order by <factor:REF(factor)> (ascending | descending)", "Which combats are resolved first."),
     ("first fire by <table_or_rule:WORD>+", "Who fires first (e.g. `recon roll`)."),
     ("fire is (simultaneous | sequential)", "Whether losses are taken before the other side fires."),
@@ -599,7 +609,17 @@ _add(_kind(
      "How many turns a game lasts: `per scenario` (as without the line), the scenario's `turns`, which it "
      "must then give; a number (1 to 1000, E318), the game's length, which a scenario may change with its own "
      "`turns`."),
+    ("turn <turn:INT> <label:TEXT> [weather <weather:REF(weather)>] [note <note:TEXT>]",
+     "A row of the turn record: what the turn track prints for turn N (a date or a label, `weather` the "
+     "turn's fixed weather, `note` what the track says besides), numbered 1, 2 … in order and within the "
+     "game's `turns` (E325). The label and weather are narrated when the turn starts and shown by `warbook "
+     "show`; a turn's weather holds from its start (a turn without one keeps the weather it has).", "repeat"),
     children=("phase",), singleton=True,
+))
+_add(_kind(
+    "weather", "A weather or condition a turn may have (clear, mud, snow): fixed per turn by the sequence's "
+    "`turn … weather NAME` lines, or set by an effect (`set weather NAME`, an event of a table a phase rolls "
+    "on). Conditions read it (`when weather is NAME`) wherever a condition may be written.", f"weather {_NAMED}",
 ))
 _PHASE_PROPS = (
     ("for each side [in player order]", "Runs once per side, in player order."),

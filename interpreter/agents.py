@@ -355,7 +355,8 @@ def _state_from(observation: dict, guess: Mapping[str, str], rules):
     return GameState(turn=observation.get("turn", 0), phase=observation.get("phase", ""),
                      units=tuple(sorted(units)), resources=tuple(resources),
                      control=tuple(sorted(observation.get("control", {}).items())),
-                     side_states=tuple(sorted(tuple(entry) for entry in observation.get("states", ()))))
+                     side_states=tuple(sorted(tuple(entry) for entry in observation.get("states", ()))),
+                     weather=observation.get("weather"))
 
 
 # --- a person at a terminal -------------------------------------------------------------
@@ -409,7 +410,8 @@ class HumanAgent:
         """The side's picture of the game: the map with units it may see, its units, resources, the question."""
         side = observation.get("side", decision.side)
         units = observation.get("units", ())
-        lines = ["", f"== {side} — turn {observation.get('turn', '?')}, {observation.get('phase', '?')}"]
+        weather = f", weather {observation['weather']}" if observation.get("weather") else ""
+        lines = ["", f"== {side} — turn {observation.get('turn', '?')}{weather}, {observation.get('phase', '?')}"]
         if self.board is not None:
             lines += self.map_text(side, units)
         for heading, group in (("yours", [u for u in units if u["side"] == side]),

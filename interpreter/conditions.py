@@ -33,6 +33,8 @@ Readings:
   (``GameState.side_states``; for ``opponent`` with several opponents, any of them).
 - ``in TRACE`` / ``out of TRACE``: whether the own side can trace the named ``trace`` from the cell
   in question (``Scope.cell``, else the counter's own cell; ``interpreter.tracing``).
+- ``turn``: the game turn (0 during set-up); ``weather is NAME``: the state's weather is NAME (none
+  before a turn record or an effect sets one, when no ``weather is`` holds).
 
 Raises (from ``line_condition`` and ``effect_condition``):
     RulesError: (E805) for a condition the grammar could not read (the linter reports it as W508).
@@ -60,6 +62,7 @@ from ..dsl.conditions import (
     Presence,
     Quantity,
     Traced,
+    Weather,
     Who,
 )
 from ..dsl.diagnostics import RulesError, diagnostic
@@ -148,6 +151,25 @@ def holds(ctx: Context, condition: Condition | None, scope: Scope) -> bool:
     return all(_clause(ctx, clause, scope) for clause in condition.clauses)
 
 
+def holds_at(condition: Condition | None, turn: int, weather: str | None) -> bool:
+    """Whether a condition of the weather and the turn alone holds on ``turn`` in ``weather``: for
+    lines read where there is no state, only its turn and weather (a cost table's ``cost … when``
+    and ``allowance … when``; lint E150 refuses any other clause there, and a moment)."""
+    if condition is None:
+        return True
+    for clause in condition.clauses:
+        if isinstance(clause, Weather):
+            if weather not in clause.names:
+                return False
+        elif isinstance(clause, Compare) and {clause.left.kind, clause.right.kind} <= {"number", "turn"}:
+            left, right = (turn if q.kind == "turn" else q.value for q in (clause.left, clause.right))
+            if not OPERATORS[clause.op](left, right):
+                return False
+        else:
+            raise TypeError(f"not a condition of the weather and the turn: {condition}")  # lint E150
+    return True
+
+
 def moment_matches(ctx: Context, moment: Moment, scope: Scope) -> bool:
     """Whether ``moment`` is what ``scope.happening`` is."""
     now = scope.happening
@@ -193,6 +215,8 @@ def _clause(ctx: Context, clause, scope: Scope) -> bool:
         cell = scope.cell if scope.cell is not None else scope.unit.location if scope.unit is not None else None
         found = traces(ctx, ctx.rules.traces[clause.trace], scope.side, cell)
         return not found if clause.negated else found
+    if isinstance(clause, Weather):
+        return ctx.state.weather in clause.names
     if isinstance(clause, OneSide):
         cells = _place_cells(ctx, clause.place, scope)
         return len({u.side for u in ctx.state.units if u.location in cells and not u.dummy}) <= 1
@@ -216,6 +240,8 @@ def quantity(ctx: Context, q: Quantity, scope: Scope) -> Fraction:
     """The value of a ``Quantity``."""
     if q.kind == "number":
         return Fraction(q.value)
+    if q.kind == "turn":
+        return Fraction(ctx.state.turn)
     if q.kind == "total":
         total = Fraction(0)
         for unit in scope.roles.get(q.role, ()):
