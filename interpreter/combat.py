@@ -68,7 +68,8 @@ from ..dsl.compiled.combat import CombatRule
 from ..dsl.tables import TableView
 from ..dsl.values import Dice, Odds, read_dice
 from . import combat_effects
-from .conditions import Scope, effect_condition, holds, line_condition
+from .condition_lines import effect_condition, line_condition
+from .conditions import Scope, holds
 from .context import Context
 from .effects import Target, reads, sides_for
 from .rules import Rules

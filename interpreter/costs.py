@@ -32,7 +32,7 @@ Limits: a table knows only the rules and the map, never the state: enemy counter
 control, markers and stacking are the search's (``interpreter.movement``); a ``may enter … on
 turn N`` line gets a table of its own for turn N (``table_key``).  So does each set of the
 weather- and turn-dependent lines (terrain ``cost … when``, movement ``allowance … when``) that
-hold: their conditions read the turn and the weather alone (``conditions.holds_at``).
+hold: their conditions read the turn and the weather alone (``condition_lines.holds_at``).
 """
 
 from __future__ import annotations
@@ -49,7 +49,7 @@ from .board import Board
 from .caches import map_memos
 from .cells import adjacency, cells_named, within
 from .citations import because
-from .conditions import holds_at, line_condition
+from .condition_lines import holds_at, line_condition
 from .options import option_on
 from .rules import Rules, UnitType
 

@@ -13,7 +13,8 @@ from collections.abc import Iterator, Sequence
 from fractions import Fraction
 
 from ..dsl.compiled.combat import CombatRule, StrengthLine
-from .conditions import Scope, holds, line_condition
+from .condition_lines import line_condition
+from .conditions import Scope, holds
 from .context import Context
 from .rules import Rules
 from .state import Unit

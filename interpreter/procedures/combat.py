@@ -75,7 +75,8 @@ from ..caches import rules_cache
 from ..citations import because
 from ..cells import adjacency
 from ..combat import factor_name, mode_roll_modifier, unit_factor
-from ..conditions import Scope, effect_condition, holds
+from ..condition_lines import effect_condition
+from ..conditions import Scope, holds
 from ..context import Context, Flow
 from ..effects import Target, carries_out, reads, sides_for
 from ..event_effects import trigger_moments
