@@ -88,7 +88,8 @@ class Rules:
         for using in sorted({str(line.get("using")) for d in rulebook.walk() if d.kind in ("phase", "step")
                              for line in d.all("do") if line.get("procedure") == "move" and line.get("using")}):
             for name, unit_type in self.unit_types.items():
-                moved = unit_type.moving_as(using)
+                own = self.movement_by_type[name]
+                moved = unit_type.moving_as(using, static=own is not None and own.never_moves)
                 self.moving_as[name, using] = moved.name
                 self._moving_types[moved.name] = moved
                 self.movement_by_type[moved.name] = self.movement_classes.get(using)

@@ -35,7 +35,8 @@ Readings (each a choice the rules leave open):
   when it names a unit type of the dummy's side, and as those types only, so it still passes for
   one).  ``using CLASS`` moves each counter as that movement class instead of its own, for this
   phase: the class's points, ``cell cost``, ``crosses only``, ``avoids`` … and the terrain's
-  ``cost … for CLASS`` lines (``Rules.moving_as``); a carrier then moves alone, carrying nothing.
+  ``cost … for CLASS`` lines (``Rules.moving_as``); a carrier then moves alone, carrying nothing,
+  and a type whose own class ``never moves`` does not move.
 - **Points left.**  A unit's unused points stay with it for the phase (``stay``
   keeps them all); stopping in a zone or on a marker, a zone-to-zone step, and
   being carried leave none.

@@ -35,6 +35,9 @@ def test_a_division_on_the_railway_moves_along_it_but_never_next_to_the_enemy():
     # at 1003, so the line ends at 0804.
     assert {c: int(p) for c, p in reach.ends.items()} == {
         "0204": 1, "0104": 2, "0404": 1, "0504": 2, "0604": 3, "0704": 4, "0804": 5}
+    # Militia's class never moves, so they do not move by rail either.
+    militia = next(u for u in game.state.units if u.type == "militia" and u.location == "0104")
+    assert mv.reach(game.ctx, militia, using="rail").ends == {}
 
 
 AGENTS = {"random": lambda seed, side, game: RandomAgent(choice_rng(seed, side)),
