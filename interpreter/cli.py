@@ -300,6 +300,7 @@ def _agent_specs(text: str | None) -> list[str] | str:
 
 def _make_agent(spec: str, side: str, game):
     from . import agents
+    from .human import HumanAgent
     from .rng import choice_rng
 
     if spec == "random":
@@ -308,7 +309,7 @@ def _make_agent(spec: str, side: str, game):
         return agents.GreedyAgent(choice_rng(game.seed, f"greedy:{side}"), game)
     if spec == "human":
         labels = {name: t.label for name, t in game.ctx.rules.unit_types.items()}
-        return agents.HumanAgent(sys.stdin, sys.stdout, board=game.scenario.board, labels=labels)
+        return HumanAgent(sys.stdin, sys.stdout, board=game.scenario.board, labels=labels)
     return agents.ScriptedAgent.from_file(spec[len("script:"):], side)
 
 

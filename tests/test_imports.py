@@ -54,7 +54,7 @@ LAYERS = {
                   "scenario_records", "scenario_toml", "scenario_resolve", "turns", "scenario_arrivals", "strengths"),
     "procedures": ("procedures",),
     "flow and game": ("flow", "setup", "game", "savefile", "log_check", "catalogue"),
-    "agents": ("agents",),
+    "agents": ("agents", "human"),
     "command line": ("cli", "show", "render", "narrate", "scenario_lint"),
 }
 """Each ``interpreter`` module (by its first name under ``interpreter``) and its layer, lowest first."""

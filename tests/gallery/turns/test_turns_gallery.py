@@ -201,7 +201,7 @@ def test_a_person_playing_sees_the_weather():
     import io
 
     from warbook.interpreter.actions import Action, Decision
-    from warbook.interpreter.agents import HumanAgent
+    from warbook.interpreter.human import HumanAgent
 
     game = Game.new(SCENARIO, 1)
     view = HumanAgent(io.StringIO(), io.StringIO()).view(game.observe("blue"), Decision("blue", "x", "pick",
