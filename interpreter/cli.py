@@ -147,9 +147,13 @@ def run_lint(args: argparse.Namespace) -> int:
     shown = sort_diagnostics(iter_selected(diagnostics, [s.upper() for s in select], [i.upper() for i in ignore]))
     if args.format == "json":
         print(render.as_json(shown))
+    elif args.format == "full":  # ruff's layout: a blank line after each diagnostic, then the summary
+        for d in shown:
+            print(render.full(d, lambda path: sources.get(path) or _source_text(path, sources)), end="\n\n")
     else:
         for d in shown:
-            print(render.concise(d) if args.format == "concise" else render.full(d, sources.get))
+            print(render.concise(d))
+    if args.format != "json":
         counts = {s: sum(1 for d in shown if d.severity is s) for s in Severity}
         summary = ", ".join(f"{n} {s.label}{'s' if n != 1 else ''}" for s, n in sorted(counts.items(), reverse=True))
         tail = f", {suppressed} suppressed" if suppressed else ""
@@ -159,6 +163,19 @@ def run_lint(args: argparse.Namespace) -> int:
     if any(d.severity >= fail for d in shown) and not args.exit_zero:
         return EXIT_FINDINGS
     return EXIT_CLEAN
+
+
+def _source_text(path: str, sources: dict) -> str | None:
+    """The text of a file that did not load (a syntax error leaves no rulebook to keep it), so the
+    full format can show the line; ``None`` if it cannot be read, and the header line stands alone."""
+    from ..dsl.sources import SourceError, read_source
+
+    if path not in sources:
+        try:
+            sources[path] = read_source(path, MAX_FILE_BYTES).removeprefix("\ufeff")
+        except (SourceError, OSError, ValueError):
+            sources[path] = None
+    return sources[path]
 
 
 def _expand(raw: str) -> list[str]:
