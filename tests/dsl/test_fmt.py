@@ -155,3 +155,8 @@ def test_a_mutated_file_formats_idempotently_to_the_same_model(path, rng):
     formatted = format_text(mutated, str(path))
     assert is_formatted(formatted, str(path))
     assert _model(path, formatted) == _model(path, mutated)
+
+
+def test_the_example_of_docs_fmt_md_is_real_output():
+    before, after = re.findall(r"```rules\n(.*?)```", (ROOT / "docs" / "fmt.md").read_text(encoding="utf-8"), re.S)
+    assert format_text(before) == after and before != after
