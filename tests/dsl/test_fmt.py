@@ -160,3 +160,20 @@ def test_a_mutated_file_formats_idempotently_to_the_same_model(path, rng):
 def test_the_example_of_docs_fmt_md_is_real_output():
     before, after = re.findall(r"```rules\n(.*?)```", (ROOT / "docs" / "fmt.md").read_text(encoding="utf-8"), re.S)
     assert format_text(before) == after and before != after
+
+
+PIECES = st.sampled_from(["a", "b:c", "½D", "1:2", "gap", "errata", "gapx", '"q"', '"q\\"s"', '"two\n  lines"',
+                          ",", ":", "§", "{", "}", "{}", "\n", "\n", "\n", "\n\n\n", "\r\n", " ", "\t", "# c", "#"])
+GLUE = st.sampled_from(["", " ", " ", "\n", "\n    "])
+TEXT = st.lists(st.tuples(PIECES, GLUE), max_size=40).map(lambda parts: "".join(p + g for p, g in parts))
+
+
+@settings(deadline=None, max_examples=300, suppress_health_check=[HealthCheck.too_slow])
+@given(TEXT)
+def test_generated_text_that_parses_formats_idempotently(text):
+    """Every text the grammar accepts formats, once and for all (``format_text`` itself checks that
+    the tree is unchanged)."""
+    if reader.read(text if text.endswith("\n") else text + "\n", "t.rules") is None:
+        return
+    formatted = format_text(text)
+    assert format_text(formatted) == formatted
