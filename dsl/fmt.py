@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import re
 
+import attrs
 from attrs import frozen
 
 from .ast import Statement
@@ -107,11 +108,10 @@ def _entries(lines) -> list[_Entry]:
             blanks += 1
             continue
         first = len(entries)
+        if not tokens:  # a comment on a line of its own
+            entries.append(_Entry(depth, "", comment))
         at = 0
-        while at < len(tokens) or (at == 0 and not tokens):
-            if not tokens:  # a comment on a line of its own
-                entries.append(_Entry(depth, "", comment))
-                break
+        while at < len(tokens):
             if tokens[at][1] == "}":
                 depth -= 1
                 previous = entries[-1] if entries else None
@@ -121,10 +121,9 @@ def _entries(lines) -> list[_Entry]:
                     entries.append(_Entry(depth, "}"))
                 at += 1
                 continue
-            end = next((i for i in range(at, len(tokens)) if tokens[i][1] == "{" and tokens[i][0] == _PUNCT),
-                       len(tokens))
+            end = next((i for i in range(at, len(tokens)) if tokens[i] == (_PUNCT, "{")), len(tokens))
             code, row = _statement(tokens[at:end])
-            if end < len(tokens) and end + 1 < len(tokens) and tokens[end + 1][1] == "}":
+            if end + 1 < len(tokens) and tokens[end + 1][1] == "}":
                 entries.append(_Entry(depth, code + " {}"))
                 at = end + 2
                 continue
@@ -132,11 +131,9 @@ def _entries(lines) -> list[_Entry]:
             entries.append(_Entry(depth, code + (" {" if opens else ""), row=None if opens else row, opens=opens))
             depth += opens
             at = end + 1
-        if first < len(entries):
-            head = entries[first]
-            blank = bool(blanks) and first > 0 and not entries[first - 1].opens and head.code != "}"
-            entries[first] = _Entry(head.depth, head.code, head.comment if not tokens else comment,
-                                    blank, head.row, head.opens)
+        if first < len(entries):  # the line's comment goes with its first statement
+            blank = bool(blanks) and first > 0 and not entries[first - 1].opens and entries[first].code != "}"
+            entries[first] = attrs.evolve(entries[first], comment=comment, blank=blank)
         blanks = 0
     return entries
 
