@@ -42,7 +42,8 @@ _TOKEN = re.compile(
 """One terminal of the grammar, or ignored text: the kinds below, tried in the reader's order."""
 _SPACE, _COMMENT, _NL, _STRING, _ATOM, _PUNCT, _KEYWORD = range(1, 8)
 _ORDER = {"§": 0, "gap": 1, "errata": 2}
-"""The canonical order of provenance annotations."""
+"""The canonical order of provenance annotations, by marker (and by ``Annotation.kind`` below)."""
+_KIND_ORDER = {"section": 0, "gap": 1, "errata": 2}
 
 
 @frozen
@@ -64,11 +65,10 @@ def format_text(text: str, path: str = "<string>") -> str:
 
     Raises:
         RulesError: if the text has a syntax error (the parser's positioned diagnostics).
+        AssertionError: if the layout would change what the text says (a bug in this module).
     """
-    before = parse_text(text, path)
-    text = before.text.removeprefix("\ufeff")
-    entries = _entries(_lines(text))
-    out = _render(entries)
+    before = parse_text(text, path)  # its text has no byte order mark
+    out = _render(_entries(_lines(before.text)))
     after = parse_text(out, path)
     if _shape(after.statements) != _shape(before.statements):  # as Black checks its output
         raise AssertionError(f"formatting {path} would change what it says; please report this")
@@ -221,5 +221,3 @@ def _shape(statements: tuple[Statement, ...]) -> tuple:
          None if st.block is None else _shape(st.block))
         for st in statements)
 
-
-_KIND_ORDER = {"section": 0, "gap": 1, "errata": 2}

@@ -178,11 +178,11 @@ def run_fmt(args: argparse.Namespace) -> int:
     from ..dsl.fmt import format_text
 
     changed, unchanged, failed = [], 0, False
-    paths = [p for raw in args.paths for p in _expand(raw) if p == "-" or not p.endswith(".toml")]
+    paths = [p for raw in args.paths for p in _expand(raw) if p == raw or p.endswith(".rules")]
     for path in paths:
         shown = "<stdin>" if path == "-" else path
         try:
-            text = sys.stdin.read(MAX_FILE_BYTES + 1) if path == "-" else _read_rules(path)
+            text = _read_stdin() if path == "-" else _read_rules(path)
             formatted = format_text(text, shown)
         except RulesError as exc:
             _diagnostics(exc.diagnostics)
@@ -198,8 +198,9 @@ def run_fmt(args: argparse.Namespace) -> int:
         if args.diff:
             import difflib
 
-            sys.stdout.writelines(difflib.unified_diff(text.splitlines(True), formatted.splitlines(True),
-                                                       f"{shown}\t(original)", f"{shown}\t(formatted)"))
+            for line in difflib.unified_diff(text.splitlines(True), formatted.splitlines(True),
+                                             f"{shown}\t(original)", f"{shown}\t(formatted)"):
+                sys.stdout.write(line if line.endswith("\n") else f"{line}\n\\ No newline at end of file\n")
         elif args.check:
             print(f"Would reformat: {shown}")
         else:
@@ -217,6 +218,17 @@ def run_fmt(args: argparse.Namespace) -> int:
     if failed:
         return EXIT_ERROR
     return EXIT_FINDINGS if changed and (args.check or args.diff) else EXIT_CLEAN
+
+
+def _read_stdin() -> str:
+    """Standard input, refused (E004) past the size of the largest rules file."""
+    text = sys.stdin.read(MAX_FILE_BYTES + 1)
+    if len(text.encode("utf-8")) > MAX_FILE_BYTES:
+        from ..dsl.sources import megabytes
+
+        raise RulesError([diagnostic("E004", Span.point("<stdin>"), "cannot read '<stdin>': it is larger than "
+                                     f"{megabytes(MAX_FILE_BYTES)}, the most a file may hold")])
+    return text
 
 
 def _read_rules(path: str) -> str:

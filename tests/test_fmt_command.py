@@ -81,3 +81,9 @@ def test_needs_a_path(capsys):
     with pytest.raises(SystemExit) as info:
         main(["fmt"])
     assert info.value.code == 2
+
+
+def test_diff_of_a_file_without_a_last_newline_says_so(capsys, here):
+    (here / "a.rules").write_text("a  b", encoding="utf-8")
+    code, out, _ = fmt(capsys, "--diff", "a.rules")
+    assert code == 1 and out.splitlines()[2:] == ["@@ -1 +1 @@", "-a  b", "\\ No newline at end of file", "+a b"]
