@@ -116,53 +116,6 @@ def test_full_format_through_the_command_line(capsys, rules):
     ]
 
 
-def test_full_format_keeps_each_hint_apart_from_the_summary(capsys, rules):
-    """Golden: a blank line ends each diagnostic, so the hint never runs into the next diagnostic
-    or into the summary (stderr), which is printed once."""
-    path = rules(FINDINGS)
-    code, out, err = lint(capsys, path, "--format", "full", "--select", "W4")
-    assert code == 1 and out == [
-        "house.rules:2:5: W403 tag 'mech' is never used [unused-tag]",
-        '   2 | tag mech "Mech"',
-        "           ^^^^",
-        "  help: give it to units or terrain with 'tags', or select it in a rule",
-        "",
-        "house.rules:3:5: W403 tag 'foot' is never used [unused-tag]",
-        '   3 | tag foot "Foot"',
-        "           ^^^^",
-        "  help: give it to units or terrain with 'tags', or select it in a rule",
-        "",
-        "house.rules:7:7: W402 table 't' is never used [unused-table]",
-        '   7 | table t "T" {',
-        "             ^",
-        "  help: name it in a combat, a 'do' or an 'effect roll … on'",
-        "",
-    ]
-    assert err == "1 file checked: 0 errors, 3 warnings, 0 infos\n"
-
-
-def test_full_format_shows_the_unclosed_brace_of_a_file_that_does_not_parse(capsys, rules):
-    """Golden: E003 points at the '{' left open (not at the end of the file), and the full format
-    shows that line although the file gave no rulebook."""
-    path = rules('''
-        side blue "Blue" {
-            short b
-        }
-        side red "Red" {  # the '{' in this comment is no brace
-            text "nor is this one {"
-            short r
-        ''')
-    code, out, err = lint(capsys, path, "--format", "full")
-    assert code == 1 and out == [
-        "house.rules:5:16: E003 file ends inside a '{' block [unclosed-block]",
-        '   5 | side red "Red" {  # the \'{\' in this comment is no brace',
-        "                      ^",
-        "  help: add the '}' that closes this '{' (the file ends at line 7)",
-        "",
-    ]
-    assert err == "1 file checked: 1 error, 0 warnings, 0 infos\n"
-
-
 def test_missing_file_is_a_diagnostic_not_a_traceback(capsys, rules):
     code, out, err = lint(capsys, "nowhere.rules")
     assert code == 1 and out == ["nowhere.rules:1:1: E004 no such rules file 'nowhere.rules'"]
