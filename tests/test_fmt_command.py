@@ -3,6 +3,7 @@
 import io
 import os
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -87,3 +88,12 @@ def test_diff_of_a_file_without_a_last_newline_says_so(capsys, here):
     (here / "a.rules").write_text("a  b", encoding="utf-8")
     code, out, _ = fmt(capsys, "--diff", "a.rules")
     assert code == 1 and out.splitlines()[2:] == ["@@ -1 +1 @@", "-a  b", "\\ No newline at end of file", "+a b"]
+
+
+def test_the_shipped_rulebooks_and_examples_are_formatted(capsys, monkeypatch):
+    """The files warbook ships (and the gallery's) are kept in the layout: `warbook fmt` on them
+    after an edit, or this fails."""
+    root = Path(__file__).resolve().parents[1]
+    monkeypatch.chdir(root)
+    code, out, err = fmt(capsys, "--check", "rulebooks", "scenarios", "examples", "tests/gallery")
+    assert (code, out) == (0, ""), f"run: warbook fmt rulebooks scenarios examples tests/gallery\n{out}"
