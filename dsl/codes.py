@@ -129,7 +129,8 @@ RULES: tuple[CodeInfo, ...] = (
     """),
     CodeInfo("E003", "unclosed-block", """
         ## What it does
-        Reports a file that ends inside a ``{ … }`` block.
+        Reports a file that ends inside a ``{ … }`` block, at the ``{`` left open (the last
+        one no ``}`` closes; braces in comments and quoted texts do not count).
         ## Why is this bad?
         Everything after the missing ``}`` would belong to the wrong declaration.
     """),
