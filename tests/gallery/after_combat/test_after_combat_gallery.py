@@ -12,35 +12,26 @@ move or attack, defends at half its defence, and recovers when its own side's mo
 
 from pathlib import Path
 
-import pytest
 
 from driving import drive, options, played, run_cli
+from gallery import at_position, scenario_fixture, greedy_game
 from warbook.interpreter.advance import advance_after_combat, retreat_paths
-from warbook.interpreter.agents import GreedyAgent, iter_play
 from warbook.interpreter.combat import Engagement
 from warbook.interpreter.context import Context
 from warbook.interpreter.game import Game
-from warbook.interpreter.procedures import load_procedures
 from warbook.interpreter.results import apply_result
 from warbook.interpreter.retreats import DEFAULT_RETREAT, RetreatPaths
-from warbook.interpreter.rng import choice_rng
-from warbook.interpreter.scenario import load_scenario
-from warbook.interpreter.state import GameState, Unit
+from warbook.interpreter.state import Unit
 
 HERE = Path(__file__).parent
 SCENARIO = HERE / "after_combat.toml"
 
 
-@pytest.fixture(scope="module")
-def scenario():
-    load_procedures()
-    return load_scenario(SCENARIO)
+scenario = scenario_fixture(SCENARIO)
 
 
 def make(scenario, *units: Unit) -> Context:
-    ctx = Context(scenario, seed=0)
-    ctx.state = GameState(turn=1, phase="battle", units=tuple(sorted(units)))
-    return ctx
+    return at_position(scenario, "battle", *units)
 
 
 TANK = Unit("B1", "tank", "blue", "0202")
@@ -321,11 +312,7 @@ def test_random_games_play_to_the_end_and_replay_alike():
 
 def test_greedy_games_play_to_the_end():
     for seed in (1, 2):
-        game = Game.new(SCENARIO, seed)
-        agents = {side: GreedyAgent(choice_rng(seed, side), game) for side in game.ctx.rules.sides}
-        for _ in iter_play(game, agents):
-            pass
-        assert game.is_over()
+        assert greedy_game(SCENARIO, seed).is_over()
 
 
 def test_play_narrates_the_advance_and_the_status(capsys):

@@ -13,6 +13,7 @@ import pytest
 from attrs import evolve
 
 from driving import played, run_cli
+from gallery import scenario_fixture
 from invariants import play_checked
 from warbook.interpreter.agents import GreedyAgent, RandomAgent
 from warbook.interpreter.context import Context
@@ -22,16 +23,12 @@ from warbook.interpreter.rng import choice_rng
 from warbook.interpreter.rules import Rules
 from warbook.interpreter.scenario import load_scenario
 from warbook.interpreter.state import GameState, Unit, replace
-from warbook.interpreter.procedures import load_procedures
 
 HERE = Path(__file__).parent
 SCENARIO = HERE / "control.toml"
 
 
-@pytest.fixture(scope="module")
-def scenario():
-    load_procedures()
-    return load_scenario(SCENARIO)
+scenario = scenario_fixture(SCENARIO)
 
 
 def make(scenario, *units: Unit, control=(), rules=None) -> Context:

@@ -11,33 +11,23 @@ and 0302; 0103 touches 0102, 0202 and 0203.
 from fractions import Fraction as F
 from pathlib import Path
 
-import pytest
 
 from driving import played, run_cli
+from gallery import at_position, scenario_fixture, greedy_game
 from warbook.interpreter import movement as mv
-from warbook.interpreter.agents import GreedyAgent, iter_play
 from warbook.interpreter.context import Context
 from warbook.interpreter.costs import cost_table
-from warbook.interpreter.game import Game
-from warbook.interpreter.procedures import load_procedures
-from warbook.interpreter.rng import choice_rng
-from warbook.interpreter.scenario import load_scenario
-from warbook.interpreter.state import GameState, Unit
+from warbook.interpreter.state import Unit
 
 HERE = Path(__file__).parent
 SCENARIO = HERE / "hexsides.toml"
 
 
-@pytest.fixture(scope="module")
-def scenario():
-    load_procedures()
-    return load_scenario(SCENARIO)
+scenario = scenario_fixture(SCENARIO)
 
 
 def make(scenario, *units: Unit) -> Context:
-    ctx = Context(scenario, seed=0)
-    ctx.state = GameState(turn=1, phase="movement", units=tuple(sorted(units)))
-    return ctx
+    return at_position(scenario, "movement", *units)
 
 
 RED = Unit("R1", "guards", "red", "0402")
@@ -122,11 +112,7 @@ def test_random_games_play_to_the_end_and_replay_alike():
 
 
 def test_greedy_games_play_to_the_end():
-    game = Game.new(SCENARIO, 2)
-    agents = {side: GreedyAgent(choice_rng(2, side), game) for side in game.ctx.rules.sides}
-    for _ in iter_play(game, agents):
-        pass
-    assert game.is_over()
+    assert greedy_game(SCENARIO, 2).is_over()
 
 
 def test_play_narrates_the_cost_of_a_move_along_the_road(capsys):

@@ -10,32 +10,23 @@ touches 0502, 0504, 0402, 0403, 0602 and 0603; 0101 touches 0102 and 0201.
 
 from pathlib import Path
 
-import pytest
 
 from driving import do_call, drive, options, played, run_cli
+from gallery import at_position, scenario_fixture, greedy_game
 from warbook.interpreter import movement as mv
-from warbook.interpreter.agents import GreedyAgent, iter_play
 from warbook.interpreter.context import Context
-from warbook.interpreter.game import Game
-from warbook.interpreter.procedures import PROCEDURES, load_procedures
-from warbook.interpreter.rng import choice_rng
-from warbook.interpreter.scenario import load_scenario
-from warbook.interpreter.state import GameState, Unit
+from warbook.interpreter.procedures import PROCEDURES
+from warbook.interpreter.state import Unit
 
 HERE = Path(__file__).parent
 SCENARIO = HERE / "rail.toml"
 
 
-@pytest.fixture(scope="module")
-def scenario():
-    load_procedures()
-    return load_scenario(SCENARIO)
+scenario = scenario_fixture(SCENARIO)
 
 
 def make(scenario, *units: Unit) -> Context:
-    ctx = Context(scenario, seed=0)
-    ctx.state = GameState(turn=1, phase="rail", units=tuple(sorted(units)))
-    return ctx
+    return at_position(scenario, "rail", *units)
 
 
 RIFLES = Unit("B1", "rifles", "blue", "0102")
@@ -122,11 +113,7 @@ def test_random_games_play_to_the_end_and_replay_alike():
 
 
 def test_greedy_games_play_to_the_end():
-    game = Game.new(SCENARIO, 2)
-    agents = {side: GreedyAgent(choice_rng(2, side), game) for side in game.ctx.rules.sides}
-    for _ in iter_play(game, agents):
-        pass
-    assert game.is_over()
+    assert greedy_game(SCENARIO, 2).is_over()
 
 
 def test_play_narrates_the_rail_move(capsys):

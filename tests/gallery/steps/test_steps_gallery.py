@@ -10,19 +10,16 @@ registry), and the last tests play whole games.
 from fractions import Fraction
 from pathlib import Path
 
-import pytest
 
 from driving import do_call, drive, options, played, run_cli
-from warbook.interpreter.agents import GreedyAgent, iter_play
+from gallery import scenario_fixture, greedy_game
 from warbook.interpreter.combat import Engagement
 from warbook.interpreter.context import Context
 from warbook.interpreter.event_effects import run_event
 from warbook.interpreter.conditions import Scope
 from warbook.interpreter.game import Game
-from warbook.interpreter.procedures import PROCEDURES, load_procedures
+from warbook.interpreter.procedures import PROCEDURES
 from warbook.interpreter.results import apply_result
-from warbook.interpreter.rng import choice_rng
-from warbook.interpreter.scenario import load_scenario
 from warbook.interpreter.state import GameState, Unit, replace
 from warbook.interpreter.steps import restore_step
 
@@ -30,10 +27,7 @@ HERE = Path(__file__).parent
 SCENARIO = HERE / "steps.toml"
 
 
-@pytest.fixture(scope="module")
-def scenario():
-    load_procedures()
-    return load_scenario(SCENARIO)
+scenario = scenario_fixture(SCENARIO)
 
 
 def make(scenario, *units: Unit, rp: int = 0) -> Context:
@@ -228,10 +222,7 @@ def test_random_games_play_to_the_end_and_replay_alike():
 
 
 def test_greedy_games_play_to_the_end():
-    game = Game.new(SCENARIO, 2)
-    agents = {side: GreedyAgent(choice_rng(2, side), game) for side in game.ctx.rules.sides}
-    for _ in iter_play(game, agents):
-        pass
+    game = greedy_game(SCENARIO, 2)
     assert game.is_over()
     for unit in game.state.units:
         assert 1 <= unit.step <= game.ctx.rules.unit_type(unit.type).step_count

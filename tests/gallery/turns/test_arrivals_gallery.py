@@ -14,10 +14,11 @@ from pathlib import Path
 import pytest
 
 from driving import do_call, drive, options, played
+from gallery import scenario_fixture
 from warbook.dsl.diagnostics import RulesError
 from warbook.interpreter.context import Context
 from warbook.interpreter.game import Game
-from warbook.interpreter.procedures import PROCEDURES, load_procedures
+from warbook.interpreter.procedures import PROCEDURES
 from warbook.interpreter.scenario import load_scenario
 from warbook.interpreter.state import OFFMAP, GameState, Unit, replace
 
@@ -25,10 +26,7 @@ HERE = Path(__file__).parent
 SCENARIO = HERE / "turns.toml"
 
 
-@pytest.fixture(scope="module")
-def scenario():
-    load_procedures()
-    return load_scenario(SCENARIO)
+scenario = scenario_fixture(SCENARIO)
 
 
 def waiting(side: str, n: int, unit: str, turn: int) -> Unit:

@@ -16,8 +16,9 @@ from pathlib import Path
 import pytest
 
 from driving import drive, played, run_cli
+from gallery import scenario_fixture, greedy_game
 from warbook.dsl.conditions import ConditionError, Weather, parse_condition
-from warbook.interpreter.agents import GreedyAgent, iter_play
+from warbook.interpreter.agents import GreedyAgent
 from warbook.interpreter.combat import combat_strength, find_column
 from warbook.interpreter.conditions import Scope, holds
 from warbook.interpreter.context import Context
@@ -25,7 +26,6 @@ from warbook.interpreter.event_effects import run_event
 from warbook.interpreter.game import Game
 from warbook.interpreter.movement import explain, reachable
 from warbook.interpreter.narrate import narrate
-from warbook.interpreter.procedures import load_procedures
 from warbook.interpreter.rng import choice_rng
 from warbook.interpreter.scenario import load_scenario
 from warbook.interpreter.state import GameState, Unit, replace
@@ -35,10 +35,7 @@ HERE = Path(__file__).parent
 SCENARIO = HERE / "turns.toml"
 
 
-@pytest.fixture(scope="module")
-def scenario():
-    load_procedures()
-    return load_scenario(SCENARIO)
+scenario = scenario_fixture(SCENARIO)
 
 
 B1, B2 = Unit("B1", "infantry", "blue", "0202"), Unit("B2", "infantry", "blue", "0202")
@@ -221,11 +218,7 @@ def test_random_games_play_to_the_end_and_replay_alike():
 
 
 def test_greedy_games_play_to_the_end():
-    game = Game.new(SCENARIO, 2)
-    agents = {side: GreedyAgent(choice_rng(2, side), game) for side in game.ctx.rules.sides}
-    for _ in iter_play(game, agents):
-        pass
-    assert game.is_over()
+    assert greedy_game(SCENARIO, 2).is_over()
 
 
 def test_play_narrates_the_turn_record_and_the_weather(capsys):

@@ -1,0 +1,46 @@
+"""What every mechanics gallery test (tests/gallery/*/) needs: its scenario loaded once per module,
+a context standing at a chosen position, and a whole greedy game.
+
+``scenario = scenario_fixture(SCENARIO)`` at a test module's top level gives it the ``scenario``
+fixture; ``at_position(scenario, phase, *units)`` a context whose state is exactly those units (in
+that phase of turn 1 unless told), for hand-computed expectations.
+"""
+
+from pathlib import Path
+
+import pytest
+
+from warbook.interpreter.agents import GreedyAgent, iter_play
+from warbook.interpreter.context import Context
+from warbook.interpreter.game import Game
+from warbook.interpreter.procedures import load_procedures
+from warbook.interpreter.rng import choice_rng
+from warbook.interpreter.scenario import load_scenario
+from warbook.interpreter.state import GameState, Unit
+
+
+def scenario_fixture(path: Path):
+    """A module-scoped fixture loading the scenario at ``path`` (and every procedure) once."""
+
+    @pytest.fixture(scope="module")
+    def scenario():
+        load_procedures()
+        return load_scenario(path)
+
+    return scenario
+
+
+def at_position(scenario, phase: str, *units: Unit, turn: int = 1, **state) -> Context:
+    """A context of ``scenario`` whose state holds exactly ``units`` (and ``state``'s other fields)."""
+    ctx = Context(scenario, seed=0)
+    ctx.state = GameState(turn=turn, phase=phase, units=tuple(sorted(units)), **state)
+    return ctx
+
+
+def greedy_game(path: Path, seed: int) -> Game:
+    """A game of ``path`` played to its end by greedy agents on every side."""
+    game = Game.new(path, seed)
+    agents = {side: GreedyAgent(choice_rng(seed, side), game) for side in game.ctx.rules.sides}
+    for _ in iter_play(game, agents):
+        pass
+    return game
