@@ -15,6 +15,8 @@ Run: ``python -m benchmarks scenarios`` (needs ``pip install -e .[bench]`` for c
 
 from __future__ import annotations
 
+import importlib.util
+
 import random
 import statistics
 from pathlib import Path
@@ -59,10 +61,8 @@ def play_chess(games: int, seed: int = 0) -> int:
 
 
 def run(name: str = "scenarios", profile: bool = False) -> list[Figure]:
-    try:
-        import chess  # noqa: F401
-    except ImportError:
-        raise SystemExit("the scenarios benchmark needs python-chess: pip install -e '.[bench]'") from None
+    if importlib.util.find_spec("chess") is None:
+        raise SystemExit("the scenarios benchmark needs python-chess: pip install -e '.[bench]'")
     from warbook.interpreter.scenario import load_scenario
 
     loaded = {path.stem: load_scenario(path) for path in SCENARIOS}
