@@ -416,9 +416,10 @@ def _crossings(rules: Rules, board: Board, unit_type: UnitType, mclass, raw: Map
     """What a feature's ``cost`` lines make of each step across an edge it lies on, for this type:
     the step's cost (``N``: N whatever the cell's terrain and the edge's other features, the
     cheapest of such features: a road across a river is a bridge; else ``+N``: the cell's cost and
-    every such N), or ``None`` where a ``no entry`` line bars it (and no ``N`` line opens it).  Only steps between cells the type
-    may enter, and only where a line changes something; under ``unlimited distance`` or ``cell
-    cost`` the barred steps alone (every cell costs the same there)."""
+    every such N), or ``None`` where a ``no entry`` line bars it (and no ``N`` line opens it), or
+    the cell entered is ``entered only across`` features the edge lacks.  Only steps between cells
+    the type may enter, and only where a line changes something; under ``unlimited distance`` or
+    ``cell cost`` the barred steps alone (every cell costs the same there)."""
     costing = {name: f for name, f in rules.features.items() if f.crossing}
     narrow = {name: t.entered_across for name, t in rules.terrains.items() if t.entered_across is not None}
     if not costing and not narrow:
