@@ -8,18 +8,20 @@ round to round, and why an attack is refused.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from itertools import combinations
 
-from ...dsl.compiled.combat import CombatRule
+from ...dsl.compiled.combat import AttackModel, CombatRule
 from ...dsl.model import Declaration
 from ..actions import Action
 from ..caches import rules_cache
 from ..cells import adjacency
-from ..combat import factor_name, unit_factor
+from ..combat import combat_strength, factor_name, unit_factor
 from ..context import Context
-from ..flags import ATTACKED
+from ..flags import ATTACKED, DEFENDED
 from ..modes import forbidding_mode
 from ..status_effects import status_forbids
 from ..state import Unit
+from ..zones import enemy_zones
 
 
 def _cite(decl: Declaration | None) -> str:
@@ -68,7 +70,8 @@ def targets_in(ctx: Context, combat: CombatRule, cell: str, side: str) -> list[U
     """The enemy counters of ``side`` in ``cell`` that an attack there fights: units and dummies."""
     out = []
     for unit in ctx.state.units_at(cell):
-        if unit.side == side or (unit.hidden and not may_attack_hidden(ctx)):
+        if unit.side == side or (unit.hidden and not may_attack_hidden(ctx)) or \
+                (combat.model.defenders_once and DEFENDED in unit.spent):
             continue
         if unit.dummy or type_facts(ctx, combat, unit)[0]:
             out.append(unit)
@@ -119,6 +122,7 @@ class Readiness:
         self.ctx, self.sides = ctx, sides
         self.around = adjacency(ctx.board) if combat.adjacent else None
         self.facts = type_facts_of(ctx, combat)
+        self.once = combat.model.defenders_once
         self.seen: tuple[Unit, ...] | None = None
         self.held: dict[str, set[str]] = {}
         self.entries: dict[str, tuple[Unit, list[str]]] = {}
@@ -129,7 +133,7 @@ class Readiness:
         in player order and then the order of the state's units."""
         units = self.ctx.state.units
         if self.seen is None or len(units) != len(self.seen):
-            self.held = target_holders(self.ctx, self.facts)
+            self.held = target_holders(self.ctx, self.facts, self.once)
             self.order = {u.id: n for n, u in enumerate(units)}
             self.entries = {}
             for unit in units:
@@ -156,7 +160,7 @@ class Readiness:
 
     def _hold(self, cell: str) -> None:
         """Read again which sides hold targets in ``cell`` (``target_holders`` for one cell)."""
-        sides = holders(self.ctx.state.units_at(cell), self.facts, may_attack_hidden(self.ctx))
+        sides = holders(self.ctx.state.units_at(cell), self.facts, may_attack_hidden(self.ctx), self.once)
         if sides:
             self.held[cell] = sides
         else:
@@ -181,7 +185,7 @@ class Readiness:
             self.entries[unit.id] = (unit, cells)
 
 
-def target_holders(ctx: Context, facts) -> dict[str, set[str]]:
+def target_holders(ctx: Context, facts, once: bool = False) -> dict[str, set[str]]:
     """Every map cell holding counters that may be attacked in this combat, with their sides: a
     side's targets (``targets_in``) are the cells held by any other side.  One pass over the
     state's index of occupied cells serves every side."""
@@ -190,16 +194,18 @@ def target_holders(ctx: Context, facts) -> dict[str, set[str]]:
     for cell, here in ctx.state.units_by_cell().items():
         if not cell[:1].isdigit():
             continue  # a holding area (eliminated, a box …): nobody attacks there
-        sides = holders(here, facts, hidden_ok)
+        sides = holders(here, facts, hidden_ok, once)
         if sides:
             out[cell] = sides
     return out
 
 
-def holders(here: Iterable[Unit], facts, hidden_ok: bool) -> set[str]:
+def holders(here: Iterable[Unit], facts, hidden_ok: bool, once: bool = False) -> set[str]:
     """The sides of the counters in one cell that may be attacked: units this combat fights, and
-    dummies; a face-down one only where hidden counters may be attacked."""
-    return {u.side for u in here if (hidden_ok or not u.hidden) and (u.dummy or facts(u)[0])}
+    dummies; a face-down one only where hidden counters may be attacked; with ``once``
+    (``each defender attacked once per phase``), none attacked already this phase."""
+    return {u.side for u in here if (hidden_ok or not u.hidden) and (u.dummy or facts(u)[0])
+            and not (once and DEFENDED in u.spent)}
 
 
 def type_facts_of(ctx: Context, combat: CombatRule):
@@ -257,4 +263,85 @@ def why_not_attack(ctx: Context, combat: CombatRule, side: str, action: Action, 
         return f"{cell} holds no enemy counter that may be attacked{cite}"
     if not any(u.id in ids for u in leaders):
         return f"{', '.join(u.id for u in leaders)} attack first (in order of the combat's ranking){cite}"
+    if not odds_allowed(ctx, combat, ids, cell, side):
+        return f"the odds are below {combat.model.minimum_odds.text}, the least an attack may be made at{cite}"
     return None
+
+
+# --- what fight offers -------------------------------------------------------------------------------
+
+
+def attack_options(ctx: Context, combat: CombatRule, side: str, leaders: list[Unit],
+                   mine: dict[str, list[str]]) -> tuple[list[Action], list[str]]:
+    """(the options ``fight`` offers ``side`` now, the units and cells it must still attack).
+
+    ``mine``: each of the side's units that may attack, with the cells it may attack.  Without the
+    combat's model lines: for each cell a leader may attack, every unit of the side that may attack
+    it together, then each leader alone; a pass for each leader; ``done``.  ``any combination of
+    attackers`` offers every group holding a leader instead, ``minimum odds`` drops the attacks
+    below them, and a ``mandatory attack`` takes away the passes and ``done`` that would leave an
+    obligation unmet (``obligations``)."""
+    model = combat.model
+    able: dict[str, list[str]] = {}  # each cell with the side's units that may attack it
+    for uid, cells in mine.items():
+        for c in cells:
+            able.setdefault(c, []).append(uid)
+    lead = {u.id for u in leaders}
+    options = []
+    for cell in sorted({c for u in leaders for c in mine[u.id]}):
+        group = sorted(able[cell])
+        if model.any_combination:
+            groups = [g for g in _groups(group) if lead.intersection(g)]
+        else:
+            groups = [group, *([u.id] for u in leaders if cell in mine[u.id])]
+        if model != AttackModel():  # (without model lines a lone unit is offered twice, as before them)
+            groups = [g for n, g in enumerate(groups) if g not in groups[:n]]
+        if model.minimum_odds is not None:
+            groups = [g for g in groups if odds_allowed(ctx, combat, g, cell, side)]
+        options.extend(Action("attack", (cell, "with", *g)) for g in groups)
+    must = obligations(ctx, combat, side, mine, able) if model.from_zones or model.on_adjacent else []
+    bound = {u for u in must if u in mine}
+    for cell in (c for c in must if c not in mine):
+        bound.update(uid for uid in lead if cell in mine[uid])
+    options.extend(Action("pass", (u.id,)) for u in leaders if u.id not in bound)
+    if not must:
+        options.append(Action("done"))
+    return options, must
+
+
+def _groups(ids: list[str]) -> list[list[str]]:
+    """Every non-empty group of ``ids``, largest first, then in the order of ``ids``."""
+    out = []
+    for size in range(len(ids), 0, -1):
+        out.extend(list(g) for g in combinations(ids, size))
+    return out
+
+
+def odds_allowed(ctx: Context, combat: CombatRule, ids: Iterable[str], cell: str, side: str) -> bool:
+    """Whether these units attacking ``cell`` reach the combat's ``minimum odds`` (attack to defence,
+    the defence as the combat's terrain line makes it, before any shift)."""
+    minimum = combat.model.minimum_odds
+    if minimum is None:
+        return True
+    attackers = [ctx.state.unit(i) for i in ids]
+    attack, defence = combat_strength(ctx, combat, attackers, targets_in(ctx, combat, cell, side), cell)
+    return defence == 0 or attack * minimum.defence >= defence * minimum.attack
+
+
+def obligations(ctx: Context, combat: CombatRule, side: str, mine: dict[str, list[str]],
+                able: dict[str, list[str]]) -> list[str]:
+    """What ``side`` must still attack under the combat's ``mandatory attack`` lines: its units in an
+    enemy zone (``by units in enemy zones``) and the cells next to them holding enemy units not
+    attacked yet this phase (``on adjacent enemies``), each only where an attack at the minimum odds
+    is possible (all the units that may attack the cell, together)."""
+    model = combat.model
+    allowed = {c: odds_allowed(ctx, combat, group, c, side) for c, group in able.items()}
+    out: list[str] = []
+    if model.from_zones:
+        zones = enemy_zones(ctx, side)
+        out += [uid for uid, cells in mine.items()
+                if ctx.state.unit(uid).location in zones and any(allowed[c] for c in cells)]
+    if model.on_adjacent:
+        out += sorted(c for c in able if allowed[c]
+                      and any(DEFENDED not in u.spent for u in targets_in(ctx, combat, c, side)))
+    return out

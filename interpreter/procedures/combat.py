@@ -78,9 +78,9 @@ from ..conditions import Scope, effect_condition, holds
 from ..context import Context, Flow
 from ..effects import Target, carries_out, reads, sides_for
 from ..event_effects import trigger_moments
-from ..flags import ATTACKED, BOMBARDED, TRAP
+from ..flags import ATTACKED, BOMBARDED, DEFENDED, TRAP
 from . import procedure
-from .attack_choice import (Readiness, attack_cells, combat_factor, may_attack_hidden, may_fire, ranking,
+from .attack_choice import (Readiness, attack_cells, attack_options, combat_factor, may_attack_hidden, may_fire, ranking,
                             targets_in, why_not_attack)
 from ..results import resolve
 from ..rules import Rules
@@ -128,19 +128,10 @@ def fight(ctx: Context, call: Fight) -> Flow:
         side = sides[first[1]]
         leaders = [u for u, _ in ready.values() if u.side == side and rank(u) == first[0]]
         mine = {uid: cells for uid, (u, cells) in ready.items() if u.side == side}
-        able: dict[str, list[str]] = {}  # each cell with the side's units that may attack it
-        for uid, cells in mine.items():
-            for c in cells:
-                able.setdefault(c, []).append(uid)
-        options = []
-        for cell in sorted({c for u in leaders for c in mine[u.id]}):
-            group = sorted(able[cell])
-            options.append(Action("attack", (cell, "with", *group)))
-            options.extend(Action("attack", (cell, "with", u.id)) for u in leaders if cell in mine[u.id])
-        options.extend(Action("pass", (u.id,)) for u in leaders)
-        options.append(DONE)
+        options, must = attack_options(ctx, combat, side, leaders, mine)
         action = yield from ctx.choose(
-            side, "attack", f"{combat.label}: {', '.join(u.id for u in leaders)} may attack now",
+            side, "attack", f"{combat.label}: {', '.join(u.id for u in leaders)} may attack now"
+            + (f" ({', '.join(must)} must still attack or be attacked)" if must else ""),
             options, lambda a, side=side, leaders=leaders: why_not_attack(ctx, combat, side, a, leaders))
         if action.kind == "done":
             finished.add(side)
@@ -155,6 +146,9 @@ def fight(ctx: Context, call: Fight) -> Flow:
         _flag(ctx, ids, ATTACKED)
         attackers = [ctx.state.unit(i) for i in ids]
         defenders = targets_in(ctx, combat, cell, side)
+        if combat.model.defenders_once or combat.model.on_adjacent:
+            _flag(ctx, [u.id for u in defenders], DEFENDED)
+            defenders = [ctx.state.unit(u.id) for u in defenders]
         ctx.say(f"{', '.join(ctx.label(u) for u in attackers)} attack {cell}", kind="attack", cell=cell,
                 units=list(ids), side=side)
         places = {u.id: u.location for u in attackers}

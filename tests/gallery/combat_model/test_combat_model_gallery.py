@@ -1,0 +1,169 @@
+"""Mechanics gallery: combat model choices, played in a neutral game (combat_model.rules).
+
+Every expected value is worked out by hand from combat_model.rules and map.toml.  Scouts attack 1,
+rifles 2, guards (red) 2, every defence as printed (terrain does not multiply).  ``assault``
+offers any combination of the units that may attack a hex, each defender once a phase, at 1:1
+or better; ``melee`` offers one unit or all (as without model lines), at 1:2 or better, and its
+attacks are mandatory: a unit in an enemy zone (every hex next to an enemy) must attack, and
+every enemy next to a unit of the side must be attacked.  Hexes: even columns sit half a hex
+lower, so 0202 touches 0201, 0203, 0102, 0103, 0302 and 0303; 0101 touches 0102 and 0201.
+"""
+
+from pathlib import Path
+
+import pytest
+from attrs import evolve
+
+from driving import do_call, drive, options, played, run_cli
+from warbook.interpreter.agents import GreedyAgent, iter_play
+from warbook.interpreter.context import Context
+from warbook.interpreter.game import Game
+from warbook.interpreter.procedures import PROCEDURES, load_procedures
+from warbook.interpreter.procedures.attack_choice import attack_options
+from warbook.interpreter.rng import choice_rng
+from warbook.interpreter.scenario import load_scenario
+from warbook.interpreter.state import GameState, Unit
+
+HERE = Path(__file__).parent
+SCENARIO = HERE / "combat_model.toml"
+
+
+@pytest.fixture(scope="module")
+def scenario():
+    load_procedures()
+    return load_scenario(SCENARIO)
+
+
+def make(scenario, *units: Unit) -> Context:
+    ctx = Context(scenario, seed=0)
+    ctx.state = GameState(turn=1, phase="assault", units=tuple(sorted(units)))
+    return ctx
+
+
+GUARDS = Unit("R1", "guards", "red", "0202")
+SCOUT1, SCOUT2 = Unit("B1", "scouts", "blue", "0201"), Unit("B2", "scouts", "blue", "0102")
+RIFLES = Unit("B3", "rifles", "blue", "0302")
+
+
+def offered(decision) -> set[str]:
+    """A decision's options, as a set (a decision lists them in its own order)."""
+    found = options(decision)
+    assert len(set(found)) == len(found)  # none offered twice
+    return set(found)
+
+
+def first_decision(ctx, combat: str):
+    return next(PROCEDURES["fight"](ctx, do_call(ctx.rules, "fight", combat)))
+
+
+def fixed_roll(monkeypatch, value: int) -> None:
+    from warbook.interpreter import rng
+
+    monkeypatch.setattr(rng, "roll", lambda seed, n, faces, count=1: value)
+
+
+# --- which units attack together, and at what odds ------------------------------------------------------
+
+
+def test_any_combination_from_several_hexes_at_the_minimum_odds(scenario):
+    ctx = make(scenario, GUARDS, SCOUT1, SCOUT2, RIFLES)
+    decision = first_decision(ctx, "assault")
+    # Three hexes touch the guards (defence 2).  Of the 7 groups of B1, B2, B3 those with 2 or more
+    # attack reach 1:1: all three, B1+B2, B1+B3, B2+B3, B3 alone; each scout alone (1:2) is left out.
+    assert offered(decision) == {"attack 0202 with B1 B2 B3", "attack 0202 with B1 B2", "attack 0202 with B1 B3",
+                                 "attack 0202 with B2 B3", "attack 0202 with B3",
+                                 "pass B1", "pass B2", "pass B3", "done"}
+
+
+def test_without_the_lines_one_unit_or_all_at_any_odds(scenario):
+    ctx = make(scenario, GUARDS, SCOUT1, SCOUT2, RIFLES)
+    melee = ctx.rules.combats["melee"]
+    plain = evolve(melee, model=evolve(melee.model, minimum_odds=None, from_zones=False, on_adjacent=False))
+    leaders = [SCOUT1, SCOUT2, RIFLES]
+    found, must = attack_options(ctx, plain, "blue", leaders, {u.id: ["0202"] for u in leaders})
+    # All three together, then each alone (a scout's 1:2 too); a pass each; done.
+    assert [str(o) for o in found] == ["attack 0202 with B1 B2 B3", "attack 0202 with B1", "attack 0202 with B2",
+                                       "attack 0202 with B3", "pass B1", "pass B2", "pass B3", "done"]
+    assert must == []
+
+
+def test_a_defender_is_attacked_once_a_phase(scenario, monkeypatch):
+    fixed_roll(monkeypatch, 3)  # 1:1, a 3: no effect
+    ctx = make(scenario, GUARDS, SCOUT1, SCOUT2, RIFLES)
+    flow = PROCEDURES["fight"](ctx, do_call(ctx.rules, "fight", "assault"))
+    decisions = drive(flow, ["attack 0202 with B1 B2", "done"])
+    # B3 may not attack the guards again: blue has nothing left to attack, and red is asked next:
+    # the guards (2) may attack B1 or B2 (defence 1: 2:1) or B3 (2: 1:1), or pass.
+    assert [d.side for d in decisions] == ["blue", "red"]
+    assert offered(decisions[1]) == {"attack 0102 with R1", "attack 0201 with R1", "attack 0302 with R1",
+                                     "pass R1", "done"}
+    assert "defended" in ctx.state.unit("R1").spent and "attacked" not in ctx.state.unit("B3").spent
+
+
+# --- mandatory attacks -----------------------------------------------------------------------------------
+
+
+def test_units_in_an_enemy_zone_must_attack(scenario, monkeypatch):
+    fixed_roll(monkeypatch, 3)  # no effect at 1:2 and 1:1
+    ctx = make(scenario, GUARDS, SCOUT1, RIFLES, Unit("B2", "scouts", "blue", "0101"))
+    flow = PROCEDURES["fight"](ctx, do_call(ctx.rules, "fight", "melee"))
+    decisions = drive(flow, ["attack 0202 with B3", "attack 0202 with B1", "attack 0201 with R1"])
+    # B1 and B3 stand in the guards' zone: no pass and no done.  Together (3:2), or each alone:
+    # B1 1:2 (the minimum), B3 1:1.  B2 at 0101 touches no enemy and is not asked.
+    assert offered(decisions[0]) == {"attack 0202 with B1 B3", "attack 0202 with B1", "attack 0202 with B3"}
+    assert "B1, B3, 0202 must still attack or be attacked" in decisions[0].prompt
+    # B3 has attacked; B1 is still in the zone and must attack too.
+    assert offered(decisions[1]) == {"attack 0202 with B1"}
+    # Then red: the guards are in the zones of B1 and B3 and must attack one of them.
+    assert decisions[2].side == "red" and offered(decisions[2]) == {"attack 0201 with R1", "attack 0302 with R1"}
+
+
+def test_every_adjacent_enemy_must_be_attacked(scenario):
+    ctx = make(scenario, GUARDS, SCOUT1, RIFLES)
+    melee = ctx.rules.combats["melee"]
+    adjacent_only = evolve(melee, model=evolve(melee.model, from_zones=False))
+    mine = {"B1": ["0202"], "B3": ["0202"]}
+    found, must = attack_options(ctx, adjacent_only, "blue", [SCOUT1, RIFLES], mine)
+    # The guards must be attacked: no done, and no pass for a unit that could attack them.
+    assert must == ["0202"] and [str(o) for o in found] == ["attack 0202 with B1 B3", "attack 0202 with B1",
+                                                           "attack 0202 with B3"]
+    from warbook.interpreter.state import replace
+
+    ctx.state = ctx.state.with_units([replace(ctx.state.unit("R1"), spent=frozenset({"defended"}))])
+    found, must = attack_options(ctx, adjacent_only, "blue", [SCOUT1, RIFLES], mine)
+    # Once attacked, the obligation is met: each may pass, and the side may stop.
+    assert must == [] and [str(o) for o in found][-3:] == ["pass B1", "pass B3", "done"]
+
+
+def test_an_attack_below_the_minimum_is_no_obligation(scenario):
+    ctx = make(scenario, GUARDS, SCOUT1)
+    melee = ctx.rules.combats["melee"]
+    strict = evolve(melee, model=evolve(melee.model, minimum_odds=evolve(melee.model.minimum_odds, attack=1,
+                                                                         defence=1, text="1:1")))
+    found, must = attack_options(ctx, strict, "blue", [SCOUT1], {"B1": ["0202"]})
+    # The scout alone makes 1:2, below 1:1: it has no attack, so it is bound to none and may pass.
+    assert must == [] and [str(o) for o in found] == ["pass B1", "done"]
+
+
+# --- whole games -----------------------------------------------------------------------------------------
+
+
+def test_random_games_play_to_the_end_and_replay_alike():
+    for seed in range(4):
+        game = played(SCENARIO, seed)
+        assert game.is_over()
+        assert played(SCENARIO, seed).log == game.log
+
+
+def test_greedy_games_play_to_the_end():
+    for seed in (1, 2):
+        game = Game.new(SCENARIO, seed)
+        agents = {side: GreedyAgent(choice_rng(seed, side), game) for side in game.ctx.rules.sides}
+        for _ in iter_play(game, agents):
+            pass
+        assert game.is_over()
+
+
+def test_play_narrates_the_attacks(capsys):
+    code, out, _ = run_cli(capsys, "play", str(SCENARIO), "--seed", "1")
+    assert code == 0 and "attack 0201" in out and "Result:" in out
