@@ -382,6 +382,8 @@ RULES: tuple[CodeInfo, ...] = (
     CodeInfo("W512", "advance-zones-moot"),
     CodeInfo("W513", "retreat-extension-unused"),
     CodeInfo("W514", "status-never-given"),
+    # W515 locking zones: checks in dsl/lint/combat_model.py
+    CodeInfo("W515", "locking-zone-passable"),
     # I6 gaps, errata and coverage: checks in dsl/lint/coverage.py
     CodeInfo("I601", "provisional-value"),
     CodeInfo("I602", "errata"),

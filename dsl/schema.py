@@ -430,6 +430,8 @@ _add(_kind(
     ("range <range:INT>", "How far it extends."),
     ("stops movement", "A unit entering it must stop."),
     ("zone to zone uses all points", "Moving from one enemy zone to another takes the whole allowance."),
+    ("locks units in it", "An enemy unit standing in it when `do move` begins does not move (it leaves only "
+     "by a retreat, a break-off or an advance)."),
     ("blocks retreat", "Units may not retreat through it."),
     ("exerted by <who:" + SEL + ">+", "Only these units exert it."),
     ("ignored by <who:" + SEL + ">+", "These units move as if it were not there."),

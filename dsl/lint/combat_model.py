@@ -1,4 +1,5 @@
-"""Checks of a combat's model lines, what ``do fight`` offers (E230, E231, E232).
+"""Checks of a combat's model lines, what ``do fight`` offers (E230, E231, E232), and of a locking
+zone of control (W515).
 
 Limits: E232 reads the sequence's ``do fight COMBAT`` lines by their words; it does not follow
 scenario overlays that add phases.
@@ -112,3 +113,29 @@ def combat_model_never_fought(rb: Rulebook) -> Iterator[Diagnostic]:
                 yield diagnostic("E232", line.span, f"combat {combat.name!r}: '{line.text}' says what 'do fight' "
                                  f"offers, but no 'do fight {combat.name}' fights it",
                                  f"add 'do fight {combat.name}' to a phase, or drop the line")
+
+
+@check("W515", "locking-zone-passable")
+def locking_zone_passable(rb: Rulebook) -> Iterator[Diagnostic]:
+    """## What it does
+    Reports a `zone` that `locks units in it` but does not say `stops movement`.
+
+    ## Why is this bad?
+    A unit that stands in the zone as a move begins may not leave it, yet a unit that enters it
+    during its move may walk on through and out: the zone holds only the units that stopped in
+    it before, which is seldom what a locking zone of control means.
+
+    ## Example
+    ```
+    zone zoc {
+        range 1
+        locks units in it
+    }
+    ```
+    Use instead: add `stops movement`.
+    """
+    for zone in rb.of_kind("zone"):
+        line = zone.first("locks")
+        if line is not None and not zone.has("stops"):
+            yield diagnostic("W515", line.span, f"zone {zone.name!r} locks units in it but does not stop movement: "
+                             "a unit may pass through it", "add 'stops movement'")

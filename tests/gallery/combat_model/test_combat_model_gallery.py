@@ -145,6 +145,20 @@ def test_an_attack_below_the_minimum_is_no_obligation(scenario):
     assert must == [] and [str(o) for o in found] == ["pass B1", "done"]
 
 
+# --- locking zones ---------------------------------------------------------------------------------------
+
+
+def test_a_unit_in_a_locking_zone_does_not_move(scenario):
+    ctx = make(scenario, GUARDS, SCOUT1, Unit("B2", "scouts", "blue", "0101"))
+    ctx.state = evolve(ctx.state, phase="movement")
+    flow = PROCEDURES["move"](ctx, do_call(ctx.rules, "move"))
+    decisions = drive(flow, ["stay B2"])
+    # B1 stands next to the guards and R1 next to B1: each in a zone that locks it, neither is asked.
+    # B2 at 0101 is free: 0201 holds B1 (one unit a hex), and 0102, in the guards' zone, stops it.
+    assert [d.prompt for d in decisions] == ["move B2 Scouts at 0101 (2 movement points)"]
+    assert offered(decisions[0]) == {"move B2 0102", "stay B2"}
+
+
 # --- whole games -----------------------------------------------------------------------------------------
 
 
