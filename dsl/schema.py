@@ -514,6 +514,8 @@ _add(_kind(
     ("mandatory attack (by units in enemy zones | on adjacent enemies)", "A side may not pass or stop "
      "attacking while a unit in an enemy zone could attack (or an enemy unit next to its units, not yet "
      "attacked, could be attacked) at the minimum odds.", "repeat"),
+    ("attacks declared before any is resolved", "`do fight`: a side declares all its attacks, then they are "
+     "resolved in the order declared (without it each is resolved as it is chosen)."),
 ))
 _add(_kind(
     "status", "A state a combat result puts units in (disrupted, disorganised): what it forbids, the factors "

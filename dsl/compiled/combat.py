@@ -126,13 +126,16 @@ class AttackModel:
     """``mandatory attack by units in enemy zones``."""
     on_adjacent: bool = False
     """``mandatory attack on adjacent enemies``."""
+    declared: bool = False
+    """``attacks declared before any is resolved`` (without it each attack is resolved as chosen)."""
 
 
 def _attack_model(decl: Declaration) -> AttackModel:
     minimum = decl.first("minimum")
     mandatory = decl.all("mandatory")
     return AttackModel(decl.has("each"), minimum.get("odds") if minimum is not None else None, decl.has("any"),
-                       any(p.has("zones") for p in mandatory), any(p.has("adjacent") for p in mandatory))
+                       any(p.has("zones") for p in mandatory), any(p.has("adjacent") for p in mandatory),
+                       decl.has("attacks"))
 
 
 @frozen

@@ -13,7 +13,7 @@ from ..diagnostics import Diagnostic, diagnostic
 from ..model import Rulebook
 from . import check
 
-_MODEL_LINES = ("each", "minimum", "any", "mandatory")
+_MODEL_LINES = ("each", "minimum", "any", "mandatory", "attacks")
 """The first words of the combat lines that only ``do fight`` reads."""
 
 
@@ -80,7 +80,8 @@ def mandatory_attack_without_zone(rb: Rulebook) -> Iterator[Diagnostic]:
 def combat_model_never_fought(rb: Rulebook) -> Iterator[Diagnostic]:
     """## What it does
     Reports `each defender attacked once per phase`, `minimum odds`, `any combination of
-    attackers` or `mandatory attack …` on a combat that no `do fight COMBAT` line fights.
+    attackers`, `mandatory attack …` or `attacks declared before any is resolved` on a combat
+    that no `do fight COMBAT` line fights.
 
     ## Why is this bad?
     These lines say what `do fight` offers a side; a combat only bombarded with, or fought by a

@@ -63,7 +63,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from fractions import Fraction
 
-from attrs import evolve
+from attrs import evolve, frozen
 
 from ...dsl.effects import Attack, Where
 from ...dsl.compiled.combat import CombatRule
@@ -120,9 +120,12 @@ def fight(ctx: Context, call: Fight) -> Flow:
     finished: set[str] = set()
     rank = ranking(ctx, combat)
     readiness = Readiness(ctx, combat, sides)
+    declared: dict[str, list[_Declared]] = {}  # (``attacks declared before any is resolved``)
     while True:
         ready = readiness.ready(finished)
         if not ready:
+            for side in sides:
+                yield from _resolve_declared(ctx, combat, side, declared.pop(side, []))
             return
         first = min((rank(u), sides.index(u.side)) for u, _ in ready.values())
         side = sides[first[1]]
@@ -136,6 +139,7 @@ def fight(ctx: Context, call: Fight) -> Flow:
         if action.kind == "done":
             finished.add(side)
             ctx.say(f"{side} makes no more attacks", kind="combat", side=side)
+            yield from _resolve_declared(ctx, combat, side, declared.pop(side, []))
             continue
         if action.kind == "pass":
             _flag(ctx, action.args, ATTACKED)
@@ -149,13 +153,51 @@ def fight(ctx: Context, call: Fight) -> Flow:
         if combat.model.defenders_once or combat.model.on_adjacent:
             _flag(ctx, [u.id for u in defenders], DEFENDED)
             defenders = [ctx.state.unit(u.id) for u in defenders]
-        ctx.say(f"{', '.join(ctx.label(u) for u in attackers)} attack {cell}", kind="attack", cell=cell,
-                units=list(ids), side=side)
-        places = {u.id: u.location for u in attackers}
-        retreated = yield from fight_rounds(ctx, combat, attackers, defenders, cell, reason=f"attack on {cell}",
-                                            side=side)
-        if combat.advance is not None:
-            yield from advance_after_combat(ctx, combat, side, places, cell, retreated)
+        if combat.model.declared:
+            declared.setdefault(side, []).append(_Declared(cell, {u.id: u.location for u in attackers},
+                                                           tuple(u.id for u in defenders)))
+            ctx.say(f"{', '.join(ctx.label(u) for u in attackers)} will attack {cell}", kind="combat", cell=cell,
+                    units=list(ids), side=side)
+            continue
+        yield from _attack_on(ctx, combat, side, cell, attackers, defenders)
+
+
+def _attack_on(ctx: Context, combat: CombatRule, side: str, cell: str, attackers: list[Unit],
+               defenders: list[Unit]) -> Flow:
+    """One attack of ``fight``: its rounds, then the advance after combat."""
+    ctx.say(f"{', '.join(ctx.label(u) for u in attackers)} attack {cell}", kind="attack", cell=cell,
+            units=[u.id for u in attackers], side=side)
+    places = {u.id: u.location for u in attackers}
+    retreated = yield from fight_rounds(ctx, combat, attackers, defenders, cell, reason=f"attack on {cell}",
+                                        side=side)
+    if combat.advance is not None:
+        yield from advance_after_combat(ctx, combat, side, places, cell, retreated)
+
+
+@frozen
+class _Declared:
+    """An attack declared and not yet resolved: the hex, where each attacker declared it from, and
+    the units attacked."""
+
+    cell: str
+    places: dict[str, str]
+    defenders: tuple[str, ...]
+
+
+def _resolve_declared(ctx: Context, combat: CombatRule, side: str, attacks: list[_Declared]) -> Flow:
+    """The side's declared attacks, resolved in the order declared: each by its units still where
+    they declared it from (an earlier attack's results or advance may have moved them) against
+    the units attacked still in the hex; with either side gone, it is not made."""
+    if attacks:
+        ctx.say(f"{combat.label}: {side}'s {len(attacks)} declared attack(s) are resolved", kind="combat", side=side)
+    for attack in attacks:
+        attackers = [u for u in (ctx.state.unit(i) for i in attack.places) if u.location == attack.places[u.id]]
+        defenders = [u for u in (ctx.state.unit(i) for i in attack.defenders) if u.location == attack.cell]
+        if not attackers or not defenders:
+            ctx.say(f"the attack on {attack.cell} is not made: no {'attacker' if not attackers else 'defender'} "
+                    "is left in place", kind="combat", cell=attack.cell, side=side)
+            continue
+        yield from _attack_on(ctx, combat, side, attack.cell, attackers, defenders)
 
 
 DONE = Action("done")

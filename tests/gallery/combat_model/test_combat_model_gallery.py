@@ -5,7 +5,8 @@ rifles 2, guards (red) 2, every defence as printed (terrain does not multiply). 
 offers any combination of the units that may attack a hex, each defender once a phase, at 1:1
 or better; ``melee`` offers one unit or all (as without model lines), at 1:2 or better, and its
 attacks are mandatory: a unit in an enemy zone (every hex next to an enemy) must attack, and
-every enemy next to a unit of the side must be attacked.  Hexes: even columns sit half a hex
+every enemy next to a unit of the side must be attacked; they are all declared before any is
+resolved.  The zone of control locks the units in it.  Hexes: even columns sit half a hex
 lower, so 0202 touches 0201, 0203, 0102, 0103, 0302 and 0303; 0101 touches 0102 and 0201.
 """
 
@@ -143,6 +144,23 @@ def test_an_attack_below_the_minimum_is_no_obligation(scenario):
     found, must = attack_options(ctx, strict, "blue", [SCOUT1], {"B1": ["0202"]})
     # The scout alone makes 1:2, below 1:1: it has no attack, so it is bound to none and may pass.
     assert must == [] and [str(o) for o in found] == ["pass B1", "done"]
+
+
+def test_attacks_are_declared_before_any_is_resolved(scenario, monkeypatch):
+    fixed_roll(monkeypatch, 1)  # the first attack resolved eliminates the guards (1:1, a 1: DE)
+    ctx = make(scenario, GUARDS, SCOUT1, RIFLES)
+    flow = PROCEDURES["fight"](ctx, do_call(ctx.rules, "fight", "melee"))
+    decisions = drive(flow, ["attack 0202 with B3", "attack 0202 with B1", "attack 0302 with R1"])
+    said = [e["text"] for e in ctx.events if e["type"] == "event" and e.get("kind") in ("combat", "attack")]
+    # Blue declares both attacks, red its own (the guards stand in the zones of B1 and B3), and only
+    # then are they resolved, in player order: B3's eliminates the guards, so B1's is not made and
+    # neither is the guards' own.
+    assert [d.side for d in decisions] == ["blue", "blue", "red"]
+    assert said[:3] == ["B3 Rifles will attack 0202", "B1 Scouts will attack 0202", "R1 Guards will attack 0302"]
+    assert "B3 Rifles attack 0202" in said and "B1 Scouts attack 0202" not in said
+    assert "the attack on 0202 is not made: no defender is left in place" in said
+    assert "the attack on 0302 is not made: no attacker is left in place" in said
+    assert ctx.state.unit("R1").location == ctx.rules.eliminated_box
 
 
 # --- locking zones ---------------------------------------------------------------------------------------
