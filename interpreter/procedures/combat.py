@@ -189,7 +189,8 @@ def _resolve_declared(ctx: Context, combat: CombatRule, side: str, attacks: list
     they declared it from (an earlier attack's results or advance may have moved them) against
     the units attacked still in the hex; with either side gone, it is not made."""
     if attacks:
-        ctx.say(f"{combat.label}: {side}'s {len(attacks)} declared attack(s) are resolved", kind="combat", side=side)
+        said = "its declared attack is" if len(attacks) == 1 else f"its {len(attacks)} declared attacks are"
+        ctx.say(f"{combat.label}: {side} has declared every attack; {said} resolved", kind="combat", side=side)
     for attack in attacks:
         attackers = [u for u in (ctx.state.unit(i) for i in attack.places) if u.location == attack.places[u.id]]
         defenders = [u for u in (ctx.state.unit(i) for i in attack.defenders) if u.location == attack.cell]

@@ -76,6 +76,49 @@ def test_any_combination_from_several_hexes_at_the_minimum_odds(scenario):
                                  "pass B1", "pass B2", "pass B3", "done"}
 
 
+def touching(cell: str) -> set[str]:
+    """The hexes next to ``cell`` on the 4 × 3 map, by the rule of its columns (even ones half a hex
+    lower), worked out here and not by the board."""
+    col, row = int(cell[:2]), int(cell[2:])
+    rows = (row, row + 1) if col % 2 == 0 else (row - 1, row)
+    found = {(col, row - 1), (col, row + 1), *((c, r) for c in (col - 1, col + 1) for r in rows)}
+    return {f"{c:02d}{r:02d}" for c, r in found if 1 <= c <= 4 and 1 <= r <= 3}
+
+
+def test_perft_every_placement_offers_the_groups_that_reach_the_odds(scenario):
+    from itertools import combinations, permutations
+
+    cells = [f"{c:02d}{r:02d}" for c in range(1, 5) for r in range(1, 4) if (c, r) != (2, 2)]
+    attack = {"B1": 1, "B2": 1, "B3": 2}
+    counted = 0
+    for places in permutations(cells, 3):
+        units = [Unit(uid, t, "blue", at) for (uid, t), at in zip((("B1", "scouts"), ("B2", "scouts"),
+                                                                    ("B3", "rifles")), places)]
+        near = sorted(u.id for u in units if u.location in touching("0202"))
+        if not near:
+            continue
+        ctx = make(scenario, GUARDS, *units)
+        # Blue moves first; its options: every group of the units next to the guards with 2 or more
+        # attack (1:1 against defence 2), a pass for each of them, and done.
+        groups = [g for n in range(1, len(near) + 1) for g in combinations(near, n)
+                  if sum(attack[i] for i in g) >= 2]
+        expected = {f"attack 0202 with {' '.join(g)}" for g in groups} | {f"pass {i}" for i in near} | {"done"}
+        assert offered(first_decision(ctx, "assault")) == expected, places
+        counted += len(expected)
+    # By hand, over the 990 placements (6 of the 11 hexes touch the guards): a scout alone there,
+    # 6·5·4 placements of 2 options each (pass, done), twice; the rifles alone, 120 of 3; both
+    # scouts, 6·5·5 of 4; a scout and the rifles, 150 of 5, twice; all three, 120 of 9.
+    assert counted == 2 * 240 + 360 + 600 + 2 * 750 + 1080 == 4020
+
+
+def test_an_attack_below_the_minimum_is_refused_with_the_reason(scenario):
+    from warbook.interpreter.actions import Action
+
+    decision = first_decision(make(scenario, GUARDS, SCOUT1, SCOUT2, RIFLES), "assault")
+    assert decision.why_not(Action.parse("attack 0202 with B1")) == \
+        "the odds are below 1:1, the least an attack may be made at"
+
+
 def test_without_the_lines_one_unit_or_all_at_any_odds(scenario):
     ctx = make(scenario, GUARDS, SCOUT1, SCOUT2, RIFLES)
     melee = ctx.rules.combats["melee"]
@@ -198,4 +241,8 @@ def test_greedy_games_play_to_the_end():
 
 def test_play_narrates_the_attacks(capsys):
     code, out, _ = run_cli(capsys, "play", str(SCENARIO), "--seed", "1")
-    assert code == 0 and "attack 0201" in out and "Result:" in out
+    # Turn 2's melee: blue declares two attacks on the guards at 0302, then resolves them; the
+    # first eliminates the guards, so the second is not made.
+    assert code == 0 and "  B3 Rifles will attack 0302\n  B1 Scouts will attack 0302\n" \
+        "  Melee: blue has declared every attack; its 2 declared attacks are resolved\n  B3 Rifles attack 0302\n" in out
+    assert "The attack on 0302 is not made: no defender is left in place" in out and "Result:" in out
