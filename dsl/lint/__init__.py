@@ -21,7 +21,7 @@ the resolved model, kept out of the model classes, one family per module:
 - ``control``   E145–E149, E235, E236, W414: control, tracing, lasting side states and the victory
   forms that read them
 - ``after_combat`` E140-E144, W512-W514: advance after combat, the combat's retreat lines, statuses
-- ``combat_model`` E230-E232, W515: a combat's model lines (what ``do fight`` offers), locking zones
+- ``combat_model`` E230-E233, W515: a combat's model lines (what ``do fight`` offers), locking zones
 
 Suppressions: a comment ``# lint: ignore[W401]`` (codes or prefixes, comma
 separated) on a declaration's first line, or alone on the line just before it,

@@ -1,4 +1,4 @@
-"""Checks of a combat's model lines, what ``do fight`` offers (E230, E231, E232), and of a locking
+"""Checks of a combat's model lines, what ``do fight`` offers (E230-E233), and of a locking
 zone of control (W515).
 
 Limits: E232 reads the sequence's ``do fight COMBAT`` lines by their words; it does not follow
@@ -74,6 +74,33 @@ def mandatory_attack_without_zone(rb: Rulebook) -> Iterator[Diagnostic]:
                 yield diagnostic("E231", line.span, f"combat {combat.name!r} makes units in enemy zones attack, "
                                  "but the rulebook declares no zone", "declare a zone, or write "
                                  "'mandatory attack on adjacent enemies'")
+
+
+@check("E233", "mandatory-adjacent-not-adjacent")
+def mandatory_adjacent_not_adjacent(rb: Rulebook) -> Iterator[Diagnostic]:
+    """## What it does
+    Reports `mandatory attack on adjacent enemies` on a combat that is not `adjacent`.
+
+    ## Why is this bad?
+    Such a combat fights the enemy in the attackers' own cell, never the units next to them: the
+    attacks the line makes mandatory are never offered.
+
+    ## Example
+    ```
+    combat melee {
+        mandatory attack on adjacent enemies
+    }
+    ```
+    Use instead: add `adjacent`, or drop the line.
+    """
+    for combat in rb.of_kind("combat"):
+        if combat.has("adjacent"):
+            continue
+        for line in combat.all("mandatory"):
+            if line.has("adjacent"):
+                yield diagnostic("E233", line.span, f"combat {combat.name!r} makes attacks on adjacent enemies "
+                                 "mandatory, but it is not 'adjacent': it fights in the attackers' own cell",
+                                 "add 'adjacent', or drop the line")
 
 
 @check("E232", "combat-model-never-fought")

@@ -331,7 +331,7 @@ def odds_allowed(ctx: Context, combat: CombatRule, ids: Iterable[str], cell: str
 def obligations(ctx: Context, combat: CombatRule, side: str, mine: dict[str, list[str]],
                 able: dict[str, list[str]]) -> list[str]:
     """What ``side`` must still attack under the combat's ``mandatory attack`` lines: its units in an
-    enemy zone (``by units in enemy zones``) and the cells next to them holding enemy units not
+    enemy zone that its type does not ignore (``by units in enemy zones``) and the cells next to them holding enemy units not
     attacked yet this phase (``on adjacent enemies``), each only where an attack at the minimum odds
     is possible (all the units that may attack the cell, together)."""
     model = combat.model
@@ -339,8 +339,11 @@ def obligations(ctx: Context, combat: CombatRule, side: str, mine: dict[str, lis
     out: list[str] = []
     if model.from_zones:
         zones = enemy_zones(ctx, side)
-        out += [uid for uid, cells in mine.items()
-                if ctx.state.unit(uid).location in zones and any(allowed[c] for c in cells)]
+        for uid, cells in mine.items():
+            zone = zones.get(ctx.state.unit(uid).location)
+            if zone is not None and not zone.is_ignored_by(ctx.rules.unit_type(ctx.state.unit(uid).type)) \
+                    and any(allowed[c] for c in cells):
+                out.append(uid)
     if model.on_adjacent:
         out += sorted(c for c in able if allowed[c]
                       and any(DEFENDED not in u.spent for u in targets_in(ctx, combat, c, side)))
