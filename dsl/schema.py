@@ -430,8 +430,6 @@ _add(_kind(
     ("range <range:INT>", "How far it extends."),
     ("stops movement", "A unit entering it must stop."),
     ("zone to zone uses all points", "Moving from one enemy zone to another takes the whole allowance."),
-    ("locks units in it", "An enemy unit standing in it when `do move` begins does not move (it leaves only "
-     "by a retreat, a break-off or an advance)."),
     ("blocks retreat", "Units may not retreat through it."),
     ("exerted by <who:" + SEL + ">+", "Only these units exert it."),
     ("ignored by <who:" + SEL + ">+", "These units move as if it were not there."),
@@ -439,6 +437,8 @@ _add(_kind(
      "An enemy force with one of these entering the zone (by its own move, not a break-off) may be "
      "intercepted: the zone's owner picks units exerting it there, paying the action for each; the "
      "force stops in that cell, they move in, and a battle follows with the mover attacking."),
+    ("locks units in it", "An enemy unit standing in it when `do move` begins does not move (it leaves only "
+     "by a retreat, a break-off or an advance)."),
 ))
 _add(_kind(
     "spotting", "How hidden units are found.", f"spotting {_NAMED}",
