@@ -331,9 +331,9 @@ def odds_allowed(ctx: Context, combat: CombatRule, ids: Iterable[str], cell: str
 def obligations(ctx: Context, combat: CombatRule, side: str, mine: dict[str, list[str]],
                 able: dict[str, list[str]]) -> list[str]:
     """What ``side`` must still attack under the combat's ``mandatory attack`` lines: its units in an
-    enemy zone that its type does not ignore (``by units in enemy zones``) and the cells next to them holding enemy units not
-    attacked yet this phase (``on adjacent enemies``), each only where an attack at the minimum odds
-    is possible (all the units that may attack the cell, together)."""
+    enemy zone their type does not ignore (``by units in enemy zones``) and the cells next to its
+    units holding enemy units not attacked yet this phase (``on adjacent enemies``), each only
+    where an attack at the minimum odds is possible (all the units that may attack the cell)."""
     model = combat.model
     allowed = {c: odds_allowed(ctx, combat, group, c, side) for c, group in able.items()}
     out: list[str] = []

@@ -19,7 +19,12 @@ breaks the tie (the source gives no order for equal motivation).  Each unit
 attacks at most once (``attacked`` in its phase flags); a cell may be attacked
 again by other units (the source limits attackers, not targets).  Only single
 units and the whole eligible group are offered, which keeps the choice small;
-any other subset is not an option.
+any other subset is not an option.  A combat's model lines change this
+(``attack_choice.attack_options``): ``any combination of attackers``, ``each
+defender attacked once per phase`` (``defended`` in the defenders' phase flags),
+``minimum odds``, ``mandatory attack …`` (no pass or ``done`` while an attack is
+owed), and ``attacks declared before any is resolved`` (a side's attacks are
+recorded as chosen and fought, in that order, when it is done).
 
 Who takes part: a unit may attack if it is real, on the map, has the combat's
 attack factor above 0, has a value for the combat's defence factor when the
@@ -80,8 +85,8 @@ from ..effects import Target, carries_out, reads, sides_for
 from ..event_effects import trigger_moments
 from ..flags import ATTACKED, BOMBARDED, DEFENDED, TRAP
 from . import procedure
-from .attack_choice import (Readiness, attack_cells, attack_options, combat_factor, may_attack_hidden, may_fire, ranking,
-                            targets_in, why_not_attack)
+from .attack_choice import (Readiness, attack_cells, attack_options, combat_factor, may_attack_hidden, may_fire,
+                            ranking, targets_in, why_not_attack)
 from ..results import resolve
 from ..rules import Rules
 from ..side_states import forbids_attack
