@@ -129,7 +129,8 @@ RULES: tuple[CodeInfo, ...] = (
     """),
     CodeInfo("E003", "unclosed-block", """
         ## What it does
-        Reports a file that ends inside a ``{ … }`` block.
+        Reports a file that ends inside a ``{ … }`` block, at the ``{`` left open (the last
+        one no ``}`` closes; braces in comments and quoted texts do not count).
         ## Why is this bad?
         Everything after the missing ``}`` would belong to the wrong declaration.
     """),
@@ -253,6 +254,7 @@ RULES: tuple[CodeInfo, ...] = (
     CodeInfo("E147", "unknown-victory-level"),
     CodeInfo("E148", "second-control"),
     CodeInfo("E149", "end-score-not-cells"),
+    CodeInfo("E150", "condition-not-of-weather-or-turn"),
     CodeInfo("E155", "factor-points-for-cells"),
     # E2 tables: checks in dsl/lint/tables.py, rows.py, cells.py and contexts.py
     CodeInfo("E201", "bad-column-heading"),
@@ -323,6 +325,7 @@ RULES: tuple[CodeInfo, ...] = (
     CodeInfo("E317", "optional-without-side"),
     CodeInfo("E318", "turns-out-of-range"),
     CodeInfo("E319", "unsupported-repeat-condition"),
+    CodeInfo("E325", "bad-turn-record"),
     CodeInfo("E313", "override-out-of-order", """
         ## What it does
         Reports an `override` of a phase or step after which the engine would not run its `do`
@@ -360,6 +363,7 @@ RULES: tuple[CodeInfo, ...] = (
     CodeInfo("W412", "unused-combat"),
     CodeInfo("W413", "unused-nationality"),
     CodeInfo("W414", "unused-trace"),  # checked in dsl/lint/control.py
+    CodeInfo("W417", "unused-weather"),
     CodeInfo("W490", "unknown-suppression", """
         ## What it does
         Reports a `# lint: ignore[…]` comment naming a code that does not exist.
@@ -450,6 +454,29 @@ DATA: tuple[CodeInfo, ...] = (
         ## Why is this bad?
         The cell takes its costs, defence, recon and spotting from its other terrain; with two, which
         one holds is not said.  Name one; give the rest as tags that are not terrains.
+    """),
+    CodeInfo("E711", "bad-arrival", """
+        ## What it does
+        Reports a scenario's `[[arrival]]` that gives none or more than one of `at` (entry cells),
+        `edge` (a map edge) and `box`, whose entry cells the unit type may stand in none of, or a
+        second arrival of one side's unit type on the same turn.
+        ## Why is this bad?
+        The counters would have nowhere to arrive, or two entries would compete for the same
+        counters waiting on the turn track: write one entry with every entry cell they may use.
+    """),
+    CodeInfo("E712", "schedule-after-last-turn", """
+        ## What it does
+        Reports an `[[arrival]]` or `[[withdrawal]]` on a turn after the game's last.
+        ## Why is this bad?
+        The game ends before it: the counters would never arrive or leave.
+    """),
+    CodeInfo("E713", "schedule-never-carried-out", """
+        ## What it does
+        Reports a scenario's `[[arrival]]` (or `[[withdrawal]]`) for a side that no phase of the
+        rulebook does `do arrivals` (`do withdrawals`) for: none does it, or only phases run for
+        another side (`side first`, `side NAME`).
+        ## Why is this bad?
+        Nothing would ever bring the counters in or take them off: the schedule would be ignored.
     """),
     # W7 scenario sanity (interpreter/scenario_lint.py)
     CodeInfo("W705", "unplaceable-counters", """

@@ -23,11 +23,12 @@ Grammar (``|`` alternatives, ``[ ]`` optional, ``+`` one or more)::
                                                       cell and the cell fought over share a side or
                                                       corner with such a feature (or its tag)
                 | [ WHO ] "defending"                 the side is the defender of the battle
+                | "weather" "is" WEATHER ( "or" WEATHER )*   the game's weather now is one of these
                 | "without" counters                  no such counter in the cell
                 | [ "no" ] counters place             own unit or raider adjacent to capital
                 | "in" TRACE | "out" "of" TRACE        the cell in question traces (or not) to a source
                 | WHO [ "not" ] STATE                  the side is (not) in a lasting state: enemy demoralised
-    quantity   := INT | [ WHO ] RESOURCE [ "lead" ] | ROLE FACTOR
+    quantity   := INT | [ WHO ] RESOURCE [ "lead" ] | ROLE FACTOR | "turn"
     counters   := group ( "or" group )*               a counter matching any group
     group      := ( WHO | SELECTOR | NOUN )+          a counter matching every word of the group
     place      := "in" [ "the" | "this" ] [ "contested" ] ( "cell" | "square" )
@@ -43,10 +44,11 @@ Grammar (``|`` alternatives, ``[ ]`` optional, ``+`` one or more)::
 Who ``own`` is depends on where the condition is written: an event's side (the side whose
 table it is on, or the side rolling), a marker's side.  ``opponent``/``enemy`` are the other
 sides.  ``RESOURCE lead`` is the side's total less the largest other side's.  ``ROLE FACTOR``
-totals a printed factor over the units of an engagement's role.  A moment says *when* the
-effect is carried out; the clauses say whether it then applies.
+totals a printed factor over the units of an engagement's role; ``turn`` is the game turn (``turn
+>= 3``).  ``weather is mud`` holds while the game's weather (``interpreter.turns``) is ``mud``.
+A moment says *when* the effect is carried out; the clauses say whether it then applies.
 
-Limits: ``and`` joins clauses, ``or`` only joins counter groups; there is no ``not`` (write
+Limits: ``and`` joins clauses, ``or`` only joins counter groups (and the names of ``weather is``); there is no ``not`` (write
 ``no …`` or ``without …``) and no parentheses.
 """
 
@@ -187,7 +189,14 @@ class InState:
     negated: bool = False
 
 
-Clause = Compare | Presence | Defending | OneSide | Across | Traced | InState
+@frozen
+class Weather:
+    """``weather is NAME [or NAME …]``: the game's weather now is one of ``names``."""
+
+    names: tuple[str, ...]
+
+
+Clause = Compare | Presence | Defending | OneSide | Across | Traced | InState | Weather
 
 
 @frozen
@@ -207,7 +216,7 @@ class Names:
 
     def __init__(self, rulebook: Rulebook):
         self.kinds: dict[str, set[str]] = {}
-        for kind in (*_SELECTOR_KINDS, "resource", "factor", "phase", "step", "feature", "trace", "state"):
+        for kind in (*_SELECTOR_KINDS, "resource", "factor", "phase", "step", "feature", "trace", "state", "weather"):
             for decl in rulebook.of_kind(kind):
                 self.kinds.setdefault(decl.name, set()).add(kind)
 
@@ -379,6 +388,8 @@ class _Parser:
         if word == "without":
             self.i += 1
             return Presence(self.counters(), Place("cell"), negated=True)
+        if word == "weather" and self.peek(1) == "is":
+            return self.weather()
         negated = word == "no"
         if negated:
             self.i += 1
@@ -418,10 +429,23 @@ class _Parser:
         if rest and self.names.has(rest[0], "resource") and (len(rest) == 1 or rest[1:] == ("lead",)):
             kind = "lead" if len(rest) == 2 else "resource"
             return Quantity(kind, name=rest[0], who=who or Who(relative="own"))
+        if part == ("turn",):
+            return Quantity("turn")
         self.i = start + (1 if who is not None else 0)
         self.fail("a number, [WHO] RESOURCE [lead] or ROLE FACTOR",
                   "write e.g. 'vp lead >= 25' or 'firers attack exceeds targets attack'")
         raise AssertionError  # unreachable
+
+    def weather(self) -> Weather:
+        self.i += 2
+        names = []
+        while True:
+            if not self.names.has(self.peek(), "weather"):  # type: ignore[arg-type]
+                self.fail("a weather name", "name a declared weather: weather is NAME [or NAME …]")
+            names.append(self.take())
+            if self.peek() != "or":
+                return Weather(tuple(names))
+            self.i += 1
 
     def counters(self) -> tuple[Group, ...]:
         groups = [self.group()]

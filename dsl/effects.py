@@ -357,6 +357,16 @@ class Mark(Effect):
 
 
 @frozen
+class SetWeather(Effect):
+    """``set weather NAME``: the game's weather is NAME from now on (narrated, logged), until a turn of
+    the turn record that gives a weather starts or another line sets it."""
+
+    VERB = "set"
+    VALID = frozenset({Where.EVENT, Where.MOMENT, Where.OPTION})
+    weather: str
+
+
+@frozen
 class NoEffect(Effect):
     """Nothing; narrated."""
 
@@ -367,7 +377,7 @@ class NoEffect(Effect):
 EFFECT_CLASSES: tuple[type[Effect], ...] = (
     Eliminate, Refit, Retreat, Stand, BreakOff, Change, ReduceIncome, MultiplyGains, Reveal, RollOn,
     PickReinforcement, ReturnUnits, Attack, ModifyRoll, Shift, Supply, RemoveSelf, Score, Stop, StepLoss,
-    StrengthLoss, Restore, NoEffect, Mark,
+    StrengthLoss, Restore, NoEffect, Mark, SetWeather,
 )
 """Every effect verb's class; ``lose`` shares ``Change`` with ``gain``."""
 
@@ -473,6 +483,8 @@ def compile_effect(line: Property, names: Names) -> Effect:
         fields = {"count": get("count"), "what": _names(get("what"))}
     elif cls is Mark:
         fields = {"status": str(get("status"))}
+    elif cls is SetWeather:
+        fields = {"weather": str(get("weather"))}
     return cls(**common, **fields)
 
 

@@ -8,6 +8,7 @@ module and ``dsl.lark_cache`` touch Lark.
 from __future__ import annotations
 
 import functools
+import re
 
 from lark import Lark, Token, Transformer, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 from lark.tree import Meta
@@ -62,8 +63,9 @@ def to_diagnostic(exc: UnexpectedInput, path: str, text: str) -> tuple[Diagnosti
     span = Span(path, line, column, line, column + 1)
     if isinstance(exc, UnexpectedEOF) or (isinstance(exc, UnexpectedToken) and exc.token.type == "$END"):
         last = text.rstrip("\n").count("\n") + 1
-        return diagnostic("E003", Span.point(path, last, 1), "file ends inside a '{' block",
-                          "add the missing '}'"), True
+        opened = unclosed_brace(text, path) or Span.point(path, last, 1)
+        return diagnostic("E003", opened, "file ends inside a '{' block",
+                          f"add the '}}' that closes this '{{' (the file ends at line {last})"), True
     if isinstance(exc, UnexpectedCharacters):
         char = text[exc.pos_in_stream] if exc.pos_in_stream < len(text) else ""
         hint = "close the text with '\"'" if char == '"' else None
@@ -82,6 +84,27 @@ def to_diagnostic(exc: UnexpectedInput, path: str, text: str) -> tuple[Diagnosti
         hint = "a ':' makes a table row and may appear once per line"
     return diagnostic("E001", Span(path, token.line, token.column, token.end_line or token.line,
                                    token.end_column or token.column + 1), f"unexpected {shown}", hint), False
+
+
+_BRACES = re.compile(r'#[^\n]*|"[^"\\]*(?:\\.[^"\\]*)*"|[{}]')
+"""A comment, a quoted text or a brace: braces inside the first two are no braces."""
+
+
+def unclosed_brace(text: str, path: str) -> Span | None:
+    """The span of the last ``{`` that no ``}`` closes: E003 points at the block left open, not
+    at the end of the file, where the mistake rarely is."""
+    open_at: list[int] = []
+    for found in _BRACES.finditer(text):
+        if found.group() == "{":
+            open_at.append(found.start())
+        elif found.group() == "}" and open_at:
+            open_at.pop()
+    if not open_at:
+        return None
+    at = open_at[-1]
+    start = text.rfind("\n", 0, at) + 1
+    line, column = text.count("\n", 0, start) + 1, at - start + 1
+    return Span(path, line, column, line, column + 1)
 
 
 def _span(path: str, item: Token | Meta) -> Span:

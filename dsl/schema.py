@@ -12,93 +12,19 @@ declared in the ``.rules`` file and referred to by name.
 
 Selectors (``SEL``) name anything a rule can apply to: a side, nationality,
 tag, unit type, marker, movement class, size or terrain.
+
+The kinds of the map and of moving on it are written in ``dsl.schema_map``, and what a kind and a
+property are in ``dsl.schema_spec``; ``KINDS`` here holds them all, in the order the reference
+lists them.
 """
 
 from __future__ import annotations
 
-from attrs import frozen
+from .patterns import compile_pattern
+from .schema_map import MAP_KINDS
+from .schema_spec import COMMON, NAMED as _NAMED, SEL, KindSpec, PropertySpec, kind_spec as _kind
 
-from .patterns import Pattern, compile_pattern
-
-SEL = "REF(side,nationality,tag,unit,marker,movement,size,terrain)"
-"""Capture type for a selector: anything a rule may apply to."""
-
-
-@frozen
-class PropertySpec:
-    """One property: its pattern, whether it may repeat, and what it means."""
-
-    pattern: Pattern
-    doc: str
-    repeat: bool = False
-
-    @property
-    def name(self) -> str:
-        return self.pattern.items[0].word
-
-
-@frozen
-class KindSpec:
-    """One declaration kind: ``header`` matches the declaration line, ``properties`` its block."""
-
-    kind: str
-    doc: str
-    header: Pattern
-    properties: dict[str, PropertySpec]
-    rows: str | None = None
-    """What table rows in the block mean, or ``None`` if rows are not allowed."""
-    children: tuple[str, ...] = ()
-    """Kinds that may be declared inside this one (a sequence holds phases, a phase steps)."""
-    factors: bool = False
-    """Whether properties may also name a declared ``factor`` (``attack 2``)."""
-    singleton: bool = False
-    """At most one per rulebook; the name may be omitted."""
-    top_level: bool = True
-
-
-def _props(*specs: tuple) -> dict[str, PropertySpec]:
-    out: dict[str, PropertySpec] = {}
-    for spec in specs:
-        source, doc, *flags = spec
-        prop = PropertySpec(compile_pattern(source), doc, repeat="repeat" in flags)
-        if prop.name in out:
-            # Several patterns for one property: keep them as alternatives.
-            prev = out[prop.name]
-            prop = PropertySpec(_alternatives(prev.pattern.source, source), f"{prev.doc} {doc}",
-                                repeat=prev.repeat or prop.repeat)
-        out[prop.name] = prop
-    return out
-
-
-def _alternatives(a: str, b: str) -> Pattern:
-    head_a, rest_a = a.split(" ", 1) if " " in a else (a, "")
-    head_b, rest_b = b.split(" ", 1) if " " in b else (b, "")
-    assert head_a == head_b
-    return compile_pattern(f"{head_a} ( {_strip(rest_a)} | {_strip(rest_b)} )")
-
-
-def _strip(rest: str) -> str:
-    rest = rest.strip()
-    if rest.startswith("( ") and rest.endswith(" )") and rest.count("(") == 1:
-        return rest[2:-2]
-    return rest
-
-
-COMMON = _props(
-    ("text <text:TEXT>", "The rule's printed wording, shown to players.", "repeat"),
-    ("note <text:TEXT>", "A remark for designers; not shown in play.", "repeat"),
-    ("requires option <option:REF(option)>",
-     "Only in force when the named optional rule is on. With the option off an action is not offered, a "
-     "combat not fought, a phase or step skipped, an event does nothing, an award, placement, spotting, "
-     "stacking or zone does not apply; other kinds refuse the line (E135)."),
-)
-
-
-def _kind(kind: str, doc: str, header: str, *props: tuple, **kw) -> KindSpec:
-    return KindSpec(kind, doc, compile_pattern(header), {**COMMON, **_props(*props)}, **kw)
-
-
-_NAMED = "<name:NAME> [<label:TEXT>]"
+__all__ = ["COMMON", "DIRECTIVES", "KINDS", "SEL", "KindSpec", "PropertySpec", "reference_markdown"]
 
 KINDS: dict[str, KindSpec] = {}
 
@@ -167,77 +93,8 @@ _add(_kind(
     ("never lost", "Gains only: nothing takes points away (VP)."),
     ("open", "Both players always know both totals."),
 ))
-_add(_kind(
-    "terrain", "A terrain type: movement costs, defence, recon and spotting effects.", f"terrain {_NAMED}",
-    ("cost (no entry | <amount:NUM>) [for <who:" + SEL + ">+]",
-     "Movement points to enter; `no entry` forbids it. A `for` line overrides the general cost.", "repeat"),
-    ("defence (<multiplier:MULT> | <shift:SHIFT> | no effect) [for <who:" + SEL + ">+]"
-     " [when <side:REF(side)> defending]",
-     "Defence multiplier (x2) or a shift of the firer's column (1L).", "repeat"),
-    ("recon (no effect | <role:WORD> <modifier:MOD>)", "Modifier to a recon roll (attacker +1)."),
-    ("spot (auto | <roll:RANGE>) [on <dice:REF(dice)>]", "Roll needed to spot a hidden unit here."),
-    ("tags <tags:REF(tag)>+", "Categories of the terrain (city, water, coastal…).", "repeat"),
-    ("effects from other terrain",
-     "Has no effect of its own: in a cell, the cost, defence, recon and spot lines of the cell's other "
-     "terrain apply (the terrain its map legend entry names after it: `\"b\" = [\"base\", \"coastal\"]`; "
-     "with none, the defaults). Its tags and `supplies` lines still hold."),
-    ("supplies <sides:REF(side)>+", "Units of these sides in such a cell are in supply (a printed base)."),
-    ("entered only across <features:REF(feature,tag)>+",
-     "A cell of this terrain may be entered only by a step across a side or corner with one of these "
-     "features (or features with these tags): a road through woods; leaving it is free."),
-))
-_add(_kind(
-    "feature", "A map feature on cell sides or corners, or along a path of cells (rivers, water links, roads).",
-    f"feature {_NAMED}",
-    ("on (sides | corners | cells)+",
-     "Where the feature lies: on the sides or corners its map path steps across, and/or on the path's "
-     "cells. A map path stepping across an edge of a kind it is not on (and not `on cells`) is refused "
-     "(E707). Without the line: on sides and corners."),
-    ("tags <tags:REF(tag)>+",
-     "Categories of the feature: what it lies on is named by them as by its name (a cell selector names a "
-     "cell it lies on, `crosses only` an edge).", "repeat"),
-    ("cost (no entry | <extra:MOD> | <amount:NUM>) [for <who:" + SEL + ">+]",
-     "What stepping across a side or corner it lies on costs: `N` is the step's whole cost whatever the "
-     "cell's terrain and the edge's other features (a road; a road across a river is a bridge; the cheapest "
-     "such feature counts), else `no entry` bars the crossing and `+N` adds N to the cost of the cell "
-     "entered (a river; several add up). A `for` line overrides the general line for those units. Only on "
-     "a feature drawn `on sides` or `corners` (E139).", "repeat"),
-))
-_add(_kind(
-    "movement", "A movement class: how far, where, and when a unit must stop.", f"movement {_NAMED}",
-    ("points (unlimited | none | factor <factor:REF(factor)> | <count:INT>)", "Movement allowance."),
-    ("enters only <where:" + SEL + ">+ [within <distance:INT>]",
-     "Only these cells may be entered (`within 1` also allows cells that near them).", "repeat"),
-    ("never enters <where:" + SEL + ">+ [unless <exceptions:" + SEL + ">+]",
-     "These cells are forbidden.", "repeat"),
-    ("must end on <where:" + SEL + ">+", "A move must end on one of these."),
-    ("crosses only <features:REF(feature,tag)>+",
-     "Moves only across sides or corners with these features (or features with these tags)."),
-    ("stops on entering (enemy | enemy zone | <markers:REF(marker)>+)", "Must stop on entering such a cell.",
-     "repeat"),
-    ("ignores enemy", "May move through enemy-occupied cells without stopping."),
-    ("needs transport", "Cannot move by itself; moves only when carried."),
-    ("never moves", "Static: never moves once placed."),
-    ("transported by <classes:REF(movement)>+", "Movement classes that may carry it.", "repeat"),
-    ("board cost <points:NUM>", "Movement points a carried unit spends to board."),
-    ("diagonals (yes | no)", "On a square grid, whether corner-to-corner moves are allowed."),
-    ("combines with <classes:REF(movement)>+ [only in <where:" + SEL + ">+]",
-     "May form one force with these classes (where).", "repeat"),
-    ("joins any force", "May join a force of any movement class."),
-    ("carried with <capacity:REF(factor)> against <cost:REF(factor)>",
-     "Carried units: the carriers' `capacity` factor, summed, must cover the carried units' `cost` factor."),
-    ("reacts from or to cells with <who:" + SEL + ">+",
-     "May move during a battle into its cell (a reaction move) when the move starts or ends in a cell "
-     "holding a friendly unit of these."),
-    ("unlimited distance", "No movement-point limit; restricted only by where it may go and stop."),
-    ("cell cost <points:NUM>",
-     "Every cell entered costs this many points, whatever its terrain and its `cost` lines (a rail or road "
-     "march: with `points 20`, a limit of 20 cells); terrain with no entry still bars it."),
-    ("avoids (cells next to enemy | enemy zones)",
-     "A move may not start in, enter or pass through a cell holding or next to an enemy counter (`cells next "
-     "to enemy`), or a cell in an enemy zone of control that does not ignore the class (`enemy zones`); "
-     "counters are those the side sees on the map, face-down ones included.", "repeat"),
-))
+for _spec in MAP_KINDS:  # terrain, features, movement, zones, spotting, stacking, control, traces
+    _add(_spec)
 _add(_kind(
     "unit", "A unit type: side, movement class, printed factors and tags.", f"unit {_NAMED}",
     ("side <side:REF(side)>", "The owning side."),
@@ -425,40 +282,6 @@ _add(_kind(
      "Modifier to its combat rolls (on that table only; while one of those phases or steps runs only)."),
 ))
 _add(_kind(
-    "zone", "A zone of control: where it extends and what it does to movement.", f"zone {_NAMED}",
-    ("into <where:" + SEL + ">+", "Cells the zone extends into."),
-    ("range <range:INT>", "How far it extends."),
-    ("stops movement", "A unit entering it must stop."),
-    ("zone to zone uses all points", "Moving from one enemy zone to another takes the whole allowance."),
-    ("blocks retreat", "Units may not retreat through it."),
-    ("exerted by <who:" + SEL + ">+", "Only these units exert it."),
-    ("ignored by <who:" + SEL + ">+", "These units move as if it were not there."),
-    ("intercepts <who:" + SEL + ">+ paying <action:REF(action)>",
-     "An enemy force with one of these entering the zone (by its own move, not a break-off) may be "
-     "intercepted: the zone's owner picks units exerting it there, paying the action for each; the "
-     "force stops in that cell, they move in, and a battle follows with the mover attacking."),
-    ("locks units in it", "An enemy unit standing in it when `do move` begins does not move (it leaves only "
-     "by a retreat, a break-off or an advance)."),
-))
-_add(_kind(
-    "spotting", "How hidden units are found.", f"spotting {_NAMED}",
-    ("range <range:INT> [in <mode:REF(mode)>] [for <who:" + SEL + ">+]", "Distance from a friendly unit.",
-     "repeat"),
-    ("roll <dice:REF(dice)> against terrain", "Roll the terrain's `spot` number to reveal."),
-    ("unspotted may be attacked", "A hidden counter may be attacked without being spotted."),
-    ("reveal on entering with enemy", "Moving into a cell with hidden units reveals them."),
-    ("hide again when enemy leaves", "Revealed counters are hidden again when the enemy leaves."),
-))
-_add(_kind(
-    "stacking", "How many units may share a cell, and when that is checked.", f"stacking {_NAMED}",
-    ("limit <count:INT> [for <who:" + SEL + ">+]", "Units per cell per side.", "repeat"),
-    ("exempt <who:" + SEL + ">+", "Do not count against the limit.", "repeat"),
-    ("checked (always | at end of phases | during movement)", "When the limit applies."),
-    ("excess to <box:REF(box)>", "Where units over the limit go."),
-    ("one per cell <who:" + SEL + ">+", "At most one of each of these per cell.", "repeat"),
-    ("enemy cells (forbidden | allowed)", "Whether units may enter cells holding enemy units."),
-))
-_add(_kind(
     "combat", "A combat procedure: how totals become a column, shifts, rolls and results.", f"combat {_NAMED}",
     ("table <table:REF(table)>", "The results table."),
     ("compare (odds | total)", "Odds of attack to defence, or the firer's total alone."),
@@ -471,6 +294,10 @@ _add(_kind(
     ("column shift by <factor:REF(factor)> difference (toward higher | toward lower)",
      "Shift one column per point of difference, toward the side with the higher (or lower) value."),
     ("roll modifier <modifier:MOD> [when <condition:WORD>+]", "Die modifier and when it applies.", "repeat"),
+    ("strength (attack | defence) <multiplier:MULT> [for <who:" + SEL + ">+] when <condition:WORD>+",
+     "The attack (or defence) factor of each attacking (defending) unit, of these when `for` names them, is "
+     "multiplied while the condition holds (`strength attack x1/2 when weather is mud`); several lines that "
+     "hold multiply together, before terrain; the condition is read as a `shift … when`.", "repeat"),
     ("order by <factor:REF(factor)> (ascending | descending)", "Which combats are resolved first."),
     ("first fire by <table_or_rule:WORD>+", "Who fires first (e.g. `recon roll`)."),
     ("fire is (simultaneous | sequential)", "Whether losses are taken before the other side fires."),
@@ -555,39 +382,6 @@ _add(_kind(
     singleton=True,
 ))
 _add(_kind(
-    "control", "Which side controls each cell of the map, and how control changes hands.",
-    "control [<name:NAME>] [<label:TEXT>]",
-    ("by (last occupant | presence)",
-     "`last occupant`: a cell is the side's whose real unit (not a marker or dummy) last stood in it alone (entering "
-     "it, passing through, placed, retreating or advancing there), and stays so after the units leave until an enemy "
-     "unit enters; `presence`: the side's only while its units alone stand there. A cell holding units of several "
-     "sides keeps its controller. Without the line: last occupant."),
-    ("cells (all | <where:" + SEL + ">+)", "Which cells are controlled: every cell, or those with these terrains or "
-     "tags (a map legend entry's extra tags mark single cells). Without the line: every cell."),
-    ("initially (by set-up | none)", "`by set-up`: once set-up ends, each cell a side's real units alone stand in is "
-     "that side's; `none`, or no line: no cell is controlled until a unit enters it. A scenario's "
-     "`[scenario.control]` table (side = list of cells or place names) gives further cells at the start."),
-    singleton=True,
-))
-_add(_kind(
-    "trace", "A path traced through the map to a source: a supply line, a line of communication.",
-    f"trace {_NAMED}",
-    ("length <count:INT> (hexes | points as <unit:REF(unit)>)",
-     "How long the path may be: `hexes`, at most that many cells entered (the start not counted, the source "
-     "counted); `points as UNIT`, at most that many movement points as that unit type pays to enter each cell (a "
-     "cell it may not enter is never on the path). Without the line: any length."),
-    ("to (map edge (north | south | east | west)+ | cells <where:" + SEL + ">+ | units <who:" + SEL + ">+"
-     " | controlled cells) [for <side:REF(side)>]",
-     "A source the path may end at: a cell on one of these map edges, with these terrains or tags, holding a "
-     "friendly real unit these name, or that the tracing side controls (`control`); `for SIDE`: that side's "
-     "source only. Several lines are alternatives.", "repeat"),
-    ("never through <where:" + SEL + ">+", "Cells the path may not enter (nor end in).", "repeat"),
-    ("blocked by (enemy units | enemy zones) [and (enemy units | enemy zones)]",
-     "Cells the path may not enter: holding an enemy real unit, or in an enemy zone of control (every `zone`). "
-     "The cell the path starts from never blocks it."),
-    ("zones lifted by friendly units", "An enemy zone does not block a cell that holds a friendly real unit."),
-))
-_add(_kind(
     "state", "A lasting state a side enters when a condition first holds: demoralised, exhausted.",
     f"state {_NAMED}",
     ("sides <sides:REF(side)>+", "The sides that may enter it. Without the line: every side."),
@@ -610,7 +404,17 @@ _add(_kind(
      "How many turns a game lasts: `per scenario` (as without the line), the scenario's `turns`, which it "
      "must then give; a number (1 to 1000, E318), the game's length, which a scenario may change with its own "
      "`turns`."),
+    ("turn <turn:INT> <label:TEXT> [weather <weather:REF(weather)>] [note <note:TEXT>]",
+     "A row of the turn record: what the turn track prints for turn N (a date or a label, `weather` the "
+     "turn's fixed weather, `note` what the track says besides), numbered 1, 2 … in order and within the "
+     "game's `turns` (E325). The label and weather are narrated when the turn starts and shown by `warbook "
+     "show`; a turn's weather holds from its start (a turn without one keeps the weather it has).", "repeat"),
     children=("phase",), singleton=True,
+))
+_add(_kind(
+    "weather", "A weather or condition a turn may have (clear, mud, snow): fixed per turn by the sequence's "
+    "`turn … weather NAME` lines, or set by an effect (`set weather NAME`, an event of a table a phase rolls "
+    "on). Conditions read it (`when weather is NAME`) wherever a condition may be written.", f"weather {_NAMED}",
 ))
 _PHASE_PROPS = (
     ("for each side [in player order]", "Runs once per side, in player order."),

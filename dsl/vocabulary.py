@@ -49,6 +49,7 @@ EFFECTS: dict[str, Pattern] = {
         f" | at least (attackers | defenders | firers | targets) <measure:REF(factor)> lost) {_WHEN}",
         f"restore <count:INT> (step | steps) [to] {_ROLE} [of <what:{SEL}>+] {_WHEN}",
         f"mark {_ROLE} <status:REF(status)> {_WHEN}",
+        f"set weather <weather:REF(weather)> {_WHEN}",
         "no effect",
     ])
 }
@@ -78,6 +79,8 @@ _PROCEDURE_SOURCES = [
     "trigger <markers:REF(marker)>+",
     f"replace steps paying <action:REF(action)> [of <what:{SEL}>+]"
     " [returning to <box:REF(box)>] [in <trace:REF(trace)>]",
+    "arrivals",
+    "withdrawals",
 ]
 
 

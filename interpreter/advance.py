@@ -69,7 +69,7 @@ def advance_problem(ctx: Context, advance: Advance, unit: Unit, cell: str) -> st
         return f"only {', '.join(advance.who)} advance after combat"
     if enemy_occupied(ctx, cell, unit.side):
         return f"{cell} holds enemy counters"
-    costs = cost_table(ctx.rules, ctx.board, unit.type)
+    costs = cost_table(ctx.rules, ctx.board, unit.type, ctx.state.turn, ctx.state.weather)
     if cell not in costs.cost:
         return costs.barred.get(cell, f"{unit.id} may not enter {cell}")
     return stacking_problem(ctx, unit.side, cell, [unit])

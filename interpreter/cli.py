@@ -1,4 +1,4 @@
-"""The ``warbook`` command: one subcommand per stage (``list``, ``lint``, ``show``, ``play``, ``replay``).
+"""The ``warbook`` command: one subcommand per stage (``list``, ``lint``, ``fmt``, ``show``, ``play``, ``replay``).
 
 Wherever a command takes a rulebook or a scenario, a shipped game's name does as
 well as a path (``warbook play NAME``, ``warbook lint NAME``, ``warbook show NAME``;
@@ -70,6 +70,13 @@ def build_parser() -> argparse.ArgumentParser:
     lint.add_argument("--explain", metavar="CODE", help="print the documentation of a code and exit")
     lint.add_argument("--list", action="store_true", help="list every code and exit")
     lint.set_defaults(run=run_lint)
+
+    fmt = sub.add_parser("fmt", help="rewrite rules files in the canonical layout (docs/fmt.md)")
+    fmt.add_argument("paths", nargs="+", metavar="PATH", help="rules files or folders ('-' reads stdin and "
+                     "writes stdout)")
+    fmt.add_argument("--check", action="store_true", help="write nothing; exit 1 if any file would change")
+    fmt.add_argument("--diff", action="store_true", help="write nothing; print what would change, exit 1 if any")
+    fmt.set_defaults(run=run_fmt)
 
     show = sub.add_parser("show", help="print resolved declarations of a rulebook")
     show.add_argument("rulebook", help="a rules file, or a shipped rulebook by name")
@@ -147,9 +154,13 @@ def run_lint(args: argparse.Namespace) -> int:
     shown = sort_diagnostics(iter_selected(diagnostics, [s.upper() for s in select], [i.upper() for i in ignore]))
     if args.format == "json":
         print(render.as_json(shown))
+    elif args.format == "full":  # ruff's layout: a blank line after each diagnostic, then the summary
+        for d in shown:
+            print(render.full(d, lambda path: sources.get(path) or _source_text(path, sources)), end="\n\n")
     else:
         for d in shown:
-            print(render.concise(d) if args.format == "concise" else render.full(d, sources.get))
+            print(render.concise(d))
+    if args.format != "json":
         counts = {s: sum(1 for d in shown if d.severity is s) for s in Severity}
         summary = ", ".join(f"{n} {s.label}{'s' if n != 1 else ''}" for s, n in sorted(counts.items(), reverse=True))
         tail = f", {suppressed} suppressed" if suppressed else ""
@@ -159,6 +170,114 @@ def run_lint(args: argparse.Namespace) -> int:
     if any(d.severity >= fail for d in shown) and not args.exit_zero:
         return EXIT_FINDINGS
     return EXIT_CLEAN
+
+
+def run_fmt(args: argparse.Namespace) -> int:
+    """``warbook fmt``: exit 0 when every file is (now) formatted, 1 when one would change under
+    ``--check`` or ``--diff``, 2 when a file cannot be read, parsed or written (a diagnostic each)."""
+    from ..dsl.fmt import format_text
+
+    changed, unchanged, failed = [], 0, False
+    paths = [p for raw in args.paths for p in _expand(raw) if p == raw or p.endswith(".rules")]
+    for path in paths:
+        shown = "<stdin>" if path == "-" else path
+        try:
+            text = _read_stdin() if path == "-" else _read_rules(path)
+            formatted = format_text(text, shown)
+        except RulesError as exc:
+            _diagnostics(exc.diagnostics)
+            failed = True
+            continue
+        if path == "-" and not (args.check or args.diff):
+            sys.stdout.write(formatted)
+            continue
+        if formatted == text:
+            unchanged += 1
+            continue
+        changed.append(shown)
+        if args.diff:
+            import difflib
+
+            for line in difflib.unified_diff(text.splitlines(True), formatted.splitlines(True),
+                                             f"{shown}\t(original)", f"{shown}\t(formatted)"):
+                sys.stdout.write(line if line.endswith("\n") else f"{line}\n\\ No newline at end of file\n")
+        elif args.check:
+            print(f"Would reformat: {shown}")
+        else:
+            try:
+                _write_atomically(Path(path), formatted)
+            except OSError as exc:
+                print(f"warbook: error: cannot write {shown!r}: {exc.strerror or exc}", file=sys.stderr)
+                failed = True
+    if paths != ["-"] or args.check or args.diff:
+        verb = ("would be reformatted", "already formatted") if args.check or args.diff else ("reformatted",
+                                                                                              "left unchanged")
+        counts = [f"{n} file{'s' if n != 1 else ''} {v}" for n, v in zip((len(changed), unchanged), verb) if n]
+        if counts or not failed:
+            print(", ".join(counts) or "no rules files", file=sys.stderr)
+    if failed:
+        return EXIT_ERROR
+    return EXIT_FINDINGS if changed and (args.check or args.diff) else EXIT_CLEAN
+
+
+def _read_stdin() -> str:
+    """Standard input, refused (E004) past the size of the largest rules file."""
+    text = sys.stdin.read(MAX_FILE_BYTES + 1)
+    if len(text.encode("utf-8")) > MAX_FILE_BYTES:
+        from ..dsl.sources import megabytes
+
+        raise RulesError([diagnostic("E004", Span.point("<stdin>"), "cannot read '<stdin>': it is larger than "
+                                     f"{megabytes(MAX_FILE_BYTES)}, the most a file may hold")])
+    return text
+
+
+def _read_rules(path: str) -> str:
+    """A rules file's text as written (a ``\\r\\n`` is kept, so the layout's ``\\n`` counts as a
+    change); an E004 diagnostic when it cannot be read."""
+    from ..dsl.sources import SourceError, read_source
+
+    try:
+        read_source(path)  # the checks every rules file passes: a regular file, within the size, UTF-8
+        with open(path, encoding="utf-8", newline="") as handle:
+            return handle.read()
+    except SourceError as exc:
+        message = f"no such rules file {path!r}" if exc.missing else f"cannot read {path!r}: {exc.reason}"
+    except OSError as exc:
+        message = f"cannot read {path!r}: {exc.strerror or exc}"
+    raise RulesError([diagnostic("E004", Span.point(path), message)])
+
+
+def _write_atomically(target: Path, text: str) -> None:
+    """Write ``text`` to a temporary file beside ``target`` (through a symbolic link) and rename it
+    into place, keeping the file's permissions: an interrupted run leaves the old file whole."""
+    import tempfile
+
+    target = target.resolve()
+    mode = target.stat().st_mode & 0o7777
+    fd, name = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.chmod(name, mode)
+        os.replace(name, target)
+    except BaseException:
+        Path(name).unlink(missing_ok=True)
+        raise
+
+
+def _source_text(path: str, sources: dict) -> str | None:
+    """The text of a file that did not load (a syntax error leaves no rulebook to keep it), so the
+    full format can show the line; ``None`` if it cannot be read, and the header line stands alone."""
+    from ..dsl.sources import SourceError, read_source
+
+    if path not in sources:
+        try:
+            sources[path] = read_source(path, MAX_FILE_BYTES).removeprefix("\ufeff")
+        except (SourceError, OSError, ValueError):
+            sources[path] = None
+    return sources[path]
 
 
 def _expand(raw: str) -> list[str]:
@@ -300,6 +419,7 @@ def _agent_specs(text: str | None) -> list[str] | str:
 
 def _make_agent(spec: str, side: str, game):
     from . import agents
+    from .human import HumanAgent
     from .rng import choice_rng
 
     if spec == "random":
@@ -308,7 +428,7 @@ def _make_agent(spec: str, side: str, game):
         return agents.GreedyAgent(choice_rng(game.seed, f"greedy:{side}"), game)
     if spec == "human":
         labels = {name: t.label for name, t in game.ctx.rules.unit_types.items()}
-        return agents.HumanAgent(sys.stdin, sys.stdout, board=game.scenario.board, labels=labels)
+        return HumanAgent(sys.stdin, sys.stdout, board=game.scenario.board, labels=labels)
     return agents.ScriptedAgent.from_file(spec[len("script:"):], side)
 
 

@@ -68,11 +68,13 @@ from ..dsl.compiled.combat import CombatRule
 from ..dsl.tables import TableView
 from ..dsl.values import Dice, Odds, read_dice
 from . import combat_effects
-from .conditions import Scope, effect_condition, holds, line_condition
+from .condition_lines import effect_condition, line_condition
+from .conditions import Scope, holds
 from .context import Context
 from .effects import Target, reads, sides_for
 from .rules import Rules
 from .state import Unit
+from .strengths import strength_multipliers
 from .victory import award_for_loss
 
 ATTACKER_ROLES = ("attackers", "firers")
@@ -209,14 +211,21 @@ def unit_factor(ctx: Context, unit: Unit, factor: str | None) -> Fraction | None
 
 def combat_strength(ctx: Context, combat_decl: CombatRule, attackers: Iterable[Unit], defenders: Iterable[Unit],
                     cell: str | None, ignore_terrain: bool = False) -> tuple[Fraction, Fraction]:
-    """(attack, defence): summed factors, each defender's multiplied by its own terrain multiplier.
+    """(attack, defence): summed factors, each defender's multiplied by its own terrain multiplier, and
+    each unit's by the combat's ``strength`` lines that hold (``strength_multipliers``).
 
     Dummies count nothing.  With ``ignore_terrain`` or no ``terrain multiplies
     defence`` line, defence is the plain sum.
     """
-    attack_factor = combat_decl.attack_factor
+    attackers, defenders = tuple(attackers), tuple(defenders)
+    multiplied = {} if not combat_decl.strengths else strength_multipliers(
+        ctx, combat_decl, attackers, defenders, strength_scope(attackers, defenders, cell))
+    attack = Fraction(0)
+    for unit in attackers:
+        value = unit_factor(ctx, unit, combat_decl.attack_factor)
+        if value is not None:
+            attack += value * multiplied.get(("attack", unit.id), 1)
     defence_factor = combat_decl.defence_factor
-    attack = sum((unit_factor(ctx, u, attack_factor) or Fraction(0) for u in attackers), Fraction(0))
     multiplies = (not ignore_terrain and combat_decl.terrain == "multiplies" and cell is not None
                   and cell in ctx.board.graph)
     defence = Fraction(0)
@@ -224,6 +233,7 @@ def combat_strength(ctx: Context, combat_decl: CombatRule, attackers: Iterable[U
         value = unit_factor(ctx, unit, defence_factor)
         if value is None:
             continue
+        value *= multiplied.get(("defence", unit.id), 1)
         if multiplies:
             value *= ctx.rules.terrain_defence(ctx.board.terrain(cell), ctx.rules.unit_type(unit.type),
                                                ctx.board.tags(cell))
@@ -313,6 +323,12 @@ def counter_shifts(ctx: Context, counters: Iterable[Unit], cell: str | None, fir
                 continue
             out.append((effect.shift.columns, f"{decl.display} shift {effect.shift.text}"))
     return out
+
+
+def strength_scope(attackers: Sequence[Unit], defenders: Sequence[Unit], cell: str | None) -> Scope:
+    """Where ``strength … when`` lines are read: ``own`` is the attacking side (``combat_scope``)."""
+    return combat_scope(attackers, defenders, cell, attackers[0].side if attackers else None,
+                        defenders[0].side if defenders else None)
 
 
 def combat_scope(attackers: Sequence[Unit], defenders: Sequence[Unit], cell: str | None,

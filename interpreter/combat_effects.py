@@ -33,7 +33,8 @@ from ..dsl.diagnostics import RulesError
 from ..dsl.effects import Effect
 from ..dsl.lint.contexts import combat_effect_problems
 from ..dsl.model import Declaration
-from .conditions import Scope, effect_condition, holds
+from .condition_lines import effect_condition
+from .conditions import Scope, holds
 from .context import Context
 
 _CONDITION_ROLES = ("attackers", "firers", "defenders", "targets")

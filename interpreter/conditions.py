@@ -33,6 +33,8 @@ Readings:
   (``GameState.side_states``; for ``opponent`` with several opponents, any of them).
 - ``in TRACE`` / ``out of TRACE``: whether the own side can trace the named ``trace`` from the cell
   in question (``Scope.cell``, else the counter's own cell; ``interpreter.tracing``).
+- ``turn``: the game turn (0 during set-up); ``weather is NAME``: the state's weather is NAME (none
+  before a turn record or an effect sets one, when no ``weather is`` holds).
 
 Raises (from ``line_condition`` and ``effect_condition``):
     RulesError: (E805) for a condition the grammar could not read (the linter reports it as W508).
@@ -40,7 +42,6 @@ Raises (from ``line_condition`` and ``effect_condition``):
 
 from __future__ import annotations
 
-import operator
 from collections.abc import Iterable
 from fractions import Fraction
 from typing import Any
@@ -60,18 +61,16 @@ from ..dsl.conditions import (
     Presence,
     Quantity,
     Traced,
+    Weather,
     Who,
 )
-from ..dsl.diagnostics import RulesError, diagnostic
-from ..dsl.effects import Effect
-from ..dsl.model import Property
 from .caches import map_memos
+from .condition_lines import OPERATORS
 from .context import Context
 from .rules import Rules
 from .state import Unit
 from .tracing import traces
 
-OPERATORS = {">": operator.gt, ">=": operator.ge, "<": operator.lt, "<=": operator.le, "=": operator.eq}
 
 
 @frozen
@@ -106,34 +105,6 @@ class Scope:
     happening: Happening | None = None
     defending: str | None = None
     """The side defending the engagement the condition is read in (a combat result), if any."""
-
-
-def line_condition(line) -> Condition | None:
-    """A compiled rule line's condition (``dsl.compiled``: a combat's ``shift … when``, ``roll
-    modifier … when``), or ``None`` without one.
-
-    Raises:
-        RulesError: (E805) when the grammar could not read it (the linter reports it as W508).
-    """
-    return _readable(line.condition, line.condition_error, line.source)
-
-
-def effect_condition(effect: Effect) -> Condition | None:
-    """A compiled effect line's condition, or ``None`` without one.
-
-    Raises:
-        RulesError: (E805) when the grammar could not read it (the linter reports it as W508).
-    """
-    return _readable(effect.condition, effect.condition_error, effect.line)
-
-
-def _readable(condition: Condition | None, error, line: Property) -> Condition | None:
-    """A condition compiled with its line, or the E805 its ``error`` (a ``ConditionError``) makes."""
-    if error is not None:
-        words = " ".join(str(w) for w in line.get("condition"))
-        raise RulesError([diagnostic("E805", line.span, f"cannot read condition {words!r}: {error.message}",
-                                     error.hint)])
-    return condition
 
 
 def holds(ctx: Context, condition: Condition | None, scope: Scope) -> bool:
@@ -193,6 +164,8 @@ def _clause(ctx: Context, clause, scope: Scope) -> bool:
         cell = scope.cell if scope.cell is not None else scope.unit.location if scope.unit is not None else None
         found = traces(ctx, ctx.rules.traces[clause.trace], scope.side, cell)
         return not found if clause.negated else found
+    if isinstance(clause, Weather):
+        return ctx.state.weather in clause.names
     if isinstance(clause, OneSide):
         cells = _place_cells(ctx, clause.place, scope)
         return len({u.side for u in ctx.state.units if u.location in cells and not u.dummy}) <= 1
@@ -216,6 +189,8 @@ def quantity(ctx: Context, q: Quantity, scope: Scope) -> Fraction:
     """The value of a ``Quantity``."""
     if q.kind == "number":
         return Fraction(q.value)
+    if q.kind == "turn":
+        return Fraction(ctx.state.turn)
     if q.kind == "total":
         total = Fraction(0)
         for unit in scope.roles.get(q.role, ()):

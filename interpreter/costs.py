@@ -30,7 +30,9 @@ Readings of the rules language (each a choice where the language leaves one):
 
 Limits: a table knows only the rules and the map, never the state: enemy counters, zones of
 control, markers and stacking are the search's (``interpreter.movement``); a ``may enter … on
-turn N`` line gets a table of its own for turn N (``table_key``).
+turn N`` line gets a table of its own for turn N (``table_key``).  So does each set of the
+weather- and turn-dependent lines (terrain ``cost … when``, movement ``allowance … when``) that
+hold: their conditions read the turn and the weather alone (``condition_lines.holds_at``).
 """
 
 from __future__ import annotations
@@ -42,12 +44,13 @@ from fractions import Fraction
 
 from attrs import field, frozen
 
+from ..dsl.compiled.lines import line_for
 from .board import Board
 from .caches import map_memos
 from .cells import adjacency, cells_named, within
 from .citations import because
+from .condition_lines import holds_at, line_condition
 from .options import option_on
-from ..dsl.compiled.lines import line_for
 from .rules import Rules, UnitType
 
 
@@ -83,6 +86,19 @@ def allowance(rules: Rules, unit_type: UnitType) -> Fraction | None:
             return UNLIMITED
         return Fraction(value) if isinstance(value, (int, Fraction)) else Fraction(0)
     return Fraction(points)
+
+
+def _allowance_held(mclass, unit_type: UnitType, points: Fraction | None, held: frozenset[int]) -> Fraction | None:
+    """The allowance after the class's ``allowance … when`` lines that hold, in order: ``at most N``
+    caps it (an unlimited one too), a multiplier scales a limited one, rounded down."""
+    for line in mclass.allowances:
+        if id(line.condition) not in held or (line.who and unit_type.selectors.isdisjoint(line.who)):
+            continue
+        if line.cap is not None:
+            points = Fraction(line.cap) if points is UNLIMITED else min(points, Fraction(line.cap))
+        elif points is not UNLIMITED:
+            points = Fraction(math.floor(points * line.multiplier))
+    return points
 
 
 @frozen
@@ -219,27 +235,60 @@ class CostTable:
         return found
 
 
-def cost_table(rules: Rules, board: Board, type_name: str, turn: int | None = None) -> CostTable:
+def cost_table(rules: Rules, board: Board, type_name: str, turn: int | None = None,
+               weather: str | None = None) -> CostTable:
     """The compiled costs of ``type_name`` on ``board`` (cached while both are alive).
 
     ``turn``: the game turn, for a type with a ``may enter … on turn N`` line: on turn N its table
     lets it into those cells too (a table of its own); on other turns, and without ``turn``, not.
+    ``turn`` and ``weather`` also decide which ``cost … when`` and ``allowance … when`` lines hold.
     """
     cache = map_memos(rules, board).costs
-    key = table_key(rules, type_name, turn)
+    key = table_key(rules, type_name, turn, weather)
     table = cache.get(key)
     if table is None:
-        table = cache[key] = _compile(rules, board, rules.unit_type(type_name), key[1])
+        flags = key[2] if len(key) > 2 else ()
+        held = frozenset(id(c) for c, on in zip(moving_conditions(rules, type_name), flags) if on)
+        table = cache[key] = _compile(rules, board, rules.unit_type(type_name), key[1], held)
     return table
 
 
-def table_key(rules: Rules, type_name: str, turn: int | None) -> tuple[str, int | None]:
-    """(type, turn) when the type has a ``may enter … on turn`` line for that turn, else (type, None)."""
-    return (type_name, turn if turn in rules.unit_type(type_name).may_enter_turns else None)
+def table_key(rules: Rules, type_name: str, turn: int | None, weather: str | None = None) -> tuple:
+    """(type, turn) when the type has a ``may enter … on turn`` line for that turn, else (type, None);
+    for a type some ``… when`` line may apply to, a third item: whether each of those holds."""
+    key = (type_name, turn if turn in rules.unit_type(type_name).may_enter_turns else None)
+    conditions = moving_conditions(rules, type_name)
+    if not conditions:
+        return key
+    return (*key, tuple(holds_at(c, turn or 0, weather) for c in conditions))
+
+
+def moving_conditions(rules: Rules, type_name: str) -> tuple:
+    """The conditions of the terrain ``cost … when`` lines and the type's class's ``allowance … when``
+    lines, in a fixed order (worked out once per type).
+
+    Raises:
+        RulesError: (E805) for one the grammar could not read (lint W508).
+    """
+    key = ("moving conditions", type_name)
+    found = rules.derived.get(key)
+    if found is None:
+        mclass = rules.movement_of(rules.unit_type(type_name))
+        lines = [c for t in rules.terrains.values() for c in t.conditional_costs]
+        lines += list(mclass.allowances if mclass is not None else ())
+        found = rules.derived[key] = tuple(line_condition(line) for line in lines)
+    return found
 
 
 def _terrain_cost_line(rules: Rules, terrain: str, unit_type: UnitType,
-                       cell_tags: frozenset[str]) -> tuple[Fraction | None, str]:
+                       cell_tags: frozenset[str], held: frozenset[int] = frozenset()) -> tuple[Fraction | None, str]:
+    known = rules.cell_terrain(terrain, cell_tags) if held else None
+    if known is not None and known.conditional_costs:  # a `cost … when` line that holds overrides
+        found = line_for([c.line for c in known.conditional_costs if id(c.condition) in held], unit_type.selectors)
+        if found is not None:
+            if found.value is not None:
+                return found.value, ""
+            return None, because(f"{known.name}: no entry", known.decl, found.source, f"terrain '{known.name}'")
     cost = rules.terrain_cost(terrain, unit_type, cell_tags)
     if cost is not None:
         return cost, ""
@@ -258,9 +307,12 @@ def _why(whys: dict[tuple[str, str], str], terrain: str, reason: str) -> str:
     return found
 
 
-def _compile(rules: Rules, board: Board, unit_type: UnitType, turn: int | None = None) -> CostTable:
+def _compile(rules: Rules, board: Board, unit_type: UnitType, turn: int | None = None,
+             held: frozenset[int] = frozenset()) -> CostTable:
     mclass = rules.movement_of(unit_type)
     points = allowance(rules, unit_type)
+    if held and mclass is not None and points != 0:
+        points = _allowance_held(mclass, unit_type, points, held)
     unit_names = unit_type.selectors
 
     # Where the class, the side and the type forbid or confine.
@@ -306,7 +358,7 @@ def _compile(rules: Rules, board: Board, unit_type: UnitType, turn: int | None =
         terrain = data["terrain"]
         key = (terrain, data["tags"])  # the tags may give a deferring terrain its other terrain
         if key not in by_terrain:
-            cost, why = _terrain_cost_line(rules, terrain, unit_type, data["tags"])
+            cost, why = _terrain_cost_line(rules, terrain, unit_type, data["tags"], held)
             if cost is not None and points is UNLIMITED:
                 cost = Fraction(1)
             elif cost is not None and mclass is not None and mclass.cell_cost is not None:

@@ -42,7 +42,8 @@ READERS: dict[type[Effect], str] = {}
 """Standing effect class → the function (``module.name``) that reads it."""
 
 IMPLEMENTED_IN = ("results", "step_effects", "status_effects", "resource_effects", "event_effects", "situation",
-                  "procedures.roll_modifiers", "procedures.combat", "procedures.reinforcements", "procedures.supply")
+                  "procedures.roll_modifiers", "procedures.combat", "procedures.reinforcements", "procedures.supply",
+                  "turns")
 """The modules of ``interpreter`` that register implementations or readers, imported (once) before
 an effect is first carried out, whatever the caller imported."""
 

@@ -58,7 +58,8 @@ from ..dsl.model import Declaration
 from .actions import Action
 from .citations import because
 from .combat import roll_on_table, table_view
-from .conditions import Happening, Scope, effect_condition, holds
+from .condition_lines import effect_condition
+from .conditions import Happening, Scope, holds
 from .context import Context, Flow
 from .effects import Target, carries_out, carry_out, sides_for
 from .rules import Rules

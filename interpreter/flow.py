@@ -45,14 +45,14 @@ def play(ctx: Context) -> Flow:
 def _turns(ctx: Context) -> Flow:
     """Every turn: each phase of the sequence of play, then the end of the turn."""
     from .resources import forfeit_unspent
+    from .turns import start_turn
     from .victory import check_sudden_death
     from .side_states import enter_states
     from .victory_forms import check_control
 
     phases = ctx.rules.phases  # those in force (``requires option``)
     for turn in range(1, ctx.scenario.turns + 1):
-        ctx.state = replace(ctx.state, turn=turn)
-        ctx.say(f"turn {turn}", kind="turn")
+        start_turn(ctx, turn)  # its number, its weather and name on the turn record (interpreter.turns)
         apply_turn_modifiers(ctx)
         for phase in phases:
             yield from run_phase(ctx, phase)

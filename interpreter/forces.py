@@ -226,8 +226,9 @@ class Force:
         there.  Returns each reached cell's predecessor (lowest cell id first, so it is canonical)."""
         ctx = self.ctx
         turn = ctx.state.turn
-        tables = [cost_table(ctx.rules, ctx.board, t, turn) for t in sorted({u.type for u in self.units})]
-        steppers = [cost_table(ctx.rules, ctx.board, t, turn)
+        tables = [cost_table(ctx.rules, ctx.board, t, turn, ctx.state.weather)
+                  for t in sorted({u.type for u in self.units})]
+        steppers = [cost_table(ctx.rules, ctx.board, t, turn, ctx.state.weather)
                     for t in sorted({u.type for u in (self.movers or self.joiners)})]
         allowed = set(tables[0].cost)
         for table in tables[1:]:
@@ -290,7 +291,7 @@ class Force:
             common = ends if common is None else common & ends
         # Carried units are set down where the force ends (into a battle too): only where they could be.
         for unit in self.cargo:
-            common &= set(cost_table(ctx.rules, ctx.board, unit.type, ctx.state.turn).cost)
+            common &= set(cost_table(ctx.rules, ctx.board, unit.type, ctx.state.turn, ctx.state.weather).cost)
         # Joiners go where the movers go, within their own rules (e.g. where they must end).
         for unit in self.joiners if self.movers else ():
             common &= set(movement.search(ctx, unit, sit=sit).ends)
@@ -314,7 +315,7 @@ class Force:
             return {}
         opened: set[str] | None = None
         for unit in self.cargo:
-            now = set(cost_table(ctx.rules, ctx.board, unit.type, ctx.state.turn).cost)
+            now = set(cost_table(ctx.rules, ctx.board, unit.type, ctx.state.turn, ctx.state.weather).cost)
             extra = now - set(cost_table(ctx.rules, ctx.board, unit.type).cost)
             opened = extra if opened is None else opened & extra
         if not opened:
@@ -453,6 +454,6 @@ def redeploy_cells(ctx: Context, action: ActionRule, unit: Unit) -> list[str]:
     if not unit.on_map or not qualifies(unit.location):
         return []
     cells = {u.location for u in ctx.state.units_of(unit.side) if u.location != unit.location}
-    costs = cost_table(ctx.rules, ctx.board, unit.type, ctx.state.turn).cost
+    costs = cost_table(ctx.rules, ctx.board, unit.type, ctx.state.turn, ctx.state.weather).cost
     return sorted(c for c in cells if qualifies(c) and c in costs)
 

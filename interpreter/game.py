@@ -158,8 +158,9 @@ class Game:
         """What ``side`` may know: its own units in full, enemy counters face down only as ``hidden``
         (a side that ``inspects enemy stacks`` sees those on the map as if face up), the ``step`` of
         a counter it identifies that has lost steps (never of one it does not); its own
-        resources, and the other sides' only for a resource declared ``open``; and, when the rulebook
-        declares ``control``, who holds each cell (``control``: cell to side; public)."""
+        resources, and the other sides' only for a resource declared ``open``; when the rulebook
+        declares ``control``, who holds each cell (``control``: cell to side; public); and the
+        weather, once the game has one."""
         units = []
         for unit in self.state.units:
             if self.ctx.identifies(side, unit):
@@ -180,6 +181,8 @@ class Game:
             seen["control"] = dict(self.state.control)  # public: who holds each cell (``interpreter.control``)
         if self.ctx.rules.states:
             seen["states"] = [list(entry) for entry in self.state.side_states]  # public: (side, state) entered
+        if self.state.weather is not None:  # the weather is open to every side (interpreter.turns)
+            seen["weather"] = self.state.weather
         return seen
 
     def _open(self, resource: str) -> bool:

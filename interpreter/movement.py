@@ -221,20 +221,20 @@ class _Plan(NamedTuple):
     types alone)."""
 
 
-def _plan(rules: Rules, board: Board, type_name: str, turn: int | None = None) -> _Plan:
+def _plan(rules: Rules, board: Board, type_name: str, turn: int | None = None, weather: str | None = None) -> _Plan:
     cache = map_memos(rules, board).plans
-    found = cache.get((type_name, turn, 0))  # by the turn asked, as well as by ``table_key``'s
+    found = cache.get((type_name, turn, 0, weather))  # by the turn asked, as well as by ``table_key``'s
     if found is not None:
         return found
-    key = table_key(rules, type_name, turn)
+    key = table_key(rules, type_name, turn, weather)
     found = cache.get(key)
     if found is None:
-        table = cost_table(rules, board, type_name, turn)
+        table = cost_table(rules, board, type_name, turn, weather)
         lone = [Unit("", type_name, "", "")]
         found = cache[key] = _Plan(table, *_search_profile(rules, type_name),
                                          enemy_cells_forbidden(rules) is not None, has_zone_to_zone(rules),
                                          not stacks_badly(rules, lone, lone), safe_stack_size(rules), {})
-    cache[type_name, turn, 0] = found
+    cache[type_name, turn, 0, weather] = found
     return found
 
 
@@ -253,7 +253,7 @@ def search(world: World, unit: Unit, points: Fraction | None | str = "full", *, 
     """
     sit = sit or situation(world, unit.side, omniscient=omniscient)
     cargo = tuple(cargo)
-    units, turn = world.state.units, world.state.turn
+    units, turn = world.state.units, (world.state.turn, world.state.weather)
     memo = sit.known.get("searches")
     if memo is None or memo[0] is not units or memo[1] != turn:
         memo = sit.known["searches"] = (units, turn, {})
@@ -268,7 +268,7 @@ def _search(world: World, unit: Unit, points: Fraction | None | str, cargo: tupl
             ignore_stops: bool, as_type: str | None, sit: Situation) -> Reach:
     """``search``, afresh."""
     rules, board = world.rules, world.board
-    plan = _plan(rules, board, as_type or unit.type, world.state.turn)
+    plan = _plan(rules, board, as_type or unit.type, world.state.turn, world.state.weather)
     table = plan.table
     if type(points) is str and points == "full":  # (comparing a Fraction with a str is slow)
         points = table.allowance
@@ -367,7 +367,8 @@ def _search(world: World, unit: Unit, points: Fraction | None | str, cargo: tupl
     ends = {}
     points_of, known_points = table.points, table.point_values
     # Carried units are set down where the carrier ends: only where they could stand.
-    cargo_costs = [cost_table(rules, board, u.type, world.state.turn).cost for u in cargo if not u.dummy]
+    cargo_costs = [cost_table(rules, board, u.type, world.state.turn, world.state.weather).cost
+                   for u in cargo if not u.dummy]
     for cell, d in dist.items():
         if cell == start or (must_end is not None and cell not in must_end):
             continue
@@ -469,7 +470,7 @@ def explain(world: World, unit: Unit, cell: str, points: Fraction | None | str =
 
 def _explain_as(world: World, unit: Unit, cell: str, points, cargo: list[Unit], type_name: str) -> str | None:
     rules = world.rules
-    table = cost_table(rules, world.board, type_name, world.state.turn)
+    table = cost_table(rules, world.board, type_name, world.state.turn, world.state.weather)
     if table.allowance == 0 and points == "full":
         mclass = rules.movement_of(rules.unit_type(type_name))
         return because(f"{unit.id} cannot move", mclass.decl if mclass else None, None,

@@ -98,7 +98,7 @@ class Narrator:
             return []
         event = entry.get("kind")
         if event == "turn":
-            return [""]
+            return ["", self._text(entry["heading"])] if entry.get("heading") else [""]
         if event == "phase":
             return [f"Turn {entry.get('turn')} — {self._text(entry.get('text', ''))}"]
         if event == "result":

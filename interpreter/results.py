@@ -53,11 +53,13 @@ from .combat import (
     reveal_all,
     roll_on_table,
     row_lookup,
+    strength_scope,
 )
 from .context import Context, Flow
 from .effects import Target, carries_out, carry_out
 from .flags import BROKE_OFF
 from .retreats import break_off, retreat
+from .strengths import strength_lines_held
 from .rules import Rules
 from .state import Unit
 
@@ -91,6 +93,9 @@ def resolve(ctx: Context, combat_name: str, attackers: Sequence[Unit], defenders
     shifts = "".join(f", {'+' if s > 0 else ''}{s} ({why})" for s, why in column.shifts if s)
     strengths = f"total {column.attack}" if combat.compare == "total" else \
         f"attack {column.attack} against defence {column.defence}"
+    if combat.strengths:  # `strength attack|defence MULT … when …` lines that held say so
+        held = strength_lines_held(ctx, combat, attackers, defenders, strength_scope(attackers, defenders, cell))
+        strengths += f" ({'; '.join(held)})" if held else ""
     ctx.say(f"{reason}: {strengths} at {view.columns[column.base].label}{shifts}: column {column.label}",
             kind="combat", cell=cell,
             attack=str(column.attack), defence=str(column.defence), column=column.label)

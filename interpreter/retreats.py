@@ -78,7 +78,7 @@ def retreat_problem(ctx: Context, unit: Unit, cell: str, origin: str | None = No
         return f"{cell} is not {step} hex(es) from {origin}, where the retreat began"
     if enemy_occupied(ctx, cell, unit.side):
         return f"{cell} holds enemy counters"
-    costs = cost_table(ctx.rules, ctx.board, unit.type)
+    costs = cost_table(ctx.rules, ctx.board, unit.type, ctx.state.turn, ctx.state.weather)
     if cell not in costs.cost:
         return costs.barred.get(cell, f"{unit.id} may not enter {cell}")
     if not rule.through_friendly and any(u.side == unit.side and u.id != unit.id and is_counter(
@@ -246,7 +246,7 @@ def break_off_cells(ctx: Context, combat: CombatRule, unit: Unit) -> list[str]:
     """
     if never_breaks_off(ctx, combat, unit) or not unit.on_map:
         return []
-    table = cost_table(ctx.rules, ctx.board, unit.type)
+    table = cost_table(ctx.rules, ctx.board, unit.type, ctx.state.turn, ctx.state.weather)
     if never_moves(ctx.rules, ctx.rules.unit_type(unit.type)):
         return []
     cells: set[str] = set()
@@ -324,7 +324,7 @@ def _cargo_cells(ctx: Context, unit: Unit, room: dict[tuple[str, str], Fraction]
         return []
     line, by = carried
     cost = unit_factor(ctx, unit, line.cost) or Fraction(0)
-    table = cost_table(ctx.rules, ctx.board, unit.type)
+    table = cost_table(ctx.rules, ctx.board, unit.type, ctx.state.turn, ctx.state.weather)
     return sorted({cell for (cell, mclass), free in room.items()
                    if mclass in by and free >= cost and cell in table.cost}, key=lambda c: (len(c), c))
 

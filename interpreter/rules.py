@@ -36,7 +36,7 @@ from ..dsl.compiled.lines import as_names
 from ..dsl.compiled.modes import Mode, Spotting, compile_mode, compile_spotting
 from ..dsl.compiled.movement import MovementClass, compile_movement
 from ..dsl.compiled.scoring import Award, Resource, Victory, compile_award, compile_resource, compile_victory
-from ..dsl.compiled.sequence import PhasePlan, compile_phase
+from ..dsl.compiled.sequence import PhasePlan, SequencePlan, TurnRecord, compile_phase, compile_sequence
 from ..dsl.compiled.sides import Side, compile_side
 from ..dsl.compiled.stacking import Stacking, compile_stacking
 from ..dsl.compiled.statuses import Status, compile_status
@@ -70,12 +70,13 @@ class Rules:
 
     def __init__(self, rulebook: Rulebook):
         self.rulebook = rulebook
+        names = Names(rulebook)
         self._parents = tag_parents(rulebook)
         self.unit_types: dict[str, UnitType] = {
             decl.name: compile_unit(rulebook, self._parents, decl)
             for decl in (*rulebook.of_kind("unit"), *rulebook.of_kind("marker"))}
         self.movement_classes: dict[str, MovementClass] = {
-            d.name: compile_movement(d) for d in rulebook.of_kind("movement")}
+            d.name: compile_movement(d, names) for d in rulebook.of_kind("movement")}
         self.movement_by_type: dict[str, MovementClass | None] = {
             name: self.movement_classes.get(t.movement) if t.movement else None for name, t in self.unit_types.items()}
         """Each unit type's movement class (``None``: it names none), for loops over counters."""
@@ -87,7 +88,8 @@ class Rules:
         for using in sorted({str(line.get("using")) for d in rulebook.walk() if d.kind in ("phase", "step")
                              for line in d.all("do") if line.get("procedure") == "move" and line.get("using")}):
             for name, unit_type in self.unit_types.items():
-                moved = unit_type.moving_as(using)
+                own = self.movement_by_type[name]
+                moved = unit_type.moving_as(using, static=own is not None and own.never_moves)
                 self.moving_as[name, using] = moved.name
                 self._moving_types[moved.name] = moved
                 self.movement_by_type[moved.name] = self.movement_classes.get(using)
@@ -100,7 +102,7 @@ class Rules:
         self.marker_types: frozenset[str] = frozenset(
             name for name, t in self.unit_types.items() if t.kind == "marker" and not t.dummy)
         """The marker types that are not dummies."""
-        self.terrains: dict[str, Terrain] = {d.name: compile_terrain(d, self._parents)
+        self.terrains: dict[str, Terrain] = {d.name: compile_terrain(d, self._parents, names)
                                              for d in rulebook.of_kind("terrain")}
         self.features: dict[str, Feature] = {d.name: compile_feature(d, self._parents)
                                              for d in rulebook.of_kind("feature")}
@@ -136,7 +138,12 @@ class Rules:
         self.phases: tuple[Declaration, ...] = tuple(
             d for d in (sequence[0].children if sequence else ()) if in_force(rulebook, d))
         """The phases of the sequence of play in force, in order (the flow runs these)."""
-        self.names = Names(rulebook)
+        self.sequence: SequencePlan = compile_sequence(sequence[0] if sequence else None)
+        self.turn_records: dict[int, TurnRecord] = {r.turn: r for r in self.sequence.record}
+        """The turn record by turn (``turn N "LABEL" …`` lines of the sequence)."""
+        self.weathers: dict[str, str] = {d.name: d.display for d in rulebook.of_kind("weather")}
+        """Each declared weather with its label."""
+        self.names = names
         """What each declared name is, for reading conditions (``dsl.conditions``)."""
         self.states: dict[str, StateRule] = {d.name: compile_state(d, self.names) for d in rulebook.of_kind("state")}
         """The lasting states a side may enter (``interpreter.side_states``), by name."""

@@ -60,6 +60,18 @@ A scenario is TOML (docs/scenarios.md)::
     what = "roll:recon"
     amount = 1
 
+    [[arrival]]                      # counters entering play on a turn (interpreter.scenario_arrivals)
+    side = "red"
+    unit = "raider"
+    turn = 3
+    at = ["0510", "0511"]            # or edge = "east", or box = "reserve"
+
+    [[withdrawal]]                   # counters leaving the map on a turn
+    side = "blue"
+    unit = "infantry"
+    turn = 5
+    penalty = { vp = 2 }             # to every other side, for each that cannot leave
+
 Paths are relative to the scenario file and must stay in its folder (or a folder of shipped
 games: a shipped map, a rulebook on ``WARBOOK_PATH``), as an ``include`` must stay in its
 rulebook's; set-up is bounded (``MAX_COUNTERS``).  Every problem is a diagnostic with
@@ -91,7 +103,9 @@ from .options import with_options
 from .rules import Rules
 from .scenario_records import EDGES, MODIFIER_KINDS, Draw, Placement, Scenario, TurnModifier, Zone
 from .scenario_resolve import EntryReader, option_problem
-from .scenario_toml import DrawEntry, ScenarioFile, ScenarioText, SetupEntry, TurnModifierEntry
+from .scenario_arrivals import check_schedule, read_arrival, read_withdrawal
+from .scenario_toml import (ArrivalEntry, DrawEntry, ScenarioFile, ScenarioText, SetupEntry, TurnModifierEntry,
+                            WithdrawalEntry)
 from .toml_text import parse_toml, read_toml_text
 
 __all__ = ["EDGES", "MODIFIER_KINDS", "Draw", "Placement", "Scenario", "TurnModifier", "Zone", "load_scenario",
@@ -218,6 +232,10 @@ def load_scenario(path: str | Path) -> Scenario:
     placements = _read_entries(source, found.setup, SetupEntry, "setup", reader.placement)
     draws = _read_entries(source, found.draw, DrawEntry, "draw", reader.draw)
     modifiers = _read_entries(source, found.turn_modifier, TurnModifierEntry, "turn_modifier", reader.turn_modifier)
+    arrivals = _read_entries(source, found.arrival, ArrivalEntry, "arrival", lambda e, p: read_arrival(reader, e, p))
+    withdrawals = _read_entries(source, found.withdrawal, WithdrawalEntry, "withdrawal",
+                                lambda e, p: read_withdrawal(reader, e, p))
+    check_schedule(source, rules, turns, arrivals, withdrawals, tuple(order))
     reader.check_dummies(placements)
     too_many = _over_counters(placements, draws)
     if too_many is not None:
@@ -229,7 +247,8 @@ def load_scenario(path: str | Path) -> Scenario:
                     tuple(order), tuple(setup_order), tuple(resources), tuple(placements), head.note,
                     tuple(income), head.year, tuple(options), tuple(choices), tuple(draws), tuple(modifiers),
                     unplaced, rules_path=rulebook.path, map_path=str(map_path), map_text=map_text,
-                    turns_from_rulebook=head.turns is None, control=tuple(control))
+                    turns_from_rulebook=head.turns is None, control=tuple(control),
+                    arrivals=tuple(arrivals), withdrawals=tuple(withdrawals))
 
 
 NO_TURNS = ("'turns' is a whole number of at least 1; the rulebook's sequence leaves the number of turns to the "
@@ -304,6 +323,9 @@ def with_rulebook(scenario: Scenario, rulebook: Rulebook | str | Path) -> Scenar
     missing += [diagnostic("E704", Span.point(scenario.path, p.line),
                            f"the rulebook has no unit type {p.unit!r}, which the set-up uses")
                 for p in scenario.setup if p.unit not in rules.unit_types]
+    missing += [diagnostic("E704", Span.point(scenario.path, e.line),
+                           f"the rulebook has no unit type {e.unit!r}, which the schedule uses")
+                for e in (*scenario.arrivals, *scenario.withdrawals) if e.unit not in rules.unit_types]
     turns = scenario.turns
     if scenario.turns_from_rulebook:  # the scenario gives none: the game lasts as this rulebook says
         turns = rulebook_turns(rulebook)

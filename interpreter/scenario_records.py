@@ -184,6 +184,10 @@ class Scenario:
     """The scenario gives no ``turns``: ``turns`` is the rulebook's (another rulebook, another length)."""
     control: tuple[tuple[str, tuple[str, ...]], ...] = ()
     """``[scenario.control]``: (side, cells) each side holds when set-up ends (``interpreter.control``)."""
+    arrivals: tuple = ()
+    """The ``[[arrival]]`` entries (``interpreter.arrivals.Arrival``), in the order written."""
+    withdrawals: tuple = ()
+    """The ``[[withdrawal]]`` entries (``interpreter.arrivals.Withdrawal``), in the order written."""
 
     @functools.cached_property
     def rules(self) -> Rules:

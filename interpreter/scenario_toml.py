@@ -156,6 +156,34 @@ class TurnModifierEntry:
     note: str = ""
 
 
+@frozen
+class ArrivalEntry:
+    """An ``[[arrival]]`` table as written: counters that enter play on a turn (``interpreter.arrivals``)."""
+
+    WHAT: ClassVar[str] = "an arrival"
+    side: str
+    unit: str
+    turn: Count
+    count: Count = Count(1)
+    at: NameList | None = field(default=None, metadata=_means("a list of place names or cells"))
+    edge: str | None = None
+    box: str | None = None
+    note: str = ""
+
+
+@frozen
+class WithdrawalEntry:
+    """A ``[[withdrawal]]`` table as written: counters that leave play on a turn (``interpreter.arrivals``)."""
+
+    WHAT: ClassVar[str] = "a withdrawal"
+    side: str
+    unit: str
+    turn: Count
+    count: Count = Count(1)
+    penalty: dict[str, Whole] = field(factory=dict, metadata=_means("a table of resource = whole number"))
+    note: str = ""
+
+
 SIDE_VALUES = _means("a table per side of resource = whole number")
 
 
@@ -192,6 +220,8 @@ class ScenarioFile:
     setup: Entries = field(default=(), metadata=_means("[[setup]] tables"))
     draw: Entries = field(default=(), metadata=_means("[[draw]] tables"))
     turn_modifier: Entries = field(default=(), metadata=_means("[[turn_modifier]] tables"))
+    arrival: Entries = field(default=(), metadata=_means("[[arrival]] tables"))
+    withdrawal: Entries = field(default=(), metadata=_means("[[withdrawal]] tables"))
 
 
 def _strict(kind: type, check=lambda v: True):
@@ -266,7 +296,8 @@ def make_scenario_converter():
     return converter
 
 
-for _record in (ZoneTable, SetupEntry, DrawPlace, DrawEntry, TurnModifierEntry, ScenarioTable, ScenarioFile):
+for _record in (ZoneTable, SetupEntry, DrawPlace, DrawEntry, TurnModifierEntry, ArrivalEntry, WithdrawalEntry,
+                ScenarioTable, ScenarioFile):
     attrs.resolve_types(_record)
 
 CONVERTER = make_scenario_converter()

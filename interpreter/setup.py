@@ -79,11 +79,13 @@ def setup(ctx: Context) -> Flow:
     plan = _plan(ctx)
     ids: dict[int, str] = {}
     rank: dict[int, int] = {}  # each slot's place in its side's placing order
+    numbered: dict[str, int] = {}  # how many ids each side's set-up gives (arrivals are numbered after)
     for side in ctx.rules.sides:
         mine = [i for i, slot in enumerate(plan) if slot.side == side]
         if _hides(ctx, side):
             choice_rng(ctx.seed, f"ids:{side}").shuffle(mine)
         width = len(str(len(mine)))
+        numbered[side] = len(mine)
         for n, index in enumerate(mine, start=1):
             ids[index] = f"{_short(ctx, side)}{n:0{width}d}"
             rank[index] = n if _hides(ctx, side) else index
@@ -132,6 +134,11 @@ def setup(ctx: Context) -> Flow:
             else:
                 ctx.say(f"{ctx.label(unit, side)} starts in the {unit.location}", kind="setup", unit=unit.id,
                         cell=unit.location, side=side)
+    if ctx.scenario.arrivals:  # counters that enter play later wait on the turn track
+        from .procedures.arrivals import schedule_arrivals
+
+        schedule_arrivals(ctx, numbered, {s: _short(ctx, s) for s in ctx.rules.sides},
+                          {s: _hides(ctx, s) for s in ctx.rules.sides})
     ctx.state = evolve(ctx.state, units=tuple(sorted(ctx.state.units)))
 
 

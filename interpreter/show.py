@@ -396,6 +396,10 @@ def _summary(decl: Declaration) -> str:
 
 def _overview_rows(decl: Declaration, depth: int) -> list[list[str]]:
     rows = [["  " * depth + (f"{decl.kind} " if depth else "") + decl.name, decl.label or "", _summary(decl)]]
+    for line in decl.all("turn") if decl.kind == "sequence" else ():  # the turn record, a row a turn
+        notes = [f"weather {line.get('weather')}"] if line.get("weather") is not None else []
+        rows.append(["  " * (depth + 1) + f"turn {line.get('turn')}", str(line.get("label")),
+                     ", ".join([*notes, *([str(line.get("note"))] if line.get("note") is not None else [])])])
     for child in decl.children:
         rows += _overview_rows(child, depth + 1)
     return rows

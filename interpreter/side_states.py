@@ -16,7 +16,8 @@ from __future__ import annotations
 from attrs import evolve
 
 from .citations import because
-from .conditions import Scope, holds, line_condition
+from .condition_lines import line_condition
+from .conditions import Scope, holds
 from .context import Context
 
 

@@ -127,6 +127,9 @@ class GameState:
         held = at < len(control) and control[at][0] == cell
         entry = ((cell, side),) if side is not None else ()
         return replace(self, control=(*control[:at], *entry, *control[at + held:]))
+    weather: str | None = None
+    """The weather the game has now (a declared ``weather``): set when a turn of the turn record
+    that gives one starts, or by a ``set weather`` effect; ``None`` until then."""
 
     @functools.cached_property
     def _index(self) -> "_Index":

@@ -45,16 +45,16 @@ def test_the_language_never_imports_the_interpreter(path):
 LAYERS = {
     "core": ("rules", "board", "toml_text", "grid", "state", "rng", "actions", "context", "citations", "flags",
              "caches", "operation", "options", "modes", "control"),
-    "mechanics": ("costs", "zones", "stacking", "situation", "cells", "world", "pathfinding", "movement", "tracing", "conditions",
+    "mechanics": ("costs", "zones", "stacking", "situation", "cells", "world", "pathfinding", "movement", "tracing", "condition_lines", "conditions",
                   "combat",
                   "advance",
                   "status_effects",
                   "combat_effects", "effects", "results", "steps", "step_effects", "retreats", "resource_effects", "event_effects",
-                  "victory", "victory_forms", "side_states", "resources", "infiltration", "forces", "scenario", "scenario_records",
-                  "scenario_toml", "scenario_resolve"),
+                  "victory", "victory_forms", "side_states", "resources", "infiltration", "forces", "scenario",
+                  "scenario_records", "scenario_toml", "scenario_resolve", "turns", "scenario_arrivals", "strengths"),
     "procedures": ("procedures",),
     "flow and game": ("flow", "setup", "game", "savefile", "log_check", "catalogue"),
-    "agents": ("agents",),
+    "agents": ("agents", "human"),
     "command line": ("cli", "show", "render", "narrate", "scenario_lint"),
 }
 """Each ``interpreter`` module (by its first name under ``interpreter``) and its layer, lowest first."""

@@ -216,6 +216,18 @@ class ReplaceSteps(Call):
     """``in TRACE``: a counter is restored in place only where its side can trace it (``interpreter.tracing``)."""
 
 
+@_call("arrivals")
+@frozen
+class Arrivals(Call):
+    pass
+
+
+@_call("withdrawals")
+@frozen
+class Withdrawals(Call):
+    pass
+
+
 # --- reading ----------------------------------------------------------------------------
 
 

@@ -8,6 +8,8 @@ error, which the linter reports as W508 and play as E805 when the line is reache
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 from attrs import field, frozen
 
 from ..conditions import Condition, ConditionError, Names, read_condition
@@ -36,6 +38,19 @@ class RollModifierLine:
     """``roll modifier MOD [when CONDITION]``."""
 
     modifier: int
+    condition: Condition | None
+    condition_error: ConditionError | None = field(eq=False)
+    source: Property = field(repr=False)
+
+
+@frozen
+class StrengthLine:
+    """``strength (attack | defence) MULT [for WHO…] when CONDITION``: a factor multiplied while it holds."""
+
+    role: str
+    """``attack`` (each attacker's attack factor) or ``defence`` (each defender's)."""
+    multiplier: Fraction
+    who: tuple[str, ...]
     condition: Condition | None
     condition_error: ConditionError | None = field(eq=False)
     source: Property = field(repr=False)
@@ -179,6 +194,8 @@ class CombatRule:
     """The ``advance after combat`` line, read (``None``: units never advance after combat)."""
     retreat: RetreatRule = RetreatRule()
     model: AttackModel = AttackModel()
+    strengths: tuple[StrengthLine, ...] = ()
+    """The ``strength attack|defence MULT … when …`` lines, in order."""
 
     @property
     def ties_to_attacker(self) -> bool:
@@ -232,4 +249,6 @@ def compile_combat(decl: Declaration, names: Names) -> CombatRule:
         recon_refitted_unless=as_names(recon.get("who")) if recon is not None else (),
         advance=_advance(first("advance")), retreat=_retreat_rule(decl.all("retreat")),
         model=_attack_model(decl),
+        strengths=tuple(StrengthLine("attack" if p.words[1].text == "attack" else "defence", p.get("multiplier"),
+                                     as_names(p.get("who")), *_condition(p, names), p) for p in decl.all("strength")),
     )

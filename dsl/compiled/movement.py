@@ -10,6 +10,7 @@ from fractions import Fraction
 
 from attrs import field, frozen
 
+from ..conditions import Condition, ConditionError, Names, read_condition
 from ..model import Declaration, Property
 from .lines import as_names
 
@@ -51,6 +52,18 @@ class CarriedWith:
 
 
 @frozen
+class AllowanceLine:
+    """``allowance (at most N | MULT) [for WHO…] when CONDITION``: the allowance capped or multiplied."""
+
+    cap: int | None
+    multiplier: Fraction | None
+    who: tuple[str, ...]
+    condition: Condition | None
+    condition_error: ConditionError | None = field(eq=False)
+    source: Property = field(repr=False)
+
+
+@frozen
 class MovementClass:
     """One movement class, every line of it read."""
 
@@ -88,6 +101,8 @@ class MovementClass:
     avoids_zones: bool = False
     """``avoids enemy zones``: never starts in, enters or passes a cell in an enemy zone of control."""
     avoid_sources: tuple[Property, ...] = field(default=(), repr=False)
+    allowances: tuple[AllowanceLine, ...] = ()
+    """The ``allowance … when …`` lines, in order (``interpreter.costs`` applies those that hold)."""
 
     def combination_with(self, other: str) -> Combination | None:
         """The ``combines with`` line naming class ``other``, if any."""
@@ -110,8 +125,8 @@ def _points(line: Property | None) -> int | str | None:
     return int(line.get("count") or 0)
 
 
-def compile_movement(decl: Declaration) -> MovementClass:
-    """One ``movement`` declaration as a ``MovementClass``."""
+def compile_movement(decl: Declaration, names: Names | None = None) -> MovementClass:
+    """One ``movement`` declaration as a ``MovementClass`` (``names``: to read ``allowance`` conditions)."""
     stops = decl.all("stops")
     never = decl.all("never")
     must = decl.first("must")
@@ -145,4 +160,7 @@ def compile_movement(decl: Declaration) -> MovementClass:
         cell_cost=Fraction(cell.get("points")) if cell is not None else None,
         avoids_enemy=any(p.has("next") for p in avoids), avoids_zones=any(p.has("zones") for p in avoids),
         avoid_sources=tuple(avoids),
+        allowances=tuple(AllowanceLine(p.get("count"), p.get("multiplier"), as_names(p.get("who")),
+                                       *read_condition(p.get("condition"), names), p)
+                         for p in decl.all("allowance")) if names is not None else (),
     )

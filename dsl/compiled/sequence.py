@@ -57,19 +57,43 @@ class PhasePlan:
 
 
 @frozen
+class TurnRecord:
+    """``turn N "LABEL" [weather NAME] [note "TEXT"]``: one row of the turn record."""
+
+    turn: int
+    label: str
+    weather: str | None
+    """The turn's fixed weather, set when the turn starts; ``None``: the weather the game has holds."""
+    note: str | None
+    source: Property = field(repr=False, eq=False)
+
+    def heading(self, weather: str | None) -> str:
+        """``Turn 3: 14 June, Mud — rain``: how narration and ``show`` name the turn (``weather``: its
+        label as the turn starts, if any)."""
+        return (f"Turn {self.turn}: {self.label}" + (f", {weather}" if weather else "")
+                + (f" — {self.note}" if self.note else ""))
+
+
+@frozen
 class SequencePlan:
     """The ``sequence`` declaration's own lines."""
 
     turns: int | None
     """``turns N``: a game lasts N turns unless its scenario gives its own ``turns``; ``None``
     (``turns per scenario``, or no ``turns`` line): the scenario must give them."""
+    record: tuple[TurnRecord, ...] = ()
+    """The ``turn`` lines (the turn record), in the order written (lint E325 keeps them 1, 2 …)."""
 
 
 def compile_sequence(decl: Declaration | None) -> SequencePlan:
     """The ``sequence`` declaration (``None`` when the rulebook has none) as a ``SequencePlan``."""
     turns = decl.first("turns") if decl is not None else None
     count = turns.get("count") if turns is not None else None
-    return SequencePlan(int(count) if count is not None else None)
+    record = tuple(TurnRecord(int(line.get("turn")), str(line.get("label")),
+                              None if line.get("weather") is None else str(line.get("weather")),
+                              None if line.get("note") is None else str(line.get("note")), line)
+                   for line in (decl.all("turn") if decl is not None else ()))
+    return SequencePlan(int(count) if count is not None else None, record)
 
 
 def compile_phase(decl: Declaration, names: Names) -> PhasePlan:

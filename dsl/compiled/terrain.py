@@ -13,6 +13,7 @@ from typing import Mapping
 
 from attrs import field, frozen
 
+from ..conditions import Condition, ConditionError, Names, read_condition
 from ..model import Declaration, Property
 from ..values import Range, Shift
 from .lines import ForLine, as_names, for_lines, line_for
@@ -35,6 +36,19 @@ class Recon:
 
     role: str
     modifier: int
+
+
+@frozen
+class ConditionalCost:
+    """``cost (no entry | N) [for WHO…] when CONDITION``: a cost in force while the condition holds."""
+
+    line: ForLine[Fraction | None]
+    condition: Condition | None
+    condition_error: ConditionError | None = field(eq=False)
+
+    @property
+    def source(self) -> Property | None:
+        return self.line.source
 
 
 @frozen
@@ -63,6 +77,8 @@ class Terrain:
     entered_across: frozenset[str] | None = None
     """``entered only across FEATURE…``: the features (or their tags) a step into such a cell must
     cross (``None``: any step)."""
+    conditional_costs: tuple[ConditionalCost, ...] = ()
+    """The ``cost … when …`` lines (not in ``costs``), in order: while one holds it overrides ``costs``."""
 
     @property
     def selectors(self) -> frozenset[str]:
@@ -85,15 +101,17 @@ def _defence(p: Property) -> Defence:
     return Defence(p.get("multiplier"), p.get("shift"), str(side) if side is not None else None)
 
 
-def compile_terrain(decl: Declaration, parents: Mapping[str, tuple[str, ...]]) -> Terrain:
-    """One ``terrain`` declaration as a ``Terrain``."""
+def compile_terrain(decl: Declaration, parents: Mapping[str, tuple[str, ...]], names: Names | None = None) -> Terrain:
+    """One ``terrain`` declaration as a ``Terrain`` (``names``: to read ``cost … when`` conditions)."""
+    costs = [p for p in decl.all("cost") if not p.get("condition")]
+    conditional = [p for p in decl.all("cost") if p.get("condition")]
     recon = decl.first("recon")
     spot = decl.first("spot")
     dice = spot.get("dice") if spot is not None else None
     return Terrain(
         name=decl.name, label=decl.display, decl=decl,
         tags=tag_closure(parents, (t for p in decl.all("tags") for t in as_names(p.get("tags")))),
-        costs=for_lines(decl.all("cost"), lambda p: None if p.has("no") else p.get("amount")),
+        costs=for_lines(costs, _cost),
         defence=for_lines(decl.all("defence"), _defence),
         recon=(Recon(str(recon.get("role")), recon.get("modifier"))
                if recon is not None and recon.get("modifier") is not None else None),
@@ -102,7 +120,14 @@ def compile_terrain(decl: Declaration, parents: Mapping[str, tuple[str, ...]]) -
         supplies=frozenset(n for p in decl.all("supplies") for n in as_names(p.get("sides"))),
         defers=decl.has("effects"),
         entered_across=frozenset(as_names(decl.first("entered").get("features"))) if decl.first("entered") else None,
+        conditional_costs=tuple(ConditionalCost(line, *read_condition(p.get("condition"), names))
+                                for line, p in zip(for_lines(conditional, _cost), conditional))
+        if names is not None else (),
     )
+
+
+def _cost(p: Property) -> Fraction | None:
+    return None if p.has("no") else p.get("amount")
 
 
 DRAWN_ON_EDGES = frozenset({"sides", "corners"})

@@ -170,11 +170,13 @@ class UnitType:
         """Whether any of ``names`` (selectors, as strings) names this type."""
         return not self.selectors.isdisjoint(names)
 
-    def moving_as(self, movement: str) -> "UnitType":
+    def moving_as(self, movement: str, static: bool = False) -> "UnitType":
         """This type as it moves under movement class ``movement`` (``do move … using CLASS``): named
         ``"TYPE as CLASS"``, named by the selectors that name this type, its own class replaced by
-        ``movement``, so terrain ``cost … for CLASS`` lines and the class's lines apply to it."""
-        moved = evolve(self, name=f"{self.name} as {movement}", movement=movement)
+        ``movement``, so terrain ``cost … for CLASS`` lines and the class's lines apply to it.
+        ``static``: its own class ``never moves``, and then neither does it as any other."""
+        moved = evolve(self, name=f"{self.name} as {movement}", movement=movement,
+                       never_moves=self.never_moves or static)
         own = {self.movement} - {self.name, *self.tags, self.side, self.nationality, self.size}
         object.__setattr__(moved, "selectors", (self.selectors - own) | {movement})
         return moved

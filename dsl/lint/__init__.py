@@ -21,6 +21,7 @@ the resolved model, kept out of the model classes, one family per module:
 - ``control``   E145–E149, E235, E236, W414: control, tracing, lasting side states and the victory
   forms that read them
 - ``after_combat`` E140-E144, W512-W514: advance after combat, the combat's retreat lines, statuses
+- ``turns``     E325, W417: the turn record and the weather
 - ``combat_model`` E230-E233, W515: a combat's model lines (what ``do fight`` offers), locking zones
 
 Suppressions: a comment ``# lint: ignore[W401]`` (codes or prefixes, comma
@@ -64,7 +65,7 @@ class RegisteredCheck:
 CHECKS: dict[str, RegisteredCheck] = {}
 
 FAMILIES = ("names", "tables", "rows", "cells", "contexts", "sequence", "unused", "sanity", "coverage", "steps",
-            "hexsides", "awards", "control", "after_combat", "combat_model")
+            "hexsides", "awards", "control", "after_combat", "turns", "combat_model")
 
 
 def check(code: str, name: str) -> Callable[[Check], Check]:

@@ -47,7 +47,8 @@ from typing import Iterable
 
 from ...dsl.compiled.calls import FireAtAircraft
 from ..combat import Engagement, roll_on_table
-from ..conditions import Scope, holds, line_condition
+from ..condition_lines import line_condition
+from ..conditions import Scope, holds
 from ..flags import BOARDED, BOMBARDED, UNBOARDED
 from ..modes import mode_forbids
 from ..status_effects import status_forbids

@@ -79,7 +79,8 @@ from ..actions import Action
 from ..advance import advance_after_combat
 from ..citations import because
 from ..combat import mode_roll_modifier, unit_factor
-from ..conditions import Scope, effect_condition, holds
+from ..condition_lines import effect_condition
+from ..conditions import Scope, holds
 from ..context import Context, Flow
 from ..effects import Target, carries_out, reads, sides_for
 from ..event_effects import trigger_moments

@@ -36,7 +36,8 @@ Readings (each a choice the rules leave open):
   when it names a unit type of the dummy's side, and as those types only, so it still passes for
   one).  ``using CLASS`` moves each counter as that movement class instead of its own, for this
   phase: the class's points, ``cell cost``, ``crosses only``, ``avoids`` … and the terrain's
-  ``cost … for CLASS`` lines (``Rules.moving_as``); a carrier then moves alone, carrying nothing.
+  ``cost … for CLASS`` lines (``Rules.moving_as``); a carrier then moves alone, carrying nothing,
+  and a type whose own class ``never moves`` does not move.
 - **Points left.**  A unit's unused points stay with it for the phase (``stay``
   keeps them all); stopping in a zone or on a marker, a zone-to-zone step, and
   being carried leave none.
@@ -56,7 +57,7 @@ from ..caches import board_cache, rules_cache
 from ..citations import cite
 from ..context import Context, Flow, arg_key
 from ..control import passed
-from ..costs import allowance
+from ..costs import allowance, cost_table
 from . import procedure
 from ..infiltration import infiltrate_moved, standing
 from ..modes import mode_forbids
@@ -224,9 +225,13 @@ class MovePhase:
         return self.left.get(unit_id, FULL)
 
     def points_in_hand(self, unit: Unit) -> Fraction | None:
-        """The points ``unit`` has left as a number: its whole allowance until it spends any."""
+        """The points ``unit`` has left as a number: its whole allowance (this turn's and weather's,
+        ``allowance … when``) until it spends any."""
         left = self.left.get(unit.id, FULL)
-        return allowance(self.ctx.rules, self.ctx.rules.unit_type(self.mover_type(unit))) if left == FULL else left
+        if left != FULL:
+            return left
+        ctx = self.ctx
+        return cost_table(ctx.rules, ctx.board, self.mover_type(unit), ctx.state.turn, ctx.state.weather).allowance
 
     def walked(self, unit_id: str, reach: mv.Reach, dest: str, cut: bool) -> None:
         """Keep what a move to ``dest`` left ``unit_id``: nothing when its walk was cut short."""

@@ -100,7 +100,7 @@ def may_stand(ctx: Context, unit: Unit, cell: str, *, no_enemy: bool) -> bool:
     (``no_enemy``) with no enemy the owner can see there."""
     unit_type = ctx.rules.unit_type(unit.type)
     if unit_type.kind == "unit":
-        table = cost_table(ctx.rules, ctx.board, unit.type)
+        table = cost_table(ctx.rules, ctx.board, unit.type, ctx.state.turn, ctx.state.weather)
         if cell not in table.cost or (table.must_end is not None and cell not in table.must_end):
             return False
     elif ctx.rules.terrain_cost(ctx.board.terrain(cell), unit_type, ctx.board.tags(cell)) is None:

@@ -9,7 +9,8 @@ from __future__ import annotations
 from attrs import evolve
 
 from ...dsl.effects import ModifyRoll, Where
-from ..conditions import Scope, effect_condition, holds
+from ..condition_lines import effect_condition
+from ..conditions import Scope, holds
 from ..context import Context
 from ..effects import Target, reads, sides_for
 from ..flags import USED_ROLL, with_arg

@@ -21,7 +21,8 @@ from ...dsl.compiled.actions import ActionRule
 from ...dsl.effects import Supply, Where
 from ...dsl.compiled.calls import CheckSupply
 from ..actions import Action
-from ..conditions import Scope, effect_condition, holds
+from ..condition_lines import effect_condition
+from ..conditions import Scope, holds
 from ..context import Context, Flow
 from ..effects import Target, reads, sides_for
 from . import procedure

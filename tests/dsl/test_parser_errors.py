@@ -20,9 +20,14 @@ def test_unterminated_string_is_an_unexpected_character():
     assert errors('\ntext "open\n') == [(2, 6, "E002", "unexpected character '\"'")]
 
 
-def test_unclosed_block_is_reported_at_the_end_and_stops():
+def test_unclosed_block_is_reported_at_its_opening_brace_and_stops():
     (only,) = errors("\nterrain clear {\n    cost 1\n")
-    assert only[2:] == ("E003", "file ends inside a '{' block")
+    assert only == (2, 15, "E003", "file ends inside a '{' block")
+
+
+def test_unclosed_block_is_the_last_brace_left_open_braces_in_comments_and_text_aside():
+    text = 'side a {\n    text "{"  # {\n}\nside b {\n    x {\n    }\n    y\n'
+    assert errors(text) == [(4, 8, "E003", "file ends inside a '{' block")]
 
 
 def test_provenance_before_words_gets_a_hint():

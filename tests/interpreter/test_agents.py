@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 from warbook.interpreter.actions import Action, Decision, IllegalActionError
+from warbook.interpreter.human import HumanAgent
 from warbook.interpreter.agents import (
     GreedyAgent,
-    HumanAgent,
     InputEnded,
     RandomAgent,
     ScriptedAgent,

@@ -285,6 +285,7 @@ EXAMPLES = {
     "strength": "strength loss attackers attack at least defenders defence lost",
     "restore": "restore 1 step to owner",
     "mark": "mark defenders shaken",
+    "set": "set weather mud",
     "no": "no effect",
 }
 """One effect line per verb of the vocabulary, with names the overlay declares."""
@@ -296,7 +297,7 @@ CARRIED_OUT = {"eliminate", "refit", "retreat", "stand", "break", "gain", "lose"
 EXTRA_ROLLS = {"roll": [(6, 1)]}
 """Dice an example rolls after the CRT's (the bonus table's d6)."""
 
-DECLARED = 'box reserve "Reserve"\naward taken "Taken" {\n    on eliminated\n    points 1\n}\n'
+DECLARED = 'box reserve "Reserve"\naward taken "Taken" {\n    on eliminated\n    points 1\n}\nweather mud "Mud"\n'
 STATUS = 'status shaken "Shaken" {\n    forbids attack\n}\n'
 """Declared after the result, so that the result's line numbers stay those asserted."""
 
@@ -323,9 +324,9 @@ def test_every_effect_verb_in_a_combat_result_is_carried_out_or_rejected_before_
         assert found == []
         fight(ctx, ["B1"], ["R1"], ["retreat R1 0103"] if verb == "retreat" else [])
     else:
-        assert found == [("E220", 8)]
+        assert found == [("E220", 9)]
         with pytest.raises(RulesError) as caught:
             fight(ctx, ["B1"], ["R1"])
         first = caught.value.diagnostics[0]
-        assert (first.code, first.span.line) == ("E220", 8)
+        assert (first.code, first.span.line) == ("E220", 9)
         dice.clear()

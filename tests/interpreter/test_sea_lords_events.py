@@ -29,7 +29,8 @@ from warbook.dsl.conditions import ConditionError, Names, parse_condition
 from warbook.dsl.effects import compile_effect
 from warbook.dsl.model import Property
 from driving import do_call, drive
-from warbook.interpreter.conditions import Happening, Scope, effect_condition, holds, lead
+from warbook.interpreter.condition_lines import effect_condition
+from warbook.interpreter.conditions import Happening, Scope, holds, lead
 from warbook.interpreter.context import Context
 from warbook.interpreter.flow import _end_of_turn
 from warbook.interpreter.procedures import PROCEDURES, load_procedures

@@ -112,6 +112,7 @@ def test_full_format_through_the_command_line(capsys, rules):
         "house.rules:8:8: E204 unknown result 'y' in cell 'x+y' of table 't' [unknown-result]",
         "   8 |     1: x+y",
         "              ^^^",
+        "",
     ]
 
 

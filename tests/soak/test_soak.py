@@ -1,4 +1,4 @@
-"""The soak: 10,000 random games across every shipped scenario, the invariants checked after every step.
+"""The soak: 10,000 random games across every scenario, the invariants checked after every step.
 
 Not part of the default run (``pytest`` deselects the ``soak`` marker); run it with
 ``pytest -m soak`` (``SOAK_GAMES=N`` for another total, ``SOAK_REPORT=FILE`` to append one
@@ -22,7 +22,10 @@ from warbook.interpreter.rng import choice_rng
 TOTAL = int(os.environ.get("SOAK_GAMES", "10000"))
 WEIGHTS = {"klicks": 20, "sea_lords": 1}
 """Games of a scenario per game of the others, by the scenario's prefix: a Several Klicks game is
-about a quarter of a second, a Sea Lords one one to two seconds."""
+about a quarter of a second, a Sea Lords one one to two seconds; any other (a mechanics gallery or
+example game, ``invariants.SCENARIOS``) weighs ``OTHER``."""
+OTHER = 20
+"""The weight of a gallery or example game: small, like a tactical one."""
 SEED_BASE = 100_000
 """Soak seeds start here, past those the conformance tests play."""
 
@@ -35,7 +38,7 @@ run has reported what it played."""
 def _chunks() -> list[tuple[Path, str, int, int]]:
     """``(scenario, name, first game, games)`` for every chunk of every scenario's share."""
     scenarios = sorted({path for path, _, _ in variants()})
-    weight = {p: next(w for prefix, w in WEIGHTS.items() if p.stem.startswith(prefix)) for p in scenarios}
+    weight = {p: next((w for prefix, w in WEIGHTS.items() if p.stem.startswith(prefix)), OTHER) for p in scenarios}
     total = sum(weight.values())
     out = []
     for path in scenarios:

@@ -384,7 +384,7 @@ def test_a_demoralised_side_is_public():
 def test_a_person_playing_sees_control_and_states():
     import io
 
-    from warbook.interpreter.agents import HumanAgent
+    from warbook.interpreter.human import HumanAgent
 
     game = victory_game()
     game.ctx.state = replace(game.ctx.state, side_states=(("red", "demoralised"),))

@@ -248,7 +248,7 @@ def test_a_person_playing_sees_which_of_their_counters_are_reduced():
     import io
 
     from warbook.interpreter.actions import Action, Decision
-    from warbook.interpreter.agents import HumanAgent
+    from warbook.interpreter.human import HumanAgent
 
     game = Game.new(SCENARIO, 1)
     game.ctx.state = replace(game.ctx.state, units=tuple(sorted([B(1, step=2), B(2), replace(column(2), hidden=True)])))
