@@ -283,6 +283,11 @@ RULES: tuple[CodeInfo, ...] = (
     CodeInfo("E224", "compound-cell-not-combining"),
     CodeInfo("E225", "recycle-mismatch"),
     CodeInfo("E226", "step-effect-on-single-step-type"),
+    # E230-E233 combat model: checks in dsl/lint/combat_model.py
+    CodeInfo("E230", "minimum-odds-never-read"),
+    CodeInfo("E231", "mandatory-attack-without-zone"),
+    CodeInfo("E232", "combat-model-never-fought"),
+    CodeInfo("E233", "mandatory-adjacent-not-adjacent"),
     # lasting side states: checks in dsl/lint/control.py
     CodeInfo("E235", "state-condition-with-moment"),
     CodeInfo("E236", "state-without-condition"),
@@ -382,6 +387,8 @@ RULES: tuple[CodeInfo, ...] = (
     CodeInfo("W512", "advance-zones-moot"),
     CodeInfo("W513", "retreat-extension-unused"),
     CodeInfo("W514", "status-never-given"),
+    # W515 locking zones: checks in dsl/lint/combat_model.py
+    CodeInfo("W515", "locking-zone-passable"),
     # I6 gaps, errata and coverage: checks in dsl/lint/coverage.py
     CodeInfo("I601", "provisional-value"),
     CodeInfo("I602", "errata"),

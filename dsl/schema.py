@@ -334,6 +334,15 @@ _add(_kind(
      "A retreating unit may pass through hexes it would overstack, and when the hex its retreat ends in "
      "would be overstacked it retreats on, at most this many hexes more; eliminated when it cannot end "
      "anywhere.", "repeat"),
+    ("each defender attacked once per phase", "A unit attacked by `do fight` may not be attacked again that phase."),
+    ("minimum odds <odds:ODDS>", "`do fight` offers no attack below these odds (before shifts)."),
+    ("any combination of attackers", "`do fight` offers every group of the units that may attack a hex, "
+     "from any hexes, not only one unit or all."),
+    ("mandatory attack (by units in enemy zones | on adjacent enemies)", "A side may not pass or stop "
+     "attacking while a unit in an enemy zone could attack (or an enemy unit next to its units, not yet "
+     "attacked, could be attacked) at the minimum odds.", "repeat"),
+    ("attacks declared before any is resolved", "`do fight`: a side declares all its attacks, then they are "
+     "resolved in the order declared (without it each is resolved as it is chosen)."),
 ))
 _add(_kind(
     "status", "A state a combat result puts units in (disrupted, disorganised): what it forbids, the factors "

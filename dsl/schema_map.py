@@ -100,6 +100,8 @@ MAP_KINDS: tuple[KindSpec, ...] = (
          "An enemy force with one of these entering the zone (by its own move, not a break-off) may be "
          "intercepted: the zone's owner picks units exerting it there, paying the action for each; the "
          "force stops in that cell, they move in, and a battle follows with the mover attacking."),
+        ("locks units in it", "An enemy unit standing in it when `do move` begins does not move (it leaves "
+         "only by a retreat, a break-off or an advance)."),
     ),
     kind_spec(
         "spotting", "How hidden units are found.", f"spotting {NAMED}",

@@ -8,6 +8,9 @@ string spelt twice.  A flag ``NAME:ARG`` carries an argument (``bombarded:0512``
 
 ATTACKED = "attacked"
 """Spent flag: the unit has attacked (in an assault) this phase."""
+DEFENDED = "defended"
+"""Spent flag: the unit was attacked by ``do fight`` this phase (kept only for a combat that says
+``each defender attacked once per phase`` or ``mandatory attack on adjacent enemies``)."""
 BROKE_OFF = "broke off"
 """Turn flag: the unit left a fight by a break-off result or choice."""
 COMMITTED = "committed"

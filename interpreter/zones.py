@@ -82,6 +82,20 @@ def _zone_of(world: World, unit: Unit, zone: ZoneRule) -> frozenset[str]:
     return frozenset(out)
 
 
+def locking_zone(world: World, unit: Unit) -> ZoneRule | None:
+    """The first zone that ``locks units in it`` exerted by an enemy of ``unit`` into the cell it
+    stands in (a zone its type ignores does not count); ``None``: it is free to move."""
+    zones = [z for z in zone_rules(world.rules) if z.locks]
+    if not zones or not unit.on_map:
+        return None
+    unit_type = world.rules.unit_type(unit.type)
+    others = others_on_map(world.state, unit.side)
+    for zone in zones:
+        if not zone.is_ignored_by(unit_type) and any(unit.location in zone_of(world, u, zone) for u in others):
+            return zone
+    return None
+
+
 def counter_types(rules: Rules) -> dict[str, bool]:
     """``is_counter`` of every unit type, read once per ``Rules``."""
     cache = rules_cache(rules)

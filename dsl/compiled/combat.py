@@ -130,6 +130,30 @@ def _retreat_rule(lines: tuple[Property, ...]) -> RetreatRule:
 
 
 @frozen
+class AttackModel:
+    """What ``do fight`` offers, as the combat's model lines say (``interpreter.procedures.attack_choice``);
+    the defaults are the fight without them: one unit or all, any defender again, no obligation."""
+
+    defenders_once: bool = False
+    minimum_odds: Odds | None = None
+    any_combination: bool = False
+    from_zones: bool = False
+    """``mandatory attack by units in enemy zones``."""
+    on_adjacent: bool = False
+    """``mandatory attack on adjacent enemies``."""
+    declared: bool = False
+    """``attacks declared before any is resolved`` (without it each attack is resolved as chosen)."""
+
+
+def _attack_model(decl: Declaration) -> AttackModel:
+    minimum = decl.first("minimum")
+    mandatory = decl.all("mandatory")
+    return AttackModel(decl.has("each"), minimum.get("odds") if minimum is not None else None, decl.has("any"),
+                       any(p.has("zones") for p in mandatory), any(p.has("adjacent") for p in mandatory),
+                       decl.has("attacks"))
+
+
+@frozen
 class CombatRule:
     """One combat procedure, every line of it read."""
 
@@ -169,6 +193,7 @@ class CombatRule:
     advance: Advance | None = None
     """The ``advance after combat`` line, read (``None``: units never advance after combat)."""
     retreat: RetreatRule = RetreatRule()
+    model: AttackModel = AttackModel()
     strengths: tuple[StrengthLine, ...] = ()
     """The ``strength attack|defence MULT … when …`` lines, in order."""
 
@@ -223,6 +248,7 @@ def compile_combat(decl: Declaration, names: Names) -> CombatRule:
         recon_refitted_first=recon is not None,
         recon_refitted_unless=as_names(recon.get("who")) if recon is not None else (),
         advance=_advance(first("advance")), retreat=_retreat_rule(decl.all("retreat")),
+        model=_attack_model(decl),
         strengths=tuple(StrengthLine("attack" if p.words[1].text == "attack" else "defence", p.get("multiplier"),
                                      as_names(p.get("who")), *_condition(p, names), p) for p in decl.all("strength")),
     )

@@ -35,6 +35,8 @@ class ZoneRule:
     ignored_by: tuple[str, ...] | None = None
     intercepts: Interception | None = None
     stops_source: Property | None = field(default=None, repr=False)
+    locks: bool = False
+    """``locks units in it``: an enemy unit that stands in it when a ``do move`` starts does not move."""
 
     @property
     def name(self) -> str:
@@ -56,5 +58,5 @@ def compile_zone(decl: Declaration) -> ZoneRule:
         as_names(exerted.get("who")) if exerted else None,
         as_names(ignored.get("who")) if ignored else None,
         Interception(as_names(intercepts.get("who")), str(intercepts.get("action")), intercepts) if intercepts else None,
-        decl.first("stops"),
+        decl.first("stops"), decl.has("locks"),
     )

@@ -22,6 +22,7 @@ the resolved model, kept out of the model classes, one family per module:
   forms that read them
 - ``after_combat`` E140-E144, W512-W514: advance after combat, the combat's retreat lines, statuses
 - ``turns``     E325, W417: the turn record and the weather
+- ``combat_model`` E230-E233, W515: a combat's model lines (what ``do fight`` offers), locking zones
 
 Suppressions: a comment ``# lint: ignore[W401]`` (codes or prefixes, comma
 separated) on a declaration's first line, or alone on the line just before it,
@@ -64,7 +65,7 @@ class RegisteredCheck:
 CHECKS: dict[str, RegisteredCheck] = {}
 
 FAMILIES = ("names", "tables", "rows", "cells", "contexts", "sequence", "unused", "sanity", "coverage", "steps",
-            "hexsides", "awards", "control", "after_combat", "turns")
+            "hexsides", "awards", "control", "after_combat", "turns", "combat_model")
 
 
 def check(code: str, name: str) -> Callable[[Check], Check]:

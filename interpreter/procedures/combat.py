@@ -1,6 +1,7 @@
 """The combat procedures: ``do fight COMBAT``, ``do bombard with COMBAT`` and ``do trigger MARKER…``.
 
-Each decides who attacks what and hands the fight to ``interpreter.results.resolve``.
+Each decides who attacks what and hands the fight to ``interpreter.results.resolve``; who may
+take part, the cells each may attack and the ranking are ``interpreter.procedures.attack_choice``'s.
 
 ``fight`` (an assault on adjacent hexes, or on the own cell when the combat is
 not ``adjacent``) runs in rounds.  In each round the unit that may still attack
@@ -18,7 +19,12 @@ breaks the tie (the source gives no order for equal motivation).  Each unit
 attacks at most once (``attacked`` in its phase flags); a cell may be attacked
 again by other units (the source limits attackers, not targets).  Only single
 units and the whole eligible group are offered, which keeps the choice small;
-any other subset is not an option.
+any other subset is not an option.  A combat's model lines change this
+(``attack_choice.attack_options``): ``any combination of attackers``, ``each
+defender attacked once per phase`` (``defended`` in the defenders' phase flags),
+``minimum odds``, ``mandatory attack …`` (no pass or ``done`` while an attack is
+owed), and ``attacks declared before any is resolved`` (a side's attacks are
+recorded as chosen and fought, in that order, when it is done).
 
 Who takes part: a unit may attack if it is real, on the map, has the combat's
 attack factor above 0, has a value for the combat's defence factor when the
@@ -62,7 +68,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from fractions import Fraction
 
-from attrs import evolve
+from attrs import evolve, frozen
 
 from ...dsl.effects import Attack, Where
 from ...dsl.compiled.combat import CombatRule
@@ -71,109 +77,23 @@ from ...dsl.model import Declaration
 from ...dsl.values import Dice
 from ..actions import Action
 from ..advance import advance_after_combat
-from ..caches import rules_cache
 from ..citations import because
-from ..cells import adjacency
-from ..combat import factor_name, mode_roll_modifier, unit_factor
+from ..combat import mode_roll_modifier, unit_factor
 from ..condition_lines import effect_condition
 from ..conditions import Scope, holds
 from ..context import Context, Flow
 from ..effects import Target, carries_out, reads, sides_for
 from ..event_effects import trigger_moments
-from ..flags import ATTACKED, BOMBARDED, TRAP
-from ..modes import forbidding_mode
+from ..flags import ATTACKED, BOMBARDED, DEFENDED, TRAP
 from . import procedure
+from .attack_choice import (Readiness, attack_cells, attack_options, combat_factor, may_attack_hidden, may_fire,
+                            ranking, targets_in, why_not_attack)
 from ..results import resolve
 from ..rules import Rules
 from ..side_states import forbids_attack
-from ..status_effects import status_forbids
 from ..state import Unit, replace
 
-
-# --- who may fight -------------------------------------------------------------------------
-
-
-def _cite(decl: Declaration | None) -> str:
-    names = decl.provenance.section_names if decl is not None else ()
-    return f" (§{names[0]})" if names else ""
-
-
-def _factor(combat: CombatRule, which: str) -> str | None:
-    return factor_name(combat, which)
-
-
-def _facts(ctx: Context) -> dict:
-    """Answers read from the rulebook once per compiled ``Rules`` (keyed by mode, combat and unit
-    type names, which name the same declarations for as long as that ``Rules`` lives), so the
-    procedures below ask no string-keyed rulebook questions at decision time."""
-    return rules_cache(ctx.rules).setdefault("combat_procedures", {})
-
-
-def may_attack_hidden(ctx: Context) -> bool:
-    """Whether face-down counters may be attacked unspotted (SPOTTING-style `unspotted may be attacked`)."""
-    spottings = ctx.rules.spottings.values()
-    return not spottings or any(s.unspotted_may_be_attacked for s in spottings)
-
-
-def _fights(ctx: Context, combat: CombatRule, unit: Unit) -> bool:
-    """Whether a real unit takes part in this kind of combat at all (has the defence factor it names)."""
-    defence = _factor(combat, "defence")
-    return defence is None or unit_factor(ctx, unit, defence) is not None
-
-
-def _type_facts(ctx: Context, combat: CombatRule, unit: Unit) -> tuple[bool, bool, bool]:
-    """For a real (not dummy) unit of ``unit.type`` in ``combat``: (it is fought as a target,
-    it may assault, it may bombard): what depends only on its type's printed factors."""
-    cache = _facts(ctx).setdefault("types", {})
-    key = (combat.name, unit.type, unit.step)
-    found = cache.get(key)
-    if found is None:
-        fights = _fights(ctx, combat, unit)
-        attack = unit_factor(ctx, unit, _factor(combat, "attack"))
-        fires = attack is not None and attack > 0
-        found = cache[key] = (ctx.rules.unit_type(unit.type).kind == "unit" and fights, fires and fights, fires)
-    return found
-
-
-def targets_in(ctx: Context, combat: CombatRule, cell: str, side: str) -> list[Unit]:
-    """The enemy counters of ``side`` in ``cell`` that an attack there fights: units and dummies."""
-    out = []
-    for unit in ctx.state.units_at(cell):
-        if unit.side == side or (unit.hidden and not may_attack_hidden(ctx)):
-            continue
-        if unit.dummy or _type_facts(ctx, combat, unit)[0]:
-            out.append(unit)
-    return out
-
-
-def _may_fire(ctx: Context, combat: CombatRule, unit: Unit, flag: str, *, ground: bool = True) -> bool:
-    """Real, on the map, not done yet, not forbidden by its mode, with an attack factor above 0.
-
-    ``ground``: it must also have the defence factor (an assault is fought by units that can be
-    fought back; a bombardment is not).
-    """
-    if unit.dummy or not unit.on_map or flag in unit.spent or forbidding_mode(ctx, unit, "attack") or \
-            (unit.status and status_forbids(ctx, unit, "attack")):
-        return False
-    return _type_facts(ctx, combat, unit)[1 if ground else 2]
-
-
-def attack_cells(ctx: Context, combat: CombatRule, unit: Unit) -> list[str]:
-    """Cells this unit may attack now: adjacent ones (``adjacent``) or its own, holding targets."""
-    if not _may_fire(ctx, combat, unit, ATTACKED):
-        return []
-    cells = ctx.board.neighbours(unit.location) if combat.adjacent else [unit.location]
-    return sorted(c for c in cells if targets_in(ctx, combat, c, unit.side))
-
-
-def _rank(ctx: Context, combat: CombatRule, unit: Unit) -> tuple[int, object]:
-    """Sort key: smaller goes first.  Units without the ordering factor go last."""
-    if combat.order_factor is None:
-        return (0, 0)
-    value = unit_factor(ctx, unit, combat.order_factor)
-    if value is None:
-        return (1, 0)
-    return (0, -value if combat.order_descending else value)
+__all__ = ["attack_cells", "bombard", "fight", "fight_rounds", "may_attack_hidden", "targets_in", "trigger"]
 
 
 def _flag(ctx: Context, ids: Iterable[str], flag: str, turn: bool = False) -> None:
@@ -204,33 +124,28 @@ def fight(ctx: Context, call: Fight) -> Flow:
     combat = ctx.rules.combats[call.combat]
     sides = _sides(ctx)
     finished: set[str] = set()
-    rank = _ranking(ctx, combat)
-    readiness = _Readiness(ctx, combat, sides)
+    rank = ranking(ctx, combat)
+    readiness = Readiness(ctx, combat, sides)
+    declared: dict[str, list[_Declared]] = {}  # (``attacks declared before any is resolved``)
     while True:
         ready = readiness.ready(finished)
         if not ready:
+            for side in sides:
+                yield from _resolve_declared(ctx, combat, side, declared.pop(side, []))
             return
         first = min((rank(u), sides.index(u.side)) for u, _ in ready.values())
         side = sides[first[1]]
         leaders = [u for u, _ in ready.values() if u.side == side and rank(u) == first[0]]
         mine = {uid: cells for uid, (u, cells) in ready.items() if u.side == side}
-        able: dict[str, list[str]] = {}  # each cell with the side's units that may attack it
-        for uid, cells in mine.items():
-            for c in cells:
-                able.setdefault(c, []).append(uid)
-        options = []
-        for cell in sorted({c for u in leaders for c in mine[u.id]}):
-            group = sorted(able[cell])
-            options.append(Action("attack", (cell, "with", *group)))
-            options.extend(Action("attack", (cell, "with", u.id)) for u in leaders if cell in mine[u.id])
-        options.extend(Action("pass", (u.id,)) for u in leaders)
-        options.append(DONE)
+        options, must = attack_options(ctx, combat, side, leaders, mine)
         action = yield from ctx.choose(
-            side, "attack", f"{combat.label}: {', '.join(u.id for u in leaders)} may attack now",
-            options, lambda a, side=side, leaders=leaders: _why_not_attack(ctx, combat, side, a, leaders))
+            side, "attack", f"{combat.label}: {', '.join(u.id for u in leaders)} may attack now"
+            + (f" ({', '.join(must)} must still attack or be attacked)" if must else ""),
+            options, lambda a, side=side, leaders=leaders: why_not_attack(ctx, combat, side, a, leaders))
         if action.kind == "done":
             finished.add(side)
             ctx.say(f"{side} makes no more attacks", kind="combat", side=side)
+            yield from _resolve_declared(ctx, combat, side, declared.pop(side, []))
             continue
         if action.kind == "pass":
             _flag(ctx, action.args, ATTACKED)
@@ -241,13 +156,55 @@ def fight(ctx: Context, call: Fight) -> Flow:
         _flag(ctx, ids, ATTACKED)
         attackers = [ctx.state.unit(i) for i in ids]
         defenders = targets_in(ctx, combat, cell, side)
-        ctx.say(f"{', '.join(ctx.label(u) for u in attackers)} attack {cell}", kind="attack", cell=cell,
-                units=list(ids), side=side)
-        places = {u.id: u.location for u in attackers}
-        retreated = yield from fight_rounds(ctx, combat, attackers, defenders, cell, reason=f"attack on {cell}",
-                                            side=side)
-        if combat.advance is not None:
-            yield from advance_after_combat(ctx, combat, side, places, cell, retreated)
+        if combat.model.defenders_once or combat.model.on_adjacent:
+            _flag(ctx, [u.id for u in defenders], DEFENDED)
+            defenders = [ctx.state.unit(u.id) for u in defenders]
+        if combat.model.declared:
+            declared.setdefault(side, []).append(_Declared(cell, {u.id: u.location for u in attackers},
+                                                           tuple(u.id for u in defenders)))
+            ctx.say(f"{', '.join(ctx.label(u) for u in attackers)} will attack {cell}", kind="combat", cell=cell,
+                    units=list(ids), side=side)
+            continue
+        yield from _attack_on(ctx, combat, side, cell, attackers, defenders)
+
+
+def _attack_on(ctx: Context, combat: CombatRule, side: str, cell: str, attackers: list[Unit],
+               defenders: list[Unit]) -> Flow:
+    """One attack of ``fight``: its rounds, then the advance after combat."""
+    ctx.say(f"{', '.join(ctx.label(u) for u in attackers)} attack {cell}", kind="attack", cell=cell,
+            units=[u.id for u in attackers], side=side)
+    places = {u.id: u.location for u in attackers}
+    retreated = yield from fight_rounds(ctx, combat, attackers, defenders, cell, reason=f"attack on {cell}",
+                                        side=side)
+    if combat.advance is not None:
+        yield from advance_after_combat(ctx, combat, side, places, cell, retreated)
+
+
+@frozen
+class _Declared:
+    """An attack declared and not yet resolved: the hex, where each attacker declared it from, and
+    the units attacked."""
+
+    cell: str
+    places: dict[str, str]
+    defenders: tuple[str, ...]
+
+
+def _resolve_declared(ctx: Context, combat: CombatRule, side: str, attacks: list[_Declared]) -> Flow:
+    """The side's declared attacks, resolved in the order declared: each by its units still where
+    they declared it from (an earlier attack's results or advance may have moved them) against
+    the units attacked still in the hex; with either side gone, it is not made."""
+    if attacks:
+        said = "its declared attack is" if len(attacks) == 1 else f"its {len(attacks)} declared attacks are"
+        ctx.say(f"{combat.label}: {side} has declared every attack; {said} resolved", kind="combat", side=side)
+    for attack in attacks:
+        attackers = [u for u in (ctx.state.unit(i) for i in attack.places) if u.location == attack.places[u.id]]
+        defenders = [u for u in (ctx.state.unit(i) for i in attack.defenders) if u.location == attack.cell]
+        if not attackers or not defenders:
+            ctx.say(f"the attack on {attack.cell} is not made: no {'attacker' if not attackers else 'defender'} "
+                    "is left in place", kind="combat", cell=attack.cell, side=side)
+            continue
+        yield from _attack_on(ctx, combat, side, attack.cell, attackers, defenders)
 
 
 DONE = Action("done")
@@ -287,169 +244,15 @@ def fight_rounds(ctx: Context, combat: CombatRule, attackers: list[Unit], defend
     return retreated
 
 
-class _Readiness:
-    """Who may attack what in one ``fight``, kept from round to round.
-
-    A unit may attack (``_may_fire``: real, not done yet, its mode allowing it) the cells next to
-    it (or its own, for a combat that is not ``adjacent``) holding counters another side may
-    attack.  After a round only what it changed is read again: the units that changed, and the
-    units in or next to a cell whose counters changed; so a fight of N rounds among N units does
-    not look at every unit every round.
-    """
-
-    def __init__(self, ctx: Context, combat: CombatRule, sides: list[str]):
-        self.ctx, self.sides = ctx, sides
-        self.around = adjacency(ctx.board) if combat.adjacent else None
-        self.facts = _type_facts_of(ctx, combat)
-        self.seen: tuple[Unit, ...] | None = None
-        self.held: dict[str, set[str]] = {}
-        self.entries: dict[str, tuple[Unit, list[str]]] = {}
-        self.order: dict[str, int] = {}
-
-    def ready(self, finished: set[str]) -> dict[str, tuple[Unit, list[str]]]:
-        """Each unit of a side not ``finished`` that may attack now, with the cells it may attack,
-        in player order and then the order of the state's units."""
-        units = self.ctx.state.units
-        if self.seen is None or len(units) != len(self.seen):
-            self.held = _target_holders(self.ctx, self.facts)
-            self.order = {u.id: n for n, u in enumerate(units)}
-            self.entries = {}
-            for unit in units:
-                self._look_at(unit)
-        elif units is not self.seen:
-            changed = [(was, now) for was, now in zip(self.seen, units) if was is not now]
-            cells = {u.location for pair in changed for u in pair if u.on_map}
-            for cell in cells:
-                self._hold(cell)
-            near = set(cells)
-            if self.around is not None:
-                for cell in cells:
-                    near.update(self.around.get(cell, ()))
-            for cell in near:
-                for unit in self.ctx.state.units_at(cell):
-                    self._look_at(unit)
-            for _, unit in changed:
-                self._look_at(unit)
-        self.seen = units
-        rank = self.sides.index
-        found = sorted((e for e in self.entries.values() if e[0].side not in finished),
-                       key=lambda e: (rank(e[0].side), self.order[e[0].id]))
-        return {e[0].id: e for e in found}
-
-    def _hold(self, cell: str) -> None:
-        """Read again which sides hold targets in ``cell`` (``_target_holders`` for one cell)."""
-        sides = _holders(self.ctx.state.units_at(cell), self.facts, may_attack_hidden(self.ctx))
-        if sides:
-            self.held[cell] = sides
-        else:
-            self.held.pop(cell, None)
-
-    def _targets(self, side: str, cell: str) -> bool:
-        holders = self.held.get(cell)
-        return holders is not None and (len(holders) > 1 or side not in holders)
-
-    def _look_at(self, unit: Unit) -> None:
-        """Read again whether ``unit`` may attack, and where."""
-        self.entries.pop(unit.id, None)
-        if (unit.side not in self.sides or not unit.on_map or unit.dummy or ATTACKED in unit.spent
-                or not self.facts(unit)[1] or (unit.mode and forbidding_mode(self.ctx, unit, "attack"))
-                or (unit.status and status_forbids(self.ctx, unit, "attack"))):
-            return
-        if self.around is None:
-            cells = [unit.location] if self._targets(unit.side, unit.location) else []
-        else:
-            cells = [c for c in self.around.get(unit.location, ()) if self._targets(unit.side, c)]  # in id order
-        if cells:
-            self.entries[unit.id] = (unit, cells)
-
-
-def _target_holders(ctx: Context, facts) -> dict[str, set[str]]:
-    """Every map cell holding counters that may be attacked in this combat, with their sides: a
-    side's targets (``targets_in``) are the cells held by any other side.  One pass over the
-    state's index of occupied cells serves every side."""
-    hidden_ok = may_attack_hidden(ctx)
-    out: dict[str, set[str]] = {}
-    for cell, here in ctx.state.units_by_cell().items():
-        if not cell[:1].isdigit():
-            continue  # a holding area (eliminated, a box …): nobody attacks there
-        sides = _holders(here, facts, hidden_ok)
-        if sides:
-            out[cell] = sides
-    return out
-
-
-def _holders(here: Iterable[Unit], facts, hidden_ok: bool) -> set[str]:
-    """The sides of the counters in one cell that may be attacked: units this combat fights, and
-    dummies; a face-down one only where hidden counters may be attacked."""
-    return {u.side for u in here if (hidden_ok or not u.hidden) and (u.dummy or facts(u)[0])}
-
-
-def _type_facts_of(ctx: Context, combat: CombatRule):
-    """``_type_facts`` for one combat, looked up by unit type and step (for real units)."""
-    known: dict[tuple[str, int], tuple[bool, bool, bool]] = {}
-
-    def facts(unit: Unit) -> tuple[bool, bool, bool]:
-        found = known.get((unit.type, unit.step))
-        if found is None:
-            found = known[unit.type, unit.step] = _type_facts(ctx, combat, unit)
-        return found
-
-    return facts
-
-
-def _ranking(ctx: Context, combat: CombatRule):
-    """``_rank`` for one combat, read once per unit type and step (a rank depends only on the factor shown)."""
-    if combat.order_factor is None:
-        return lambda unit: (0, 0)
-    ranks: dict[tuple[str, bool, int, frozenset[str]], tuple[int, object]] = {}
-
-    def rank(unit: Unit) -> tuple[int, object]:
-        key = (unit.type, unit.dummy, unit.step, unit.status)
-        found = ranks.get(key)
-        if found is None:
-            found = ranks[key] = _rank(ctx, combat, unit)
-        return found
-
-    return rank
-
-
-def _why_not_attack(ctx: Context, combat: CombatRule, side: str, action: Action, leaders: list[Unit]) -> str | None:
-    if action.kind != "attack" or len(action.args) < 3 or action.args[1] != "with":
-        return None
-    cell, ids = action.args[0], action.args[2:]
-    cite = _cite(combat.decl)
-    for unit_id in ids:
-        try:
-            unit = ctx.state.unit(unit_id)
-        except KeyError:
-            return f"there is no unit {unit_id!r}"
-        if unit.side != side:
-            return f"{unit_id} is not {side}'s"
-        mode = forbidding_mode(ctx, unit, "attack")
-        if mode is not None:
-            return f"{unit_id} is on {mode.label} orders, which forbid attacking{_cite(mode.decl)}"
-        status = status_forbids(ctx, unit, "attack")
-        if status is not None:
-            return f"{unit_id} is {status.label.lower()}, which forbids attacking{_cite(status.decl)}"
-        if ATTACKED in unit.spent:
-            return f"{unit_id} has already attacked this phase{cite}"
-        if combat.adjacent and cell not in set(ctx.board.neighbours(unit.location)):
-            return f"{unit_id} is not adjacent to {cell}: units in adjacent hexes can be attacked{cite}"
-    if cell in ctx.board.graph and not targets_in(ctx, combat, cell, side):
-        return f"{cell} holds no enemy counter that may be attacked{cite}"
-    if not any(u.id in ids for u in leaders):
-        return f"{', '.join(u.id for u in leaders)} attack first (in order of the combat's ranking){cite}"
-    return None
-
 
 # --- bombard ---------------------------------------------------------------------------------------
 
 
 def _reach(ctx: Context, combat: CombatRule, unit: Unit) -> tuple[list[str], bool]:
     """(enemy cells the unit may bombard, whether it flies there)."""
-    if not _may_fire(ctx, combat, unit, BOMBARDED, ground=False):
+    if not may_fire(ctx, combat, unit, BOMBARDED, ground=False):
         return [], False
-    reach = unit_factor(ctx, unit, _factor(combat, "range"))
+    reach = unit_factor(ctx, unit, combat_factor(combat, "range"))
     flies = False
     if reach is not None:
         cells = [c for c in ctx.board.within(unit.location, int(reach)) if c != unit.location]

@@ -22,7 +22,8 @@ Readings (each a choice the rules leave open):
 
 - **Who moves.**  Units and dummies on the map, except a type that ``never
   moves``/``needs transport`` or has no points, and a unit whose mode or status ``forbids
-  move``.  Other markers never move here.  A unit whose only choice would be
+  move``, or that stands in an enemy zone that ``locks units in it`` as the phase
+  begins.  Other markers never move here.  A unit whose only choice would be
   ``stay`` is not asked.  In a phase for one side (``side …``, ``for each side``:
   ``ctx.acting``) only its counters move; in a ``mutual`` one every side's do.
 - **Units without the factor** (air units print no motivation) move after all
@@ -64,7 +65,7 @@ from ..status_effects import status_forbids
 from ..situation import stop_markers
 from ..stacking import stacking_problem
 from ..state import Unit, replace
-from ..zones import is_counter
+from ..zones import is_counter, locking_zone, zone_rules
 from .transport import Transport
 from .watch_fire import WatchFire
 
@@ -98,6 +99,9 @@ class MovePhase:
         self.rank = _cell_rank(ctx.board)
         self.types_moving: dict[tuple[str, str], bool] = rules_cache(ctx.rules).setdefault("may_move", {})
         self.walk_can_stop = _walk_can_stop(ctx.rules)
+        self.locked = frozenset(u.id for u in ctx.state.units if locking_zone(ctx, u) is not None) \
+            if any(z.locks for z in zone_rules(ctx.rules)) else frozenset()
+        """Counters in an enemy zone that ``locks units in it`` as the phase begins: they do not move."""
 
     # --- order ----------------------------------------------------------------------------------
 
@@ -144,7 +148,8 @@ class MovePhase:
         """Whether a counter moves in this phase at all (see the module docstring)."""
         if not unit.on_map or (self.side is not None and unit.side != self.side) or \
                 (unit.mode and mode_forbids(self.ctx, unit, "move")) or \
-                (unit.status and status_forbids(self.ctx, unit, "move")):
+                (unit.status and status_forbids(self.ctx, unit, "move")) or \
+                unit.id in self.locked:
             return False
         # What a type may do: the side matters for a dummy's proxies, as do `only` and `using`.
         key = (unit.type, unit.side, self.only, self.using)

@@ -180,7 +180,7 @@ def test_twins_look_the_same_to_the_other_side(path, owner, viewer, first, secon
 
 
 @pytest.mark.xfail(strict=True, reason="issue 17 item 2, open: attack and bombard targets leave out face-down "
-                   "markers (interpreter/procedures/combat.py targets_in, _target_holders)")
+                   "markers (interpreter/procedures/attack_choice.py targets_in, target_holders)")
 @pytest.mark.parametrize("seed", SEEDS)
 def test_attack_targets_do_not_tell_a_trap(seed):
     play_twins(FIREBASE, seed, "vc_nva", "allies", "booby_trap", "dummy", 0)

@@ -1,0 +1,350 @@
+"""Who may attack what in ``do fight`` and ``do bombard``, and what ``fight`` offers a side.
+
+Split from ``interpreter.procedures.combat`` (which runs the fights): the units that take part in
+a combat, the cells they may attack, their ranking under ``order by``, the readiness kept from
+round to round, and why an attack is refused.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from itertools import combinations
+
+from ...dsl.compiled.combat import AttackModel, CombatRule
+from ...dsl.model import Declaration
+from ..actions import Action
+from ..caches import rules_cache
+from ..cells import adjacency
+from ..combat import combat_strength, factor_name, unit_factor
+from ..context import Context
+from ..flags import ATTACKED, DEFENDED
+from ..modes import forbidding_mode
+from ..status_effects import status_forbids
+from ..state import Unit
+from ..zones import enemy_zones
+
+
+def _cite(decl: Declaration | None) -> str:
+    names = decl.provenance.section_names if decl is not None else ()
+    return f" (§{names[0]})" if names else ""
+
+
+def combat_factor(combat: CombatRule, which: str) -> str | None:
+    return factor_name(combat, which)
+
+
+def _facts(ctx: Context) -> dict:
+    """Answers read from the rulebook once per compiled ``Rules`` (keyed by mode, combat and unit
+    type names, which name the same declarations for as long as that ``Rules`` lives), so the
+    procedures below ask no string-keyed rulebook questions at decision time."""
+    return rules_cache(ctx.rules).setdefault("combat_procedures", {})
+
+
+def may_attack_hidden(ctx: Context) -> bool:
+    """Whether face-down counters may be attacked unspotted (SPOTTING-style `unspotted may be attacked`)."""
+    spottings = ctx.rules.spottings.values()
+    return not spottings or any(s.unspotted_may_be_attacked for s in spottings)
+
+
+def _fights(ctx: Context, combat: CombatRule, unit: Unit) -> bool:
+    """Whether a real unit takes part in this kind of combat at all (has the defence factor it names)."""
+    defence = combat_factor(combat, "defence")
+    return defence is None or unit_factor(ctx, unit, defence) is not None
+
+
+def type_facts(ctx: Context, combat: CombatRule, unit: Unit) -> tuple[bool, bool, bool]:
+    """For a real (not dummy) unit of ``unit.type`` in ``combat``: (it is fought as a target,
+    it may assault, it may bombard): what depends only on its type's printed factors."""
+    cache = _facts(ctx).setdefault("types", {})
+    key = (combat.name, unit.type, unit.step)
+    found = cache.get(key)
+    if found is None:
+        fights = _fights(ctx, combat, unit)
+        attack = unit_factor(ctx, unit, combat_factor(combat, "attack"))
+        fires = attack is not None and attack > 0
+        found = cache[key] = (ctx.rules.unit_type(unit.type).kind == "unit" and fights, fires and fights, fires)
+    return found
+
+
+def targets_in(ctx: Context, combat: CombatRule, cell: str, side: str) -> list[Unit]:
+    """The enemy counters of ``side`` in ``cell`` that an attack there fights: units and dummies."""
+    out = []
+    for unit in ctx.state.units_at(cell):
+        if unit.side == side or (unit.hidden and not may_attack_hidden(ctx)) or \
+                (combat.model.defenders_once and DEFENDED in unit.spent):
+            continue
+        if unit.dummy or type_facts(ctx, combat, unit)[0]:
+            out.append(unit)
+    return out
+
+
+def may_fire(ctx: Context, combat: CombatRule, unit: Unit, flag: str, *, ground: bool = True) -> bool:
+    """Real, on the map, not done yet, not forbidden by its mode, with an attack factor above 0.
+
+    ``ground``: it must also have the defence factor (an assault is fought by units that can be
+    fought back; a bombardment is not).
+    """
+    if unit.dummy or not unit.on_map or flag in unit.spent or forbidding_mode(ctx, unit, "attack") or \
+            (unit.status and status_forbids(ctx, unit, "attack")):
+        return False
+    return type_facts(ctx, combat, unit)[1 if ground else 2]
+
+
+def attack_cells(ctx: Context, combat: CombatRule, unit: Unit) -> list[str]:
+    """Cells this unit may attack now: adjacent ones (``adjacent``) or its own, holding targets."""
+    if not may_fire(ctx, combat, unit, ATTACKED):
+        return []
+    cells = ctx.board.neighbours(unit.location) if combat.adjacent else [unit.location]
+    return sorted(c for c in cells if targets_in(ctx, combat, c, unit.side))
+
+
+def rank_key(ctx: Context, combat: CombatRule, unit: Unit) -> tuple[int, object]:
+    """Sort key: smaller goes first.  Units without the ordering factor go last."""
+    if combat.order_factor is None:
+        return (0, 0)
+    value = unit_factor(ctx, unit, combat.order_factor)
+    if value is None:
+        return (1, 0)
+    return (0, -value if combat.order_descending else value)
+
+
+class Readiness:
+    """Who may attack what in one ``fight``, kept from round to round.
+
+    A unit may attack (``may_fire``: real, not done yet, its mode allowing it) the cells next to
+    it (or its own, for a combat that is not ``adjacent``) holding counters another side may
+    attack.  After a round only what it changed is read again: the units that changed, and the
+    units in or next to a cell whose counters changed; so a fight of N rounds among N units does
+    not look at every unit every round.
+    """
+
+    def __init__(self, ctx: Context, combat: CombatRule, sides: list[str]):
+        self.ctx, self.sides = ctx, sides
+        self.around = adjacency(ctx.board) if combat.adjacent else None
+        self.facts = type_facts_of(ctx, combat)
+        self.once = combat.model.defenders_once
+        self.seen: tuple[Unit, ...] | None = None
+        self.held: dict[str, set[str]] = {}
+        self.entries: dict[str, tuple[Unit, list[str]]] = {}
+        self.order: dict[str, int] = {}
+
+    def ready(self, finished: set[str]) -> dict[str, tuple[Unit, list[str]]]:
+        """Each unit of a side not ``finished`` that may attack now, with the cells it may attack,
+        in player order and then the order of the state's units."""
+        units = self.ctx.state.units
+        if self.seen is None or len(units) != len(self.seen):
+            self.held = target_holders(self.ctx, self.facts, self.once)
+            self.order = {u.id: n for n, u in enumerate(units)}
+            self.entries = {}
+            for unit in units:
+                self._look_at(unit)
+        elif units is not self.seen:
+            changed = [(was, now) for was, now in zip(self.seen, units) if was is not now]
+            cells = {u.location for pair in changed for u in pair if u.on_map}
+            for cell in cells:
+                self._hold(cell)
+            near = set(cells)
+            if self.around is not None:
+                for cell in cells:
+                    near.update(self.around.get(cell, ()))
+            for cell in near:
+                for unit in self.ctx.state.units_at(cell):
+                    self._look_at(unit)
+            for _, unit in changed:
+                self._look_at(unit)
+        self.seen = units
+        rank = self.sides.index
+        found = sorted((e for e in self.entries.values() if e[0].side not in finished),
+                       key=lambda e: (rank(e[0].side), self.order[e[0].id]))
+        return {e[0].id: e for e in found}
+
+    def _hold(self, cell: str) -> None:
+        """Read again which sides hold targets in ``cell`` (``target_holders`` for one cell)."""
+        sides = holders(self.ctx.state.units_at(cell), self.facts, may_attack_hidden(self.ctx), self.once)
+        if sides:
+            self.held[cell] = sides
+        else:
+            self.held.pop(cell, None)
+
+    def _targets(self, side: str, cell: str) -> bool:
+        holders = self.held.get(cell)
+        return holders is not None and (len(holders) > 1 or side not in holders)
+
+    def _look_at(self, unit: Unit) -> None:
+        """Read again whether ``unit`` may attack, and where."""
+        self.entries.pop(unit.id, None)
+        if (unit.side not in self.sides or not unit.on_map or unit.dummy or ATTACKED in unit.spent
+                or not self.facts(unit)[1] or (unit.mode and forbidding_mode(self.ctx, unit, "attack"))
+                or (unit.status and status_forbids(self.ctx, unit, "attack"))):
+            return
+        if self.around is None:
+            cells = [unit.location] if self._targets(unit.side, unit.location) else []
+        else:
+            cells = [c for c in self.around.get(unit.location, ()) if self._targets(unit.side, c)]  # in id order
+        if cells:
+            self.entries[unit.id] = (unit, cells)
+
+
+def target_holders(ctx: Context, facts, once: bool = False) -> dict[str, set[str]]:
+    """Every map cell holding counters that may be attacked in this combat, with their sides: a
+    side's targets (``targets_in``) are the cells held by any other side.  One pass over the
+    state's index of occupied cells serves every side."""
+    hidden_ok = may_attack_hidden(ctx)
+    out: dict[str, set[str]] = {}
+    for cell, here in ctx.state.units_by_cell().items():
+        if not cell[:1].isdigit():
+            continue  # a holding area (eliminated, a box …): nobody attacks there
+        sides = holders(here, facts, hidden_ok, once)
+        if sides:
+            out[cell] = sides
+    return out
+
+
+def holders(here: Iterable[Unit], facts, hidden_ok: bool, once: bool = False) -> set[str]:
+    """The sides of the counters in one cell that may be attacked: units this combat fights, and
+    dummies; a face-down one only where hidden counters may be attacked; with ``once``
+    (``each defender attacked once per phase``), none attacked already this phase."""
+    return {u.side for u in here if (hidden_ok or not u.hidden) and (u.dummy or facts(u)[0])
+            and not (once and DEFENDED in u.spent)}
+
+
+def type_facts_of(ctx: Context, combat: CombatRule):
+    """``type_facts`` for one combat, looked up by unit type and step (for real units)."""
+    known: dict[tuple[str, int], tuple[bool, bool, bool]] = {}
+
+    def facts(unit: Unit) -> tuple[bool, bool, bool]:
+        found = known.get((unit.type, unit.step))
+        if found is None:
+            found = known[unit.type, unit.step] = type_facts(ctx, combat, unit)
+        return found
+
+    return facts
+
+
+def ranking(ctx: Context, combat: CombatRule):
+    """``rank_key`` for one combat, read once per unit type and step (a rank depends only on the factor shown)."""
+    if combat.order_factor is None:
+        return lambda unit: (0, 0)
+    ranks: dict[tuple[str, bool, int, frozenset[str]], tuple[int, object]] = {}
+
+    def rank(unit: Unit) -> tuple[int, object]:
+        key = (unit.type, unit.dummy, unit.step, unit.status)
+        found = ranks.get(key)
+        if found is None:
+            found = ranks[key] = rank_key(ctx, combat, unit)
+        return found
+
+    return rank
+
+
+def why_not_attack(ctx: Context, combat: CombatRule, side: str, action: Action, leaders: list[Unit]) -> str | None:
+    if action.kind != "attack" or len(action.args) < 3 or action.args[1] != "with":
+        return None
+    cell, ids = action.args[0], action.args[2:]
+    cite = _cite(combat.decl)
+    for unit_id in ids:
+        try:
+            unit = ctx.state.unit(unit_id)
+        except KeyError:
+            return f"there is no unit {unit_id!r}"
+        if unit.side != side:
+            return f"{unit_id} is not {side}'s"
+        mode = forbidding_mode(ctx, unit, "attack")
+        if mode is not None:
+            return f"{unit_id} is on {mode.label} orders, which forbid attacking{_cite(mode.decl)}"
+        status = status_forbids(ctx, unit, "attack")
+        if status is not None:
+            return f"{unit_id} is {status.label.lower()}, which forbids attacking{_cite(status.decl)}"
+        if ATTACKED in unit.spent:
+            return f"{unit_id} has already attacked this phase{cite}"
+        if combat.adjacent and cell not in set(ctx.board.neighbours(unit.location)):
+            return f"{unit_id} is not adjacent to {cell}: units in adjacent hexes can be attacked{cite}"
+    if cell in ctx.board.graph and not targets_in(ctx, combat, cell, side):
+        return f"{cell} holds no enemy counter that may be attacked{cite}"
+    if not any(u.id in ids for u in leaders):
+        return f"{', '.join(u.id for u in leaders)} attack first (in order of the combat's ranking){cite}"
+    if not odds_allowed(ctx, combat, ids, cell, side):
+        return f"the odds are below {combat.model.minimum_odds.text}, the least an attack may be made at{cite}"
+    return None
+
+
+# --- what fight offers -------------------------------------------------------------------------------
+
+
+def attack_options(ctx: Context, combat: CombatRule, side: str, leaders: list[Unit],
+                   mine: dict[str, list[str]]) -> tuple[list[Action], list[str]]:
+    """(the options ``fight`` offers ``side`` now, the units and cells it must still attack).
+
+    ``mine``: each of the side's units that may attack, with the cells it may attack.  Without the
+    combat's model lines: for each cell a leader may attack, every unit of the side that may attack
+    it together, then each leader alone; a pass for each leader; ``done``.  ``any combination of
+    attackers`` offers every group holding a leader instead, ``minimum odds`` drops the attacks
+    below them, and a ``mandatory attack`` takes away the passes and ``done`` that would leave an
+    obligation unmet (``obligations``)."""
+    model = combat.model
+    able: dict[str, list[str]] = {}  # each cell with the side's units that may attack it
+    for uid, cells in mine.items():
+        for c in cells:
+            able.setdefault(c, []).append(uid)
+    lead = {u.id for u in leaders}
+    options = []
+    for cell in sorted({c for u in leaders for c in mine[u.id]}):
+        group = sorted(able[cell])
+        if model.any_combination:
+            groups = [g for g in _groups(group) if lead.intersection(g)]
+        else:
+            groups = [group, *([u.id] for u in leaders if cell in mine[u.id])]
+        if model != AttackModel():  # (without model lines a lone unit is offered twice, as before them)
+            groups = [g for n, g in enumerate(groups) if g not in groups[:n]]
+        if model.minimum_odds is not None:
+            groups = [g for g in groups if odds_allowed(ctx, combat, g, cell, side)]
+        options.extend(Action("attack", (cell, "with", *g)) for g in groups)
+    must = obligations(ctx, combat, side, mine, able) if model.from_zones or model.on_adjacent else []
+    bound = {u for u in must if u in mine}
+    for cell in (c for c in must if c not in mine):
+        bound.update(uid for uid in lead if cell in mine[uid])
+    options.extend(Action("pass", (u.id,)) for u in leaders if u.id not in bound)
+    if not must:
+        options.append(Action("done"))
+    return options, must
+
+
+def _groups(ids: list[str]) -> list[list[str]]:
+    """Every non-empty group of ``ids``, largest first, then in the order of ``ids``."""
+    out = []
+    for size in range(len(ids), 0, -1):
+        out.extend(list(g) for g in combinations(ids, size))
+    return out
+
+
+def odds_allowed(ctx: Context, combat: CombatRule, ids: Iterable[str], cell: str, side: str) -> bool:
+    """Whether these units attacking ``cell`` reach the combat's ``minimum odds`` (attack to defence,
+    the defence as the combat's terrain line makes it, before any shift)."""
+    minimum = combat.model.minimum_odds
+    if minimum is None:
+        return True
+    attackers = [ctx.state.unit(i) for i in ids]
+    attack, defence = combat_strength(ctx, combat, attackers, targets_in(ctx, combat, cell, side), cell)
+    return defence == 0 or attack * minimum.defence >= defence * minimum.attack
+
+
+def obligations(ctx: Context, combat: CombatRule, side: str, mine: dict[str, list[str]],
+                able: dict[str, list[str]]) -> list[str]:
+    """What ``side`` must still attack under the combat's ``mandatory attack`` lines: its units in an
+    enemy zone their type does not ignore (``by units in enemy zones``) and the cells next to its
+    units holding enemy units not attacked yet this phase (``on adjacent enemies``), each only
+    where an attack at the minimum odds is possible (all the units that may attack the cell)."""
+    model = combat.model
+    allowed = {c: odds_allowed(ctx, combat, group, c, side) for c, group in able.items()}
+    out: list[str] = []
+    if model.from_zones:
+        zones = enemy_zones(ctx, side)
+        for uid, cells in mine.items():
+            zone = zones.get(ctx.state.unit(uid).location)
+            if zone is not None and not zone.is_ignored_by(ctx.rules.unit_type(ctx.state.unit(uid).type)) \
+                    and any(allowed[c] for c in cells):
+                out.append(uid)
+    if model.on_adjacent:
+        out += sorted(c for c in able if allowed[c]
+                      and any(DEFENDED not in u.spent for u in targets_in(ctx, combat, c, side)))
+    return out
