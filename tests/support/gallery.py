@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from driving import played
 from warbook.interpreter.agents import GreedyAgent, iter_play
 from warbook.interpreter.context import Context
 from warbook.interpreter.game import Game
@@ -35,6 +36,17 @@ def at_position(scenario, phase: str, *units: Unit, turn: int = 1, **state) -> C
     ctx = Context(scenario, seed=0)
     ctx.state = GameState(turn=turn, phase=phase, units=tuple(sorted(units)), **state)
     return ctx
+
+
+def random_games_replay_alike(path: Path, seeds=range(4)) -> list[Game]:
+    """Random games of ``path``, one per seed, each played to its end twice with the same log."""
+    games = []
+    for seed in seeds:
+        game = played(path, seed)
+        assert game.is_over(), f"seed {seed}: the game did not end"
+        assert played(path, seed).log == game.log, f"seed {seed}: the replay differs"
+        games.append(game)
+    return games
 
 
 def greedy_game(path: Path, seed: int) -> Game:

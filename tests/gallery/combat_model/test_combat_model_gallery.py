@@ -15,13 +15,11 @@ from pathlib import Path
 import pytest
 from attrs import evolve
 
-from driving import do_call, drive, options, played, run_cli
-from warbook.interpreter.agents import GreedyAgent, iter_play
+from driving import do_call, drive, options, run_cli
+from gallery import greedy_game, random_games_replay_alike
 from warbook.interpreter.context import Context
-from warbook.interpreter.game import Game
 from warbook.interpreter.procedures import PROCEDURES, load_procedures
 from warbook.interpreter.procedures.attack_choice import attack_options
-from warbook.interpreter.rng import choice_rng
 from warbook.interpreter.scenario import load_scenario
 from warbook.interpreter.state import GameState, Unit
 
@@ -224,19 +222,12 @@ def test_a_unit_in_a_locking_zone_does_not_move(scenario):
 
 
 def test_random_games_play_to_the_end_and_replay_alike():
-    for seed in range(4):
-        game = played(SCENARIO, seed)
-        assert game.is_over()
-        assert played(SCENARIO, seed).log == game.log
+    random_games_replay_alike(SCENARIO)
 
 
 def test_greedy_games_play_to_the_end():
     for seed in (1, 2):
-        game = Game.new(SCENARIO, seed)
-        agents = {side: GreedyAgent(choice_rng(seed, side), game) for side in game.ctx.rules.sides}
-        for _ in iter_play(game, agents):
-            pass
-        assert game.is_over()
+        assert greedy_game(SCENARIO, seed).is_over()
 
 
 def test_play_narrates_the_attacks(capsys):
