@@ -256,6 +256,8 @@ RULES: tuple[CodeInfo, ...] = (
     CodeInfo("E149", "end-score-not-cells"),
     CodeInfo("E150", "condition-not-of-weather-or-turn"),
     CodeInfo("E155", "factor-points-for-cells"),
+    CodeInfo("E156", "exit-without-box"),
+    CodeInfo("E157", "exit-never-offered"),
     # E2 tables: checks in dsl/lint/tables.py, rows.py, cells.py and contexts.py
     CodeInfo("E201", "bad-column-heading"),
     CodeInfo("E202", "duplicate-column"),

@@ -215,10 +215,10 @@ _add(_kind(
     "award", "A victory-point award (a line of a VP table).", f"award {_NAMED}",
     ("to <side:REF(side)>", "Who scores."),
     ("resource <resource:REF(resource)>", "What is scored (default: the rulebook's victory resource)."),
-    ("on (eliminated | refitted | revealed | infiltrated | held | controlled | <trigger:WORD>) [by combat]",
+    ("on (eliminated | refitted | revealed | infiltrated | held | controlled | exited | <trigger:WORD>) [by combat]",
      "What scores: a unit or marker leaving play, being revealed, a cell being held… `controlled`: each "
      "cell its `cells` name that the award's side controls (`control`), when a `do score` or the victory's "
-     "`score … at end` scores it."),
+     "`score … at end` scores it. `exited`: a unit of its `of` stepping off the map by an `exit`."),
     ("of <who:" + SEL + ">+", "Whose units or markers it counts."),
     ("cells <where:" + SEL + ">+ [except <except:" + SEL + ">+]",
      "For `held` and `infiltrated`: which cells count (less the exceptions)."),

@@ -154,4 +154,17 @@ MAP_KINDS: tuple[KindSpec, ...] = (
          "The cell the path starts from never blocks it."),
         ("zones lifted by friendly units", "An enemy zone does not block a cell that holds a friendly real unit."),
     ),
+    kind_spec(
+        "exit", "A way off the map: which units may leave it, from which cells, at what cost, and where they go.",
+        f"exit {NAMED}",
+        ("side <side:REF(side)>", "Whose units may exit. Without the line: any side's."),
+        ("units <who:" + SEL + ">+", "Which units may exit. Without the line: any unit of the side."),
+        ("from (map edge (north | south | east | west)+ | cells <where:" + SEL + ">+)",
+         "The cells a unit steps off the map from: on these edges of the map, or with these terrains, tags or "
+         "places. Several lines are alternatives."),
+        ("cost <points:NUM>",
+         "The movement points stepping off the map takes, beyond those of reaching such a cell. Without the "
+         "line: none."),
+        ("to <box:REF(box)>", "The box an exited unit goes to (required, E156); it scores `on exited` awards."),
+    ),
 )

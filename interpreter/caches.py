@@ -71,6 +71,8 @@ class MapMemos:
     """``control.controlled_cells``: the cells the ``control`` declaration controls."""
     trace_cells: dict = Factory(dict)
     """``tracing``: each trace's source cells named by terrain, tag or place (by trace name)."""
+    exit_cells: dict = Factory(dict)
+    """``exits``: the cells each exit lets a unit step off the map from (by exit name)."""
 
 
 def map_memos(rules: Rules, board: Board) -> MapMemos:

@@ -34,7 +34,7 @@ from ..dsl.compiled.control import ControlRule, StateRule, TraceRule, compile_co
 from ..dsl.compiled.events import EventRule, compile_event
 from ..dsl.compiled.lines import as_names
 from ..dsl.compiled.modes import Mode, Spotting, compile_mode, compile_spotting
-from ..dsl.compiled.movement import MovementClass, compile_movement
+from ..dsl.compiled.movement import ExitRule, MovementClass, compile_exit, compile_movement
 from ..dsl.compiled.scoring import Award, Resource, Victory, compile_award, compile_resource, compile_victory
 from ..dsl.compiled.sequence import PhasePlan, SequencePlan, TurnRecord, compile_phase, compile_sequence
 from ..dsl.compiled.sides import Side, compile_side
@@ -129,6 +129,8 @@ class Rules:
         self.eliminated_box: str = next((b.name for b in self.boxes.values() if b.holds_eliminated), ELIMINATED)
         """Where eliminated units go: the box that ``holds eliminated``, else out of play."""
         self.zones: tuple[ZoneRule, ...] = tuple(compile_zone(d) for d in self._in_force("zone"))
+        self.exits: tuple[ExitRule, ...] = tuple(compile_exit(d) for d in rulebook.of_kind("exit"))
+        """The ways off the map (``interpreter.exits``), in the order declared."""
         control = rulebook.of_kind("control")
         self.control: ControlRule | None = compile_control(control[0]) if control else None
         """Who holds each cell and how it changes hands (``interpreter.control``); ``None``: no control."""

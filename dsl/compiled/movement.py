@@ -164,3 +164,34 @@ def compile_movement(decl: Declaration, names: Names | None = None) -> MovementC
                                        *read_condition(p.get("condition"), names), p)
                          for p in decl.all("allowance")) if names is not None else (),
     )
+
+
+@frozen
+class ExitRule:
+    """``exit NAME { … }``: who may step off the map, from where, at what cost, into which box."""
+
+    name: str
+    label: str
+    decl: Declaration = field(repr=False)
+    side: str | None
+    """Whose units may exit (``None``: any side's)."""
+    who: tuple[str, ...]
+    """Which units (empty: any of the side)."""
+    edges: frozenset[str]
+    """``from map edge …``: the map edges (``north`` … ``west``) exit cells lie on."""
+    where: tuple[str, ...]
+    """``from cells …``: the selectors exit cells are named by."""
+    cost: Fraction
+    box: str | None
+    """The box exited units go to (``None`` only in a rulebook lint refuses, E156)."""
+
+
+def compile_exit(decl: Declaration) -> ExitRule:
+    """One ``exit`` declaration as an ``ExitRule``."""
+    side, units, cost, box = decl.first("side"), decl.first("units"), decl.first("cost"), decl.first("to")
+    edges = frozenset(w.text for p in decl.all("from") if p.has("edge") for w in p.words[3:] if not w.quoted)
+    return ExitRule(decl.name, decl.display, decl, str(side.get("side")) if side else None,
+                    as_names(units.get("who")) if units else (), edges,
+                    tuple(n for p in decl.all("from") for n in as_names(p.get("where"))),
+                    Fraction(cost.get("points")) if cost else Fraction(0),
+                    str(box.get("box")) if box else None)

@@ -49,7 +49,7 @@ def compile_resource(decl: Declaration) -> Resource:
     )
 
 
-ON = ("eliminated", "refitted", "revealed", "infiltrated", "held", "controlled")
+ON = ("eliminated", "refitted", "revealed", "infiltrated", "held", "controlled", "exited")
 """What an award may score ``on`` besides a trigger of the designer's own naming."""
 
 

@@ -58,6 +58,7 @@ from ..citations import cite
 from ..context import Context, Flow, arg_key
 from ..control import passed
 from ..costs import allowance, cost_table
+from ..exits import exit_cell, exits_for, step_off
 from . import procedure
 from ..infiltration import infiltrate_moved, standing
 from ..modes import mode_forbids
@@ -258,12 +259,17 @@ class MovePhase:
         options.append(get(None) or _move_option(moves, uid, None))
         if may_wait:
             options.append(Action("wait", (uid,)))
+        ways_off = self.ways_off(unit, reach) if ctx.rules.exits else {}
+        options[:0] = [Action("exit", (uid, name)) for name in ways_off]
         if len(options) == 1:
             self.finish(uid)
             return False
 
         def why_not(action: Action) -> str | None:
             other = self.not_your_turn(action, uid)
+            if action.kind == "exit" and not other:
+                return None if action.args[1:] and action.args[1] in ways_off else \
+                    f"{uid} cannot exit the map that way now (it exits by {', '.join(ways_off) or 'none'})"
             if other or action.kind not in ("move", "stay", "wait"):
                 return other or f"{action.kind!r} is not a move: move {uid} CELL, or stay {uid}"
             if action.kind == "wait":
@@ -280,6 +286,9 @@ class MovePhase:
         if action.kind == "stay":
             self.finish(uid)
             return False
+        if action.kind == "exit":
+            yield from self.exit_map(unit, reach, *ways_off[action.args[1]])
+            return False
         dest = action.args[1]
         if not self.walk_can_stop:
             # It arrives already ``moved`` (what ``walk`` then ``finish`` give), in one state change.
@@ -294,6 +303,29 @@ class MovePhase:
         self.say_moved(unit, reach, final)
         self.finish(uid)
         return False
+
+    def ways_off(self, unit: Unit, reach: mv.Reach) -> dict[str, tuple]:
+        """The exits ``unit`` may take now (``interpreter.exits``), by name: each with its rule and the
+        cell it steps off from."""
+        out = {}
+        for rule in exits_for(self.ctx.rules, unit):
+            cell = exit_cell(self.ctx, rule, unit.location, reach.ends, self.points_in_hand(unit), reach.points_left)
+            if cell is not None:
+                out[rule.name] = (rule, cell)
+        return out
+
+    def exit_map(self, unit: Unit, reach: mv.Reach, rule, cell: str) -> Flow:
+        """Walk ``unit`` to ``cell`` and, if nothing stops it there, step it off the map by ``rule``."""
+        uid = unit.id
+        if cell != unit.location:
+            final, cut = yield from self.walk(unit, reach.path(cell))
+            self.walked(uid, reach, cell, cut)
+            self.say_moved(unit, reach, final)
+            if cut or final != cell:
+                self.finish(uid)
+                return
+        step_off(self.ctx, self.ctx.state.unit(uid), rule)
+        self.done.add(uid)
 
     def say_moved(self, unit: Unit, reach: mv.Reach, final: str, now: Unit | None = None) -> None:
         """Log that ``unit`` moved from where it started to ``final`` (nothing when it did not)."""

@@ -16,6 +16,7 @@ from gallery import at_position, greedy_game, random_games_replay_alike, scenari
 from warbook.interpreter import movement as mv
 from warbook.interpreter.context import Context
 from warbook.interpreter.procedures import PROCEDURES
+from warbook.interpreter.procedures.move import MovePhase
 from warbook.interpreter.state import Unit
 
 HERE = Path(__file__).parent
@@ -102,6 +103,32 @@ def test_only_the_named_counters_move_in_a_phase_for_them(scenario):
     assert mv.proxies(ctx.rules, DECOY) == ("militia", "trucks")
 
 
+def test_a_unit_steps_off_the_map_from_the_exit_cell_it_reaches_with_most_points(scenario):
+    tanks = Unit("B2", "tanks", "blue", "0502")
+    ctx = make(scenario, tanks, *FAR)
+    ctx.acting = "blue"
+    call = do_call(ctx.rules, "move", step="movement")
+    # From 0502 the east edge (column 6) is one hex away: 0601 and 0602 each cost 1, leaving 2 of
+    # the tanks' 3 (the exit costs 1); the lower id, 0601, is where it steps off.
+    (decision,) = drive(PROCEDURES["move"](ctx, call), ["exit B2 east"])
+    assert "exit B2 east" in options(decision)
+    assert ctx.state.unit("B2").location == "exited"
+    assert ctx.state.resource("blue", "vp") == 2
+    assert any(e.get("kind") == "exit" and e["cell"] == "0601" for e in ctx.events)
+
+
+def test_no_exit_without_the_points_to_step_off(scenario):
+    # On the edge with no points left there is no exit; red may never exit (the exit is blue's).
+    tanks, trucks = Unit("B2", "tanks", "blue", "0601"), Unit("R3", "trucks", "red", "0604")
+    ctx = make(scenario, tanks, trucks, *FAR)
+    ctx.acting = "blue"
+    moving = MovePhase(ctx, do_call(ctx.rules, "move", step="movement"))
+    moving.left["B2"] = 0
+    assert moving.ways_off(tanks, mv.reach(ctx, tanks, 0)) == {}
+    assert set(moving.ways_off(tanks, mv.reach(ctx, tanks))) == {"east"}
+    assert moving.ways_off(trucks, mv.reach(ctx, trucks)) == {}
+
+
 # --- whole games -----------------------------------------------------------------------------------------
 
 
@@ -113,7 +140,9 @@ def test_greedy_games_play_to_the_end():
     assert greedy_game(SCENARIO, 2).is_over()
 
 
-def test_play_narrates_the_rail_move(capsys):
+def test_play_narrates_the_rail_move_and_the_exit(capsys):
     code, out, _ = run_cli(capsys, "play", str(SCENARIO), "--seed", "1")
     assert code == 0
     assert "Turn 1 — Rail movement (blue)\n  B1 Rifles moves 0102 → 0202 (1 movement point)" in out
+    code, out, _ = run_cli(capsys, "play", str(SCENARIO), "--seed", "2")
+    assert "  B2 Tanks exits the map at 0601 (East edge)\n  Blue: +2 vp, now 2 (Units exited: B2 Tanks)" in out

@@ -1,0 +1,84 @@
+"""Exits: units stepping off the map by an ``exit`` declaration, during ``do move``.
+
+An ``exit NAME { side …; units …; from …; cost N; to BOX }`` lets a unit its ``side`` and
+``units`` name leave the map from a cell on the map edges (or with the selectors) it names, when it
+can reach such a cell (or stands in one) with at least ``cost`` movement points left.  Its owner
+chooses ``exit UNIT NAME`` among its moves (``interpreter.procedures.move``); the unit walks to the
+exit cell it reaches with the most points left (the lowest id among equals), as any move walks,
+and if nothing stops it on the way it steps off: it goes to the box, and scores the awards ``on
+exited`` of it.  A dummy that exits is removed, and scores nothing.
+
+Limits: exits are offered by ``do move`` only (an operation's ``move force`` has none; lint E157
+refuses an exit that no ``do move`` could offer).  A carrier exits alone.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from attrs import evolve
+
+from ..dsl.compiled.movement import ExitRule
+from .caches import map_memos
+from .cells import cells_named
+from .citations import because
+from .context import Context
+from .rules import Rules
+from .state import Unit
+from .tracing import on_edge
+from .victory import award_for_loss
+
+
+def exit_cells(ctx: Context, rule: ExitRule) -> frozenset[str]:
+    """The cells a unit may step off the map from by ``rule`` (kept per rules and map)."""
+    memo = map_memos(ctx.rules, ctx.board).exit_cells
+    found = memo.get(rule.name)
+    if found is None:
+        board = ctx.board
+        cells = {c for c in board.cells if on_edge(board, c, rule.edges)} if rule.edges else set()
+        if rule.where:
+            cells |= cells_named(ctx.rules, board, rule.where)
+        found = memo[rule.name] = frozenset(cells)
+    return found
+
+
+def exits_for(rules: Rules, unit: Unit) -> tuple[ExitRule, ...]:
+    """The exits ``unit`` may use: its side's (or any side's), naming it when they name units."""
+    unit_type = rules.unit_type(unit.type)
+    return tuple(rule for rule in rules.exits if rule.side in (None, unit.side)
+                 and (not rule.who or unit_type.matches(rule.who) or unit_type.dummy))
+
+
+def exit_cell(ctx: Context, rule: ExitRule, start: str, ends: dict[str, Fraction | None],
+              left: Fraction | None, points_left) -> str | None:
+    """Where ``rule`` lets the unit step off: the exit cell it reaches (or stands in) with the most
+    points left, at least the exit's cost (``None`` points: no limit); ``None`` when there is none."""
+    cells = exit_cells(ctx, rule)
+    best: tuple[Fraction, str] | None = None
+    for cell in sorted(cells):
+        if cell == start:
+            have = left
+        elif cell in ends:
+            have = points_left(cell)
+        else:
+            continue
+        have_value = Fraction(10**9) if have is None else have
+        if have_value < rule.cost:
+            continue
+        if best is None or have_value > best[0]:
+            best = (have_value, cell)
+    return best[1] if best else None
+
+
+def step_off(ctx: Context, unit: Unit, rule: ExitRule) -> None:
+    """``unit`` (on the map) leaves it by ``rule``: to the exit's box, scoring ``on exited`` awards."""
+    unit = ctx.state.unit(unit.id)
+    box = rule.box
+    ctx.update_unit(evolve(unit, location=box, mode=None, status=frozenset()))
+    if unit.dummy:
+        ctx.say(f"{unit.id} was a dummy and is removed as it exits at {unit.location}", kind="exit",
+                unit=unit.id, cell=unit.location, dummy=True)
+        return
+    ctx.say(because(f"{ctx.label(unit)} exits the map at {unit.location}", rule.decl, None, rule.label),
+            kind="exit", unit=unit.id, cell=unit.location, box=box, side=unit.side)
+    award_for_loss(ctx, unit, "exited")
