@@ -53,20 +53,19 @@ def exit_cell(ctx: Context, rule: ExitRule, start: str, ends: dict[str, Fraction
               left: Fraction | None, points_left) -> str | None:
     """Where ``rule`` lets the unit step off: the exit cell it reaches (or stands in) with the most
     points left, at least the exit's cost (``None`` points: no limit); ``None`` when there is none."""
-    cells = exit_cells(ctx, rule)
-    best: tuple[Fraction, str] | None = None
-    for cell in sorted(cells):
+    best: tuple[tuple[bool, Fraction], str] | None = None
+    for cell in sorted(exit_cells(ctx, rule)):
         if cell == start:
             have = left
         elif cell in ends:
             have = points_left(cell)
         else:
             continue
-        have_value = Fraction(10**9) if have is None else have
-        if have_value < rule.cost:
+        if have is not None and have < rule.cost:
             continue
-        if best is None or have_value > best[0]:
-            best = (have_value, cell)
+        rank = (have is None, have or Fraction(0))  # no limit beats any number of points
+        if best is None or rank > best[0]:
+            best = (rank, cell)
     return best[1] if best else None
 
 
