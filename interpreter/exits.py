@@ -9,7 +9,9 @@ and if nothing stops it on the way it steps off: it goes to the box, and scores 
 exited`` of it.  A dummy that exits is removed, and scores nothing.
 
 Limits: exits are offered by ``do move`` only (an operation's ``move force`` has none; lint E157
-refuses an exit that no ``do move`` could offer).  A carrier exits alone.
+refuses an exit that no ``do move`` could offer).  A carrier (a type that ``carries`` units) moves
+by its own legs there and is offered none, except under ``do move using CLASS``, where it moves, and
+may exit, alone.
 """
 
 from __future__ import annotations

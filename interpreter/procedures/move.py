@@ -98,7 +98,8 @@ class MovePhase:
         self.transport = Transport(self)
         self.options = _move_options(ctx.board)
         self.rank = _cell_rank(ctx.board)
-        self.types_moving: dict[tuple[str, str], bool] = rules_cache(ctx.rules).setdefault("may_move", {})
+        self.types_moving: dict[tuple, bool] = rules_cache(ctx.rules).setdefault("may_move", {})
+        """Whether a type moves, by (type, side, ``only``, ``using``): shared by every move phase of the rules."""
         self.walk_can_stop = _walk_can_stop(ctx.rules)
         self.locked = frozenset(u.id for u in ctx.state.units if locking_zone(ctx, u) is not None) \
             if any(z.locks for z in zone_rules(ctx.rules)) else frozenset()
