@@ -28,8 +28,8 @@ from ..dsl.compiled.combat import Advance, CombatRule
 from .actions import Action
 from .citations import because
 from .context import Context, Flow
-from .costs import cost_table, never_moves
-from .retreats import enemy_occupied
+from .costs import never_moves
+from .retreats import enemy_occupied, entry_problem
 from .stacking import stacking_problem
 from .state import Unit
 from .zones import enemy_zones
@@ -67,12 +67,7 @@ def advance_problem(ctx: Context, advance: Advance, unit: Unit, cell: str) -> st
         return f"{unit.id} never moves"
     if advance.who and not unit_type.matches(advance.who):
         return f"only {', '.join(advance.who)} advance after combat"
-    if enemy_occupied(ctx, cell, unit.side):
-        return f"{cell} holds enemy counters"
-    costs = cost_table(ctx.rules, ctx.board, unit.type, ctx.state.turn, ctx.state.weather)
-    if cell not in costs.cost:
-        return costs.barred.get(cell, f"{unit.id} may not enter {cell}")
-    return stacking_problem(ctx, unit.side, cell, [unit])
+    return entry_problem(ctx, unit, cell) or stacking_problem(ctx, unit.side, cell, [unit])
 
 
 def advance_after_combat(ctx: Context, combat: CombatRule, side: str, attackers: dict[str, str], cell: str,

@@ -61,6 +61,17 @@ def enemy_occupied(ctx: Context, cell: str, side: str) -> bool:
     return any(u.side != side and is_counter(ctx.rules.unit_type(u.type)) for u in ctx.state.units_at(cell))
 
 
+def entry_problem(ctx: Context, unit: Unit, cell: str) -> str | None:
+    """Why ``unit`` may not be put into ``cell`` outside a move (a retreat, an advance after combat):
+    enemy counters hold it, or the unit's cost table (this turn's and weather's) bars it; else ``None``."""
+    if enemy_occupied(ctx, cell, unit.side):
+        return f"{cell} holds enemy counters"
+    costs = cost_table(ctx.rules, ctx.board, unit.type, ctx.state.turn, ctx.state.weather)
+    if cell not in costs.cost:
+        return costs.barred.get(cell, f"{unit.id} may not enter {cell}")
+    return None
+
+
 def retreat_problem(ctx: Context, unit: Unit, cell: str, origin: str | None = None, step: int = 1, *,
                     rule: RetreatRule = DEFAULT_RETREAT, start: str | None = None) -> str | None:
     """Why ``unit`` may not retreat into ``cell`` from ``start`` (where it stands, unless given) as its
@@ -76,11 +87,9 @@ def retreat_problem(ctx: Context, unit: Unit, cell: str, origin: str | None = No
         return f"{cell} is not adjacent to {start}"
     if ctx.board.distance(origin, cell) != step:
         return f"{cell} is not {step} hex(es) from {origin}, where the retreat began"
-    if enemy_occupied(ctx, cell, unit.side):
-        return f"{cell} holds enemy counters"
-    costs = cost_table(ctx.rules, ctx.board, unit.type, ctx.state.turn, ctx.state.weather)
-    if cell not in costs.cost:
-        return costs.barred.get(cell, f"{unit.id} may not enter {cell}")
+    entry = entry_problem(ctx, unit, cell)
+    if entry is not None:
+        return entry
     if not rule.through_friendly and any(u.side == unit.side and u.id != unit.id and is_counter(
             ctx.rules.unit_type(u.type)) for u in ctx.state.units_at(cell)):
         return f"{cell} holds friendly units, which retreats may not pass through"
