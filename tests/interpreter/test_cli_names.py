@@ -8,7 +8,7 @@ import pytest
 from driving import run_cli as run
 
 import warbook
-from warbook.interpreter.cli import _seats
+from warbook.interpreter.cli.play import seat_agents
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -71,10 +71,10 @@ def test_a_side_is_seated_by_name(capsys, monkeypatch):
 
 def test_seats_come_from_agents_in_player_order_then_sides_by_name():
     sides = ("vc_nva", "allies")
-    assert _seats(sides, [], []) == {"vc_nva": "random", "allies": "random"}
-    assert _seats(sides, ["greedy", "random"], [("allies", "human")]) == {"vc_nva": "greedy", "allies": "human"}
-    assert _seats(sides, [], [("allies", "human"), ("vc_nva", "greedy")]) == {"vc_nva": "greedy", "allies": "human"}
-    assert _seats(sides, ["human"], []).startswith("--agents names 1 agent but the scenario has 2 sides")
+    assert seat_agents(sides, [], []) == {"vc_nva": "random", "allies": "random"}
+    assert seat_agents(sides, ["greedy", "random"], [("allies", "human")]) == {"vc_nva": "greedy", "allies": "human"}
+    assert seat_agents(sides, [], [("allies", "human"), ("vc_nva", "greedy")]) == {"vc_nva": "greedy", "allies": "human"}
+    assert seat_agents(sides, ["human"], []).startswith("--agents names 1 agent but the scenario has 2 sides")
 
 
 @pytest.mark.parametrize("argv, message", [

@@ -1,0 +1,65 @@
+"""The ``warbook`` command: one subcommand per stage, one module per subcommand (or pair).
+
+Wherever a command takes a rulebook or a scenario, a shipped game's name does as
+well as a path (``warbook play NAME``, ``warbook lint NAME``, ``warbook show NAME``;
+``interpreter.catalogue``), from any folder.
+
+Exit codes (ruff's): 0 clean, 1 diagnostics at or above the fail level, 2 a
+usage error or a bug in warbook.  ``--exit-zero`` turns 1 into 0 but never
+masks 2.  Only this package writes to stdout and stderr (and the human agent,
+to the terminal stream it is handed).
+
+A subcommand is a module of this package with a ``register(sub)`` function that adds its
+parser(s) to argparse's subparsers, each with ``set_defaults(run=FUNCTION)``; ``COMMANDS``
+is the one registry, in the order ``warbook --help`` lists them.  Command modules import the
+engine inside their ``run`` functions, so ``warbook lint`` of a rules file loads the language
+alone.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import NoReturn, Sequence
+
+from ... import __version__
+from . import fmt, lint, listing, play
+from .common import EXIT_CLEAN, EXIT_ERROR, Parser
+
+COMMANDS = (listing, lint, fmt, play)
+"""Every subcommand module, in the order ``warbook --help`` lists what they register."""
+
+
+def build_parser() -> Parser:
+    parser = Parser(prog="warbook", description="Rules-as-data engine for board wargames.")
+    parser.add_argument("--debug", action="store_true", help="show tracebacks for internal errors")
+    parser.add_argument("--version", action="version", version=f"warbook {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=Parser)
+    for command in COMMANDS:
+        command.register(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return args.run(args)
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        return EXIT_CLEAN
+    except Exception as exc:  # a bug in warbook, not a user error
+        if args.debug:
+            import traceback
+
+            traceback.print_exc()
+        else:
+            print(f"warbook: internal error: {type(exc).__name__}: {exc} (run with --debug for a traceback)",
+                  file=sys.stderr)
+        return EXIT_ERROR
+
+
+def run() -> NoReturn:
+    """The ``warbook`` process (the console script, ``python -m warbook``): ``main``, its return
+    value the exit code."""
+    sys.exit(main())

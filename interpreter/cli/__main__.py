@@ -1,0 +1,5 @@
+"""``python -m warbook.interpreter.cli``: the ``warbook`` command."""
+
+from . import run
+
+run()

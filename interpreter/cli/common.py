@@ -1,0 +1,95 @@
+"""What every subcommand shares: exit codes, argparse that never shows a traceback, reading and
+writing files the way a serious tool does (size-bounded stdin, atomic writes), and printing
+diagnostics on stderr."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+
+from ...dsl.ast import Span
+from ...dsl.diagnostics import RulesError, diagnostic
+from ...dsl.sources import MAX_FILE_BYTES, is_dir
+from .. import render
+
+EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse that exits with 2 and a one-line message, never a traceback."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        self.print_usage(sys.stderr)
+        self.exit(EXIT_ERROR, f"warbook: error: {message}\n")
+
+
+def prefixes(text: str | None) -> list[str]:
+    return [p.strip() for p in (text or "").split(",") if p.strip()]
+
+
+def read_stdin() -> str:
+    """Standard input, refused (E004) past the size of the largest rules file."""
+    text = sys.stdin.read(MAX_FILE_BYTES + 1)
+    if len(text.encode("utf-8")) > MAX_FILE_BYTES:
+        from ...dsl.sources import megabytes
+
+        raise RulesError([diagnostic("E004", Span.point("<stdin>"), "cannot read '<stdin>': it is larger than "
+                                     f"{megabytes(MAX_FILE_BYTES)}, the most a file may hold")])
+    return text
+
+
+def read_rules(path: str) -> str:
+    """A rules file's text as written (a ``\\r\\n`` is kept, so the layout's ``\\n`` counts as a
+    change); an E004 diagnostic when it cannot be read."""
+    from ...dsl.sources import SourceError, read_source
+
+    try:
+        read_source(path)  # the checks every rules file passes: a regular file, within the size, UTF-8
+        with open(path, encoding="utf-8", newline="") as handle:
+            return handle.read()
+    except SourceError as exc:
+        message = f"no such rules file {path!r}" if exc.missing else f"cannot read {path!r}: {exc.reason}"
+    except OSError as exc:
+        message = f"cannot read {path!r}: {exc.strerror or exc}"
+    raise RulesError([diagnostic("E004", Span.point(path), message)])
+
+
+def write_atomically(target: Path, text: str) -> None:
+    """Write ``text`` to a temporary file beside ``target`` (through a symbolic link) and rename it
+    into place, keeping the file's permissions: an interrupted run leaves the old file whole."""
+    import tempfile
+
+    target = target.resolve()
+    mode = target.stat().st_mode & 0o7777
+    fd, name = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.chmod(name, mode)
+        os.replace(name, target)
+    except BaseException:
+        Path(name).unlink(missing_ok=True)
+        raise
+
+
+def expand(raw: str) -> list[str]:
+    """A folder stands for every ``.rules`` and ``.toml`` file below it, in sorted order (as ruff
+    takes folders)."""
+    path = Path(raw)
+    if raw != "-" and is_dir(path):
+        return [str(p) for p in sorted((*path.rglob("*.rules"), *path.rglob("*.toml")))]
+    return [raw]
+
+
+def usage(message: str) -> int:
+    print(f"warbook: error: {message}", file=sys.stderr)
+    return EXIT_ERROR
+
+
+def print_diagnostics(diagnostics) -> None:
+    for d in diagnostics:
+        print(render.concise(d), file=sys.stderr)
