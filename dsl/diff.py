@@ -142,7 +142,7 @@ def diff_rulebooks(old: Rulebook, new: Rulebook) -> RulebookDiff:
     out += [_entry("removed", *old_index[k]) for k in found.removed]
     for key in found.changed:
         (before, parent), (after, _) = old_index[key], new_index[key]
-        changes = tuple(iter_changes(before, after))
+        changes = tuple(iter_changes(before, after)) or _reordering(before, after)
         if changes:
             out.append(_entry("changed", after, parent, changes))
     return RulebookDiff(old.path, new.path, tuple(sorted(out, key=lambda d: (d.kind, d.name))))
@@ -163,19 +163,22 @@ def iter_changes(old: Declaration, new: Declaration) -> Iterator[Change]:
     for name in _union(old_lines, new_lines):
         if old_lines.get(name, ()) != new_lines.get(name, ()):
             yield Change("property", name, old_lines.get(name, ()), new_lines.get(name, ()))
-    rows = list(_row_changes(old, new))
-    yield from rows
+    yield from _row_changes(old, new)
     kept_old = [c for c in _child_keys(old) if c in set(_child_keys(new))]
     kept_new = [c for c in _child_keys(new) if c in set(_child_keys(old))]
     if kept_old != kept_new:
         yield Change("nested", "order", tuple(kept_old), tuple(kept_new))
-    if old_lines == new_lines and not rows and _own(old) != _own(new):  # the same lines in another order
-        old_rows, new_rows = tuple(r.key_text for r in old.rows), tuple(r.key_text for r in new.rows)
-        if old_rows != new_rows:
-            yield Change("order", "rows", old_rows, new_rows)
-        else:
-            yield Change("order", "lines", tuple(p.name for p in old.properties),
-                         tuple(p.name for p in new.properties))
+
+
+def _reordering(old: Declaration, new: Declaration) -> tuple[Change, ...]:
+    """What is left when no aspect differs but the declaration's own digest does: the same lines
+    (or rows) in another order."""
+    if _own(old) == _own(new):
+        return ()
+    old_rows, new_rows = tuple(r.key_text for r in old.rows), tuple(r.key_text for r in new.rows)
+    if old_rows != new_rows:
+        return (Change("order", "rows", old_rows, new_rows),)
+    return (Change("order", "lines", tuple(p.name for p in old.properties), tuple(p.name for p in new.properties)),)
 
 
 def iter_line_edits(change: Change) -> Iterator[tuple[str | None, str | None]]:

@@ -28,7 +28,7 @@ def register(sub) -> None:
     diff.add_argument("--json", action="store_true", help="print the differences as JSON (docs/diff.md)")
     diff.add_argument("--scenario", help="also play this scenario under each rulebook and report the first "
                       "log entry where the games differ")
-    diff.add_argument("--seed", type=int, default=0, help="with --scenario: the seed of both games (default: 0)")
+    diff.add_argument("--seed", type=int, help="with --scenario: the seed of both games (default: 0)")
     diff.add_argument("--agents", help="with --scenario: one per side, in player order, comma separated: "
                       "random, greedy or script:FILE (default: random for every side)")
     diff.set_defaults(run=run_diff)
@@ -39,7 +39,7 @@ def run_diff(args: argparse.Namespace) -> int:
 
     if len(args.paths) > 2:
         return usage(f"diff compares two rulebooks, not {len(args.paths)}")
-    if args.scenario is None and (args.agents is not None or args.seed != 0):
+    if args.scenario is None and (args.agents is not None or args.seed is not None):
         return usage("--seed and --agents say how to play --scenario; give a scenario")
     specs = agent_specs(args.agents)
     if isinstance(specs, str) or "human" in specs:
@@ -106,7 +106,8 @@ def _replay(old, new, args: argparse.Namespace, specs: list[str]) -> dict | str:
     from ..game import Game
 
     scenario = scenario_argument(args.scenario)
-    games = [Game.new(rulebook, scenario, args.seed) for rulebook in (old, new)]
+    seed = args.seed or 0
+    games = [Game.new(rulebook, scenario, seed) for rulebook in (old, new)]
     seats = seat_agents(games[0].scenario.player_order, specs, [])
     if isinstance(seats, str):
         return seats
@@ -116,7 +117,7 @@ def _replay(old, new, args: argparse.Namespace, specs: list[str]) -> dict | str:
         raise RulesError([exc.diagnostic]) from None
     found = compare_plays(*games, *agents)
     shown = shipped_name(scenario, "scenarios") or str(scenario)
-    return {"scenario": shown, "seed": args.seed, "agents": seats, "identical": found is None,
+    return {"scenario": shown, "seed": seed, "agents": seats, "identical": found is None,
             "divergence": attrs.asdict(found) if found is not None else None}
 
 
