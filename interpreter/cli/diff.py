@@ -47,11 +47,15 @@ def run_diff(args: argparse.Namespace) -> int:
                      "or script:FILE")
     try:
         old, new = _load_pair(args.paths)
-        found = diff_rulebooks(old, new)
-        replay = _replay(old, new, args, specs) if args.scenario is not None else None
     except RulesError as exc:
         print_diagnostics(exc.diagnostics)
         return EXIT_ERROR
+    found, replay, problems = diff_rulebooks(old, new), None, []
+    if args.scenario is not None:
+        try:
+            replay = _replay(old, new, args, specs)
+        except RulesError as exc:  # the diff stands; the games cannot be played (a scenario the rules do not fit)
+            problems = exc.diagnostics
     if isinstance(replay, str):
         return usage(replay)
     if args.json:
@@ -64,6 +68,9 @@ def run_diff(args: argparse.Namespace) -> int:
             print(line)
     differ = not found.is_empty or (replay is not None and not replay["identical"])
     print(_summary(found, replay), file=sys.stderr)
+    if problems:
+        print_diagnostics(problems)
+        return EXIT_ERROR
     return EXIT_FINDINGS if differ else EXIT_CLEAN
 
 
