@@ -161,3 +161,15 @@ def test_a_log_that_ends_early_diverges_where_it_ends():
     assert first_divergence(shared, shared + [{"type": "event", "text": "y"}]) == Divergence(
         3, 1, 2, "p", None, {"type": "event", "text": "y"})
     assert first_divergence(shared, list(shared)) is None
+
+
+def test_the_examples_of_docs_diff_md_are_real_output(capsys, at_root):
+    import re
+    import shlex
+
+    examples = re.findall(r"```console\n\$ warbook (.*?)\n(.*?)```", (ROOT / "docs" / "diff.md").read_text("utf-8"),
+                          re.S)
+    assert len(examples) == 3
+    for command, shown in examples:
+        code, out, _ = run_cli(capsys, *shlex.split(command))
+        assert code == 1 and out == shown, command
