@@ -46,7 +46,10 @@ def run_diff(args: argparse.Namespace) -> int:
         return usage(specs if isinstance(specs, str) else "diff plays both games itself: agents random, greedy "
                      "or script:FILE")
     try:
-        old, new = _load_pair(args.paths)
+        paths = _compared_paths(args.paths)
+        if isinstance(paths, str):
+            return usage(paths)
+        old, new = _load_pair(paths)
     except RulesError as exc:
         print_diagnostics(exc.diagnostics)
         return EXIT_ERROR
@@ -64,7 +67,7 @@ def run_diff(args: argparse.Namespace) -> int:
             shape["replay"] = replay
         print(json.dumps(shape, ensure_ascii=False, indent=2, sort_keys=True))
     else:
-        for line in iter_lines(found, replay):
+        for line in diff_lines(found, replay):
             print(line)
     differ = not found.is_empty or (replay is not None and not replay["identical"])
     print(_summary(found, replay), file=sys.stderr)
@@ -74,27 +77,37 @@ def run_diff(args: argparse.Namespace) -> int:
     return EXIT_FINDINGS if differ else EXIT_CLEAN
 
 
-def _load_pair(paths: list[str]):
-    """The two rulebooks compared, loaded: OLD and NEW, or what a house rule extends and the house rule.
+def _compared_paths(arguments: list[str]) -> list[str] | str:
+    """The files compared: OLD and NEW (paths or shipped names), or the rulebook a house rule
+    extends and the house rule; a usage message when the one file extends nothing.
 
     Raises:
-        RulesError: with the error diagnostics of either, or when one house rule extends nothing.
+        RulesError: when what the house rule extends cannot be found (E004, E007).
     """
-    from ...dsl.ast import Span
-    from ...dsl.diagnostics import diagnostic
-    from ...dsl.loader import extended_base, load_with_diagnostics
+    from ...dsl.loader import extended_base
     from ..catalogue import rulebook_argument
 
-    named = [rulebook_argument(p) for p in paths]
-    if len(named) == 1:
-        base, diagnostics = extended_base(named[0])
-        if base is None:
-            raise RulesError(diagnostics or [diagnostic(
-                "E004", Span.point(named[0]), f"{paths[0]!r} extends no rulebook, so there is nothing to compare "
-                "it with", "give two rulebooks: warbook diff OLD NEW")])
-        named.insert(0, str(base))
+    named = [rulebook_argument(p) for p in arguments]
+    if len(named) == 2:
+        return named
+    base, diagnostics = extended_base(named[0])
+    if diagnostics:
+        raise RulesError(diagnostics)
+    if base is None:
+        return f"{arguments[0]!r} extends no rulebook, so there is nothing to compare it with: give OLD and NEW"
+    return [str(base), named[0]]
+
+
+def _load_pair(paths: list[str]):
+    """The two rulebooks, loaded.
+
+    Raises:
+        RulesError: with the error diagnostics of either.
+    """
+    from ...dsl.loader import load_with_diagnostics
+
     loaded, errors = [], []
-    for path in named:
+    for path in paths:
         rulebook, diagnostics = load_with_diagnostics(path)
         errors += [d for d in diagnostics if d.severity >= Severity.ERROR]
         loaded.append(rulebook)
@@ -128,7 +141,7 @@ def _replay(old, new, args: argparse.Namespace, specs: list[str]) -> dict | str:
             "divergence": attrs.asdict(found) if found is not None else None}
 
 
-def iter_lines(found, replay: dict | None) -> list[str]:
+def diff_lines(found, replay: dict | None) -> list[str]:
     """The text output: each declaration added, removed or changed, then the replay's finding."""
     from ...dsl.diff import iter_line_edits
 

@@ -211,3 +211,21 @@ def test_the_digest_comparison_is_the_savefiles():
 ])
 def test_line_edits_leave_out_the_lines_both_keep(old, new, edits):
     assert list(iter_line_edits(Change("property", "p", old, new))) == edits
+
+
+def test_words_of_the_declaration_line_show_as_header_and_flags():
+    path = ROOT / "rulebooks" / "sea_lords.rules"
+    text = path.read_text(encoding="utf-8")
+    assert text.count('symbol XX §"2.6"') == 1 and text.count('section "2.0" "Components" prose') == 1
+    text = text.replace('symbol XX §"2.6"', 'symbol XXX §"2.6"')
+    text = text.replace('section "2.0" "Components" prose', 'section "2.0" "Components"')
+    assert summary(diff_rulebooks(load(path), load(path, text))) == [
+        ("changed", "section", "2.0", None, [("flags", "flags", None, ("prose",), ())]),
+        ("changed", "size", "division", None, [("header", "symbol", None, ("XX",), ("XXX",))])]
+
+
+def test_rows_in_another_order_show_as_order():
+    five, six = "    5: A  A   ½A   ½D½A ½D½A ½D½A D\n", "    6: A  A   ½A   ½A   ½D½A ½D½A D½A\n"
+    text = edited(five + six, six + five)
+    assert summary(klicks_diff(text)) == [("changed", "table", "crt", None, [
+        ("order", "rows", None, ("1", "2", "3", "4", "5", "6"), ("1", "2", "3", "4", "6", "5"))])]
