@@ -130,9 +130,6 @@ class RulebookDiff:
         return {"old": self.old, "new": self.new, "equal": self.is_empty,
                 "declarations": [d.to_dict() for d in self.declarations]}
 
-    def to_json(self) -> str:
-        return json.dumps(self.to_dict(), ensure_ascii=False, indent=2, sort_keys=True)
-
 
 def diff_rulebooks(old: Rulebook, new: Rulebook) -> RulebookDiff:
     """The semantic difference of two loaded rulebooks (see the module docstring)."""

@@ -59,10 +59,10 @@ def iter_entries(game, agents: Mapping[str, Agent]) -> Iterator[Mapping]:
 def first_divergence(old: Iterable[Mapping], new: Iterable[Mapping]) -> Divergence | None:
     """The first entry at which two logs differ, or ``None`` when they are the same throughout.
 
-    >>> first_divergence([{"type": "decision", "choice": "a"}, {"type": "event", "turn": 1, "phase": "p"},
-    ...                   {"type": "roll", "value": 3}], [{"type": "decision", "choice": "a"},
-    ...                   {"type": "event", "turn": 1, "phase": "p"}, {"type": "roll", "value": 5}])
-    Divergence(entry=3, decisions=1, turn=1, phase='p', old={'type': 'roll', 'value': 3}, new={'type': 'roll', 'value': 5})
+    >>> shared = [{"type": "decision", "choice": "a"}, {"type": "event", "turn": 1, "phase": "p"}]
+    >>> found = first_divergence([*shared, {"type": "roll", "value": 3}], [*shared, {"type": "roll", "value": 5}])
+    >>> found.entry, found.decisions, found.turn, found.phase, found.old["value"], found.new["value"]
+    (3, 1, 1, 'p', 3, 5)
     """
     decisions, turn, phase = 0, None, None
     for number, (before, after) in enumerate(zip_longest(old, new), start=1):

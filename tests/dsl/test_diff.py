@@ -101,7 +101,8 @@ def test_reordering_does_move_declarations():
 
 
 def test_a_table_cell_shows_by_row_and_column():
-    found = klicks_diff(edited("    3: A  A   ½D½A ½D½A D½A  D    D\n", "    3: A  A   ½D½A ½D   D½A  D    D\n"))
+    found = klicks_diff(edited("    3: A  A   ½D½A ½D½A D½A  D    D\n",
+                               "    3: A  A   ½D½A ½D   D½A  D    D\n"))
     assert summary(found) == [("changed", "table", "crt", None, [("cell", "3", "1:1", ("½D½A",), ("½D",))])]
 
 
@@ -123,7 +124,8 @@ def test_added_and_removed_declarations():
 def test_label_provenance_and_a_row_annotation():
     text = edited('terrain jungle "Jungle" §"TERRAIN TABLE" {', 'terrain jungle "Deep jungle" §"TERRAIN TABLE" '
                   'gap "our reading" {')
-    text = edited("    6: A  A   ½A   ½A   ½D½A ½D½A D½A\n", '    6: A  A   ½A   ½A   ½D½A ½D½A D½A §"X"\n', text)
+    six = "    6: A  A   ½A   ½A   ½D½A ½D½A D½A"
+    text = edited(six + "\n", six + ' §"X"\n', text)
     assert summary(klicks_diff(text)) == [
         ("changed", "table", "crt", None, [("row", "6", None, ("",), ('§"X"',))]),
         ("changed", "terrain", "jungle", None, [("label", "label", None, ("Jungle",), ("Deep jungle",)),
@@ -131,7 +133,8 @@ def test_label_provenance_and_a_row_annotation():
 
 
 def test_a_row_added_and_a_column_removed():
-    text = edited("    6: A  A   ½A   ½A   ½D½A ½D½A D½A\n", "    6: A  A   ½A   ½A   ½D½A ½D½A D½A\n    7: A A A A A A A\n")
+    six = "    6: A  A   ½A   ½A   ½D½A ½D½A D½A\n"
+    text = edited(six, six + "    7: A A A A A A A\n")
     assert summary(klicks_diff(text)) == [("changed", "table", "crt", None,
                                           [("row", "7", None, (), ("A A A A A A A",))])]
     mini = ('rulebook "T" {\n    players 2\n}\ndice d6\ntable t {\n    roll d6\n    columns a b\n'
