@@ -9,7 +9,7 @@ declarations.  A changed declaration is then described aspect by aspect:
 - ``label``, ``header`` (other words of the declaration line), ``flags`` and ``provenance``
   (its ``§``, ``gap`` and ``errata``);
 - ``property``: the lines of one property name, old and new (``cost 3`` → ``cost 4``);
-  lines of one name keep their order, lines of different names may be reordered freely;
+  lines of one name are compared in their order;
 - ``cell``: one table cell, by row key and column label (``6 × 1:4: A → ½A``); a column
   added or removed shows as its cells and the ``columns`` line;
 - ``row``: a row added or removed, or the provenance of a row;
