@@ -15,7 +15,7 @@ declarations.  A changed declaration is then described aspect by aspect:
 - ``row``: a row added or removed, or the provenance of a row;
 - ``nested``: the nested declarations kept, now in another order (the phases of a
   sequence); those added, removed or changed are entries of their own;
-- ``order``: the lines of different names were reordered (the digest differs, and the
+- ``order``: lines of different names, or table rows, in another order (the digest differs, and the
   engine reads most properties by name, but a phase runs its ``do`` lines in order).
 
 >>> from warbook.dsl.loader import load_rulebook
