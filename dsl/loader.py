@@ -243,17 +243,24 @@ class _Loader:
         return target
 
     def extends(self, base, path: Path, root: Path, stack) -> list[Declaration]:
+        found = self.base_file(base, path, root)
+        return [] if found is None else self.load_file(*found, stack, base.span)
+
+    def base_file(self, base, path: Path, root: Path) -> tuple[Path, Path] | None:
+        """The file an ``extends`` names and the root its own includes stay in: a shipped (or
+        search path) rulebook by name, else a path confined to ``root``; ``None`` with an E004
+        or E007 when there is none."""
         name = base.text
         if "/" not in name and "\\" not in name and not name.endswith(".rules"):
             found = find_rulebook(name)
             if found is None:
                 known = [p.stem for d in search_path() if d.is_dir() for p in d.glob("*.rules")]
                 self.error("E004", base.span, f"no shipped rulebook called {name!r}", did_you_mean(name, known))
-                return []
+                return None
             found = found.resolve()
-            return self.load_file(found, found.parent, stack, base.span)
+            return found, found.parent
         target = self.confined(base, path, root)
-        return [] if target is None else self.load_file(target, root, stack, base.span)
+        return None if target is None else (target, root)
 
     def add(self, decls: list[Declaration], decl: Declaration) -> None:
         existing = _find(decls, decl.kind, decl.name)
@@ -536,6 +543,29 @@ def _load_with_diagnostics(path: str | os.PathLike, parse: Parse = parse_text,
     if any(d.code in {"E001", "E002", "E003"} for d in loader.diagnostics) and not decls:
         return None, loader.diagnostics
     return rulebook, [*loader.diagnostics, *resolve(rulebook)]
+
+
+def extended_base(path: str | os.PathLike) -> tuple[Path | None, list[Diagnostic]]:
+    """The rules file that the file at ``path`` extends, found as loading finds it, or ``None``
+    when its first statement is no ``extends`` (``warbook diff HOUSE.rules`` compares a house rule
+    with its base).  Never raises for bad input: what stops the search is in the diagnostics."""
+    loader = _Loader()
+    resolved = Path(path).resolve()
+    text = loader.read(resolved, _display_path(resolved), Span.point(str(path)), None)
+    if text is None:
+        return None, loader.diagnostics
+    try:
+        statements = parse_text(text, _display_path(resolved)).statements
+    except RulesError as exc:
+        return None, exc.diagnostics
+    first = statements[0] if statements else None
+    if first is None or first.is_row or first.head.quoted or first.head.text != "extends":
+        return None, []
+    match = DIRECTIVES["extends"].match(first.words)
+    if not match.ok:
+        return None, [mismatch("E105", first.words, match, DIRECTIVES["extends"], "extends")]
+    found = loader.base_file(match.bindings["base"], resolved, resolved.parent)
+    return (found[0] if found else None), loader.diagnostics
 
 
 def load_rulebook(path: str | os.PathLike) -> Rulebook:

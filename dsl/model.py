@@ -179,7 +179,7 @@ class Rulebook:
         for decl in self.walk():
             key = f"{decl.kind} {decl.name}"
             if key not in out:
-                out[key] = hashlib.sha256(_content(decl).encode()).hexdigest()[:10]
+                out[key] = hashlib.sha256(content_text(decl).encode()).hexdigest()[:10]
         return out
 
     @property
@@ -194,17 +194,18 @@ class Rulebook:
         return digest.hexdigest()[:16]
 
 
-def _content(value: Any) -> str:
-    """A canonical text of a model value with every ``Span`` left out (positions are not content)."""
+def content_text(value: Any) -> str:
+    """A canonical text of a model value with every ``Span`` left out (positions are not content):
+    what ``Rulebook.digests`` hashes, and what ``dsl.diff`` compares."""
     if isinstance(value, Span):
         return ""
     if attrs.has(type(value)):
-        parts = (_content(getattr(value, f.name)) for f in attrs.fields(type(value)))
+        parts = (content_text(getattr(value, f.name)) for f in attrs.fields(type(value)))
         return f"{type(value).__name__}({','.join(parts)})"
     if isinstance(value, tuple | list):
-        return f"[{','.join(map(_content, value))}]"
+        return f"[{','.join(map(content_text, value))}]"
     if isinstance(value, frozenset | set):
-        return f"{{{','.join(sorted(map(_content, value)))}}}"
+        return f"{{{','.join(sorted(map(content_text, value)))}}}"
     if isinstance(value, dict):
-        return f"{{{','.join(f'{_content(k)}:{_content(v)}' for k, v in value.items())}}}"
+        return f"{{{','.join(f'{content_text(k)}:{content_text(v)}' for k, v in value.items())}}}"
     return repr(value)

@@ -42,6 +42,7 @@ import attrs
 from .. import __version__
 from ..dsl.ast import Span
 from ..dsl.diagnostics import Diagnostic, RulesError, diagnostic
+from ..dsl.diff import compare_digests
 from ..dsl.sources import is_file
 from .catalogue import find_scenario, is_shipped, shipped_name
 from .log_check import bad, check_header, digest_entry, entry_line, read_log, read_regular, replay_compact, replay_lines
@@ -406,11 +407,9 @@ def describe_changes(recorded: dict[str, str], current: dict[str, str]) -> str:
     >>> describe_changes({"table crt": "a1", "phase move": "b2"}, {"table crt": "ff", "unit tank": "c3"})
     'changed table crt; added unit tank; removed phase move'
     """
-    groups = (("changed", [k for k in current if k in recorded and recorded[k] != current[k]]),
-              ("added", [k for k in current if k not in recorded]),
-              ("removed", [k for k in recorded if k not in current]))
+    found = compare_digests(recorded, current)
     parts = []
-    for label, names in groups:
+    for label, names in (("changed", found.changed), ("added", found.added), ("removed", found.removed)):
         if names:
             more = f" and {len(names) - _NAMES_SHOWN} more" if len(names) > _NAMES_SHOWN else ""
             parts.append(f"{label} {', '.join(names[:_NAMES_SHOWN])}{more}")

@@ -55,7 +55,7 @@ LAYERS = {
                   "exits"),
     "procedures": ("procedures",),
     "flow and game": ("flow", "setup", "game", "savefile", "log_check", "catalogue"),
-    "agents": ("agents", "human"),
+    "agents": ("agents", "human", "divergence"),
     "command line": ("cli", "show", "render", "narrate", "scenario_lint"),
 }
 """Each ``interpreter`` module (by its first name under ``interpreter``) and its layer, lowest first."""

@@ -72,13 +72,13 @@ def _seat(text: str) -> tuple[str, str]:
     side, equals, spec = (part.strip() for part in text.partition("="))
     if not side or not equals or not spec:
         raise argparse.ArgumentTypeError(f"a seat is SIDE=AGENT (such as blue=human), not {text!r}")
-    checked = _agent_specs(spec)
+    checked = agent_specs(spec)
     if isinstance(checked, str):
         raise argparse.ArgumentTypeError(checked)
     return side, spec
 
 
-def _agent_specs(text: str | None) -> list[str] | str:
+def agent_specs(text: str | None) -> list[str] | str:
     """The agent names, or a message saying what is wrong with them."""
     if text is None:
         return []
@@ -92,7 +92,9 @@ def _agent_specs(text: str | None) -> list[str] | str:
     return specs
 
 
-def _make_agent(spec: str, side: str, game):
+def make_agent(spec: str, side: str, game):
+    """The agent ``spec`` names (one of ``AGENT_KINDS`` or ``script:FILE``), seated on ``side``
+    of ``game``, with its own seeded stream (``rng.choice_rng``)."""
     from .. import agents
     from ..human import HumanAgent
     from ..rng import choice_rng
@@ -131,7 +133,7 @@ def run_play(args: argparse.Namespace) -> int:
     from ..narrate import Narrator, redactions, result_line, title
     from ..savefile import LogWriter
 
-    specs = _agent_specs(args.agents)
+    specs = agent_specs(args.agents)
     if isinstance(specs, str):
         return usage(specs)
     if args.compact and not args.log:
@@ -154,7 +156,7 @@ def run_play(args: argparse.Namespace) -> int:
     if isinstance(seats, str):
         return usage(seats)
     try:
-        agents = {side: _make_agent(spec, side, game) for side, spec in seats.items()}
+        agents = {side: make_agent(spec, side, game) for side, spec in seats.items()}
     except ScriptError as exc:
         print_diagnostics([exc.diagnostic])
         return EXIT_FINDINGS

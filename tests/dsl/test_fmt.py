@@ -1,7 +1,6 @@
 """``dsl.fmt``: the canonical layout, hand-checked; idempotent, and the model unchanged, on every
 shipped rulebook and on copies of them with their layout mutated (hypothesis)."""
 
-import random
 import re
 from pathlib import Path
 
@@ -10,6 +9,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from layout import mutated_layout
 from warbook.dsl import reader
 from warbook.dsl.ast import Span
 from warbook.dsl.diagnostics import RulesError
@@ -108,35 +108,6 @@ def test_shipped_files_format_idempotently_to_the_same_model(path):
     assert _model(path, formatted) == _model(path, text)
 
 
-_TOKEN = re.compile(f"({reader.SPACE})|({reader.COMMENT})|(\\n)|({reader.STRING})|({reader.ATOM})|(gap|errata)|(.)")
-
-
-def _mutated(text: str, rng: random.Random, blank_lines: bool) -> str:
-    """``text`` with its layout changed and nothing else: other spaces and tabs between tokens and
-    before comments, other indentation, trailing spaces, doubled blank lines (and, with
-    ``blank_lines``, blank lines added anywhere).  Quoted texts and comments are kept whole."""
-    out, line_start = [], True
-    for found in _TOKEN.finditer(text):
-        kind, value = found.lastindex, found.group()
-        if kind == 1:
-            value = rng.choice([" ", "  ", "\t", " \t "]) if not line_start else rng.choice(["", "  ", "\t", " " * 9])
-        elif kind == 3:
-            value = rng.choice(["", "", " ", "\t "]) + "\n"
-            if line_start or (blank_lines and rng.random() < 0.05):  # after a blank line, or anywhere
-                value += "\n" * rng.choice([0, 0, 1, 2])
-            line_start = True
-            out.append(value)
-            continue
-        else:
-            if line_start and rng.random() < 0.3:
-                out.append(rng.choice(["\t", "  "]))
-            elif kind == 2 or rng.random() < 0.1:
-                out.append(rng.choice(["", " ", "   "]) if kind != 2 or line_start else " ")
-        line_start = False
-        out.append(value)
-    return "".join(out)
-
-
 MUTATION = settings(deadline=None, max_examples=20, suppress_health_check=[HealthCheck.too_slow])
 
 
@@ -145,13 +116,13 @@ MUTATION = settings(deadline=None, max_examples=20, suppress_health_check=[Healt
 def test_a_mutated_layout_formats_as_the_original(path, rng):
     """Spaces, tabs, indentation and repeated blank lines are layout: the formatted text is the same."""
     text = path.read_text(encoding="utf-8")
-    assert format_text(_mutated(text, rng, False), str(path)) == format_text(text, str(path))
+    assert format_text(mutated_layout(text, rng, False), str(path)) == format_text(text, str(path))
 
 
 @MUTATION
 @given(st.sampled_from(SMALL + SMALL + SHIPPED), st.randoms(use_true_random=False))
 def test_a_mutated_file_formats_idempotently_to_the_same_model(path, rng):
-    mutated = _mutated(path.read_text(encoding="utf-8"), rng, True)
+    mutated = mutated_layout(path.read_text(encoding="utf-8"), rng, True)
     formatted = format_text(mutated, str(path))
     assert is_formatted(formatted, str(path))
     assert _model(path, formatted) == _model(path, mutated)
