@@ -59,12 +59,19 @@ def schema_keywords() -> Keywords:
     nested = set(KINDS) - kinds
     directives = set(DIRECTIVES)
     properties = {name for spec in KINDS.values() for name in spec.properties} - kinds - nested - directives
+    words = pattern_words() - kinds - nested - directives - properties
+    return Keywords(*(tuple(sorted(group)) for group in (kinds, nested, directives, properties, words)))
+
+
+@functools.cache
+def pattern_words() -> frozenset[str]:
+    """Every literal word of every pattern (a kind's header, a property, a directive, an effect or
+    procedure), wherever it stands in its line: what syntax colouring marks inside a line."""
     patterns: list[Pattern] = [*DIRECTIVES.values(), *EFFECTS.values(), *PROCEDURES.values()]
     for spec in KINDS.values():
         patterns.append(spec.header)
         patterns.extend(p.pattern for p in spec.properties.values())
-    words = _literals(patterns) - kinds - nested - directives - properties
-    return Keywords(*(tuple(sorted(group)) for group in (kinds, nested, directives, properties, words)))
+    return frozenset(_literals(patterns))
 
 
 def property_words(kind: str) -> tuple[str, ...]:
