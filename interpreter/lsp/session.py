@@ -79,6 +79,7 @@ class Session:
         report = self.linter.lint(path, text=text)
         if report.rulebook is not None and report.rulebook.declarations:
             self.rulebooks[path] = report.rulebook
+        self.symbols(path, text)  # the outline while the text parses (the linter keeps the tree)
         return tuple(d for d in report.diagnostics if is_same_file(d.span.path, path))
 
     def symbols(self, path: str, text: str) -> tuple[Symbol, ...]:

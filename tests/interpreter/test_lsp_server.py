@@ -296,3 +296,19 @@ def test_formatting_is_warbook_fmt(session):
     unclosed = session.run(session.client.text_document_formatting_async(types.DocumentFormattingParams(
         session.doc("unclosed.rules"), types.FormattingOptions(tab_size=4, insert_spaces=True))))
     assert unclosed is None  # a syntax error is left for its diagnostic, as warbook fmt refuses it
+
+
+def test_while_the_text_does_not_parse_answers_come_from_the_last_rulebook_that_loaded(session):
+    session.open("editing.rules", HOUSE)
+    broken = HOUSE.replace("    cost 3 for wet\n}", "    cost 3 for wet\n    ta")  # mid-edit: the block is open
+    assert "E003" in [d.code for d in session.change("editing.rules", broken)]
+    hover = session.run(session.client.text_document_hover_async(types.HoverParams(
+        session.doc("editing.rules"), position_of(broken, "wet"))))
+    assert hover.contents.value.startswith("**tag** `wet` — Wet")
+    end = types.Position(broken.count("\n"), len("    ta"))
+    items = session.run(session.client.text_document_completion_async(types.CompletionParams(
+        session.doc("editing.rules"), end))).items
+    assert "tags" in {i.label for i in items}
+    symbols = session.run(session.client.text_document_document_symbol_async(types.DocumentSymbolParams(
+        session.doc("editing.rules"))))
+    assert [s.name for s in symbols] == ["base.rules", "terrain marsh"]  # the outline before the edit
