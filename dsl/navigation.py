@@ -23,14 +23,14 @@ from __future__ import annotations
 import os
 import re
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Iterator
 
 from attrs import frozen
 
 from .ast import RulesFile, Span
 from .build import Builder
 from .model import Declaration, Rulebook
-from .patterns import Ref
+from .patterns import Ref, iter_refs
 from .reader import ATOM, STRING
 from .schema import DIRECTIVES, KINDS
 
@@ -82,18 +82,10 @@ def iter_references(rulebook: Rulebook) -> Iterator[Ref]:
     """Every name a declaration refers to (``Ref``), in its header, properties and effects."""
     for decl in rulebook.walk():
         for _, value in decl.header:
-            yield from _refs(value)
+            yield from iter_refs(value)
         for prop in decl.properties:
             for _, value in prop.values:
-                yield from _refs(value)
-
-
-def _refs(value: Any) -> Iterator[Ref]:
-    if isinstance(value, Ref):
-        yield value
-    elif isinstance(value, tuple):
-        for item in value:
-            yield from _refs(item)
+                yield from iter_refs(value)
 
 
 def is_same_file(a: str, b: str | os.PathLike) -> bool:

@@ -40,6 +40,16 @@ class Ref:
         return self.name
 
 
+def iter_refs(value: Any) -> Iterator[Ref]:
+    """Every ``Ref`` in a value a pattern captured: the value itself, or the items of a repeated
+    capture (a tuple)."""
+    if isinstance(value, Ref):
+        yield value
+    elif isinstance(value, tuple):
+        for item in value:
+            yield from iter_refs(item)
+
+
 @frozen
 class Text:
     """A quoted string with where it was written."""

@@ -7,20 +7,10 @@ kinds it allows, and every factor line on a unit or marker names a declared
 
 from __future__ import annotations
 
-from typing import Any, Iterator
-
 from .diagnostics import Diagnostic, diagnostic, did_you_mean
 from .model import Rulebook
-from .patterns import Ref
+from .patterns import Ref, iter_refs
 from .schema import KINDS
-
-
-def _iter_refs(value: Any) -> Iterator[Ref]:
-    if isinstance(value, Ref):
-        yield value
-    elif isinstance(value, tuple):
-        for item in value:
-            yield from _iter_refs(item)
 
 
 def resolve(rulebook: Rulebook) -> list[Diagnostic]:
@@ -41,7 +31,7 @@ def resolve(rulebook: Rulebook) -> list[Diagnostic]:
                         did_you_mean(factor, candidates) or "declare it first: factor NAME \"Label\""))
                 continue
             for _, value in prop.values:
-                for ref in _iter_refs(value):
+                for ref in iter_refs(value):
                     if not any(ref.name in names.get(kind, ()) for kind in ref.kinds):
                         out.append(_unknown(ref, names))
     return out

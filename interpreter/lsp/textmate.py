@@ -76,8 +76,8 @@ def grammar() -> dict:
             "directive": {"patterns": [
                 {"match": rf"^[ \t]*(include|extends){AFTER}",
                  "captures": {"1": {"name": "keyword.control.import.warbook"}}},
-                {"match": rf"^[ \t]*(override|remove){AFTER}(?:[ \t]+{_alternatives((*keywords.kinds, *keywords.nested_kinds))}"
-                          rf"{AFTER}{name})?",
+                {"match": rf"^[ \t]*(override|remove){AFTER}"
+                          rf"(?:[ \t]+{_alternatives((*keywords.kinds, *keywords.nested_kinds))}{AFTER}{name})?",
                  "captures": {"1": {"name": "keyword.control.directive.warbook"},
                               "2": {"name": "storage.type.declaration.warbook"},
                               "3": {"name": "entity.name.type.warbook"}}},
