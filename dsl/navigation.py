@@ -164,6 +164,8 @@ class Context:
     """The words of the statement before the position, not counting a word the position is in."""
     prefix: str
     """The part of the word the position is in (or just after) that comes before it."""
+    in_text: bool = False
+    """Whether the position is inside a quoted string or a comment (where no keyword or name goes)."""
 
     @property
     def kind(self) -> str | None:
@@ -199,13 +201,15 @@ def context_at(text: str, line: int, column: int) -> Context:
     without parsing (the text may be mid-edit).
 
     >>> context_at('terrain t {\\n    co\\n}\\n', 2, 7)
-    Context(blocks=('terrain',), before=(), prefix='co')
+    Context(blocks=('terrain',), before=(), prefix='co', in_text=False)
     """
     upto = text[: _offset(text, line, column)]
     blocks: list[str | None] = []
     words: list[str] = []
+    in_text = False
     for token in _TOKEN.finditer(upto):
         kind = token.lastindex
+        in_text = kind in (_UNCLOSED, _COMMENT) and token.end() == len(upto)
         if kind == _NEWLINE:
             words = []
         elif kind == _BRACE:
@@ -219,7 +223,7 @@ def context_at(text: str, line: int, column: int) -> Context:
     prefix = ""
     if words and re.fullmatch(ATOM, words[-1]) and upto.endswith(words[-1]):
         prefix = words.pop()
-    return Context(tuple(blocks), tuple(words), prefix)
+    return Context(tuple(blocks), tuple(words), prefix, in_text)
 
 
 def word_at(text: str, line: int, column: int) -> Word | None:
@@ -237,6 +241,12 @@ def word_at(text: str, line: int, column: int) -> Word | None:
             if column <= token.end():
                 break
     return found
+
+
+def is_cite(text: str, word: Word) -> bool:
+    """Whether ``word`` is the section a ``§`` cites (``§"8.4"``, ``§ 8.4``)."""
+    line = text.split("\n")[word.line - 1]
+    return line[: word.column - 1].rstrip().endswith("§")
 
 
 def iter_names(rulebook: Rulebook) -> Iterator[Declaration]:

@@ -1,7 +1,8 @@
 """The pygls language server: ``interpreter.lsp.session``'s answers as LSP messages.
 
 Diagnostics are published when a file is opened, changed (the whole buffer re-linted: a warm
-re-lint parses only the buffer) and saved; hover, definition, completion, document symbols and
+re-lint parses only the buffer) and saved (every open file then, as the one saved may be the base
+of another); hover, definition, completion, document symbols and
 formatting answer on request.  Positions go through ``interpreter.lsp.positions`` in the
 encoding agreed at initialisation (UTF-16 unless the client prefers another).
 
@@ -90,6 +91,9 @@ def build_server() -> WarbookServer:
     @server.feature(types.TEXT_DOCUMENT_DID_SAVE)
     def did_save(ls: WarbookServer, params: types.DidSaveTextDocumentParams) -> None:
         ls.publish(params.text_document.uri)
+        for uri in list(ls.workspace.text_documents):  # a saved base rulebook changes what extends it
+            if uri != params.text_document.uri:
+                ls.publish(uri)
 
     @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
     def did_close(ls: WarbookServer, params: types.DidCloseTextDocumentParams) -> None:

@@ -23,8 +23,8 @@ from ...dsl.diagnostics import Diagnostic, RulesError
 from ...dsl.keywords import describe, line_words, property_words, schema_keywords
 from ...dsl.lint.linter import Linter
 from ...dsl.model import Declaration, Rulebook
-from ...dsl.navigation import (Symbol, context_at, declaration_at, declarations_named, file_named, is_same_file,
-                               iter_names, outline, reference_at, word_at)
+from ...dsl.navigation import (Symbol, context_at, declaration_at, declarations_named, file_named, is_cite,
+                               is_same_file, iter_names, outline, reference_at, word_at)
 from ...dsl.schema import DIRECTIVES, KINDS
 
 
@@ -107,6 +107,8 @@ class Session:
             return None, (), None
         context = context_at(text, line, word.column)
         rulebook = self.rulebooks.get(path)
+        if is_cite(text, word) and rulebook is not None:
+            return word, declarations_named(rulebook, word.value, ("section",)), None
         if not context.before and not word.quoted and (context.kind or context.at_top_level):
             keyword = describe(context.kind, word.text)
             if keyword is not None:
@@ -156,6 +158,8 @@ class Session:
         else the words of the line's form and the declared names."""
         context = context_at(text, line, column)
         rulebook = self.rulebooks.get(path)
+        if context.in_text:
+            return ()
         if not context.before:
             if context.at_top_level:
                 keywords = schema_keywords()

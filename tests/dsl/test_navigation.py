@@ -6,7 +6,7 @@ from pathlib import Path
 
 from warbook.dsl.keywords import describe, line_words, property_words, schema_keywords
 from warbook.dsl.loader import load_rulebook
-from warbook.dsl.navigation import (context_at, declaration_at, declarations_named, file_named, outline,
+from warbook.dsl.navigation import (context_at, declaration_at, declarations_named, file_named, is_cite, outline,
                                     reference_at, word_at)
 from warbook.dsl.parser import parse_text
 from warbook.dsl.schema import KINDS
@@ -53,6 +53,14 @@ def test_the_context_is_read_from_text_that_does_not_parse():
     assert override.kind == "terrain"
     nested = context_at(TEXT, 13, 9)
     assert nested.blocks == ("sequence", "phase")
+    assert context_at("side a # co", 1, 12).in_text and context_at('side a "Al', 1, 11).in_text
+    assert not context_at('side a "A" ', 1, 12).in_text and not context_at("side a # c\n  ", 2, 3).in_text
+
+
+def test_a_cite_is_the_word_after_a_section_mark():
+    line = 'side red "Red" § "1.0" gap "2.0"'
+    assert is_cite(line, word_at(line, 1, 19)) and not is_cite(line, word_at(line, 1, 30))
+    assert not is_cite(line, word_at(line, 1, 11))
 
 
 def test_the_word_at_a_position_is_an_atom_or_a_string_never_a_marker_or_comment():

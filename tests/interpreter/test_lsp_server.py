@@ -117,23 +117,26 @@ class Session:
         """Open a document (its text need not be on disk) and wait for its diagnostics."""
         uri = self.uri(name)
         self.versions[uri] = 1
+        published = len(self.diagnostics.get(uri, ()))
         self.client.text_document_did_open(types.DidOpenTextDocumentParams(
             types.TextDocumentItem(uri=uri, language_id="warbook", version=1, text=text)))
-        return self.wait_diagnostics(uri, 1)
+        return self.wait_diagnostics(uri, 1, published)
 
     def change(self, name: str, text: str) -> list[types.Diagnostic]:
         """Replace a document's whole text, as an editor does while typing, and wait for its diagnostics."""
         uri = self.uri(name)
         self.versions[uri] += 1
+        published = len(self.diagnostics.get(uri, ()))
         self.client.text_document_did_change(types.DidChangeTextDocumentParams(
             types.VersionedTextDocumentIdentifier(uri=uri, version=self.versions[uri]),
             [types.TextDocumentContentChangeWholeDocument(text=text)]))
-        return self.wait_diagnostics(uri, self.versions[uri])
+        return self.wait_diagnostics(uri, self.versions[uri], published)
 
-    def wait_diagnostics(self, uri: str, version: int) -> list[types.Diagnostic]:
+    def wait_diagnostics(self, uri: str, version: int, published: int) -> list[types.Diagnostic]:
+        """The diagnostics of ``version`` published after the first ``published`` publications."""
         async def wait():
             while True:
-                for params in self.diagnostics.get(uri, ()):
+                for params in self.diagnostics.get(uri, [])[published:]:
                     if params.version == version:
                         return params.diagnostics
                 await asyncio.sleep(0.01)
@@ -312,3 +315,39 @@ def test_while_the_text_does_not_parse_answers_come_from_the_last_rulebook_that_
     symbols = session.run(session.client.text_document_document_symbol_async(types.DocumentSymbolParams(
         session.doc("editing.rules"))))
     assert [s.name for s in symbols] == ["base.rules", "terrain marsh"]  # the outline before the edit
+
+
+def test_saving_a_base_rulebook_lints_again_the_house_rule_open_beside_it(session):
+    (session.folder / "base2.rules").write_text(BASE, encoding="utf-8")
+    house = HOUSE.replace("base.rules", "base2.rules")
+    assert "E101" not in [d.code for d in session.open("house2.rules", house)]
+    without_wet = BASE.replace('tag wet "Wet" §"1.0"\n', "").replace("    tags wet\n", "")
+    (session.folder / "base2.rules").write_text(without_wet, encoding="utf-8")
+    session.open("base2.rules", without_wet)
+    uri = session.uri("house2.rules")
+    published = len(session.diagnostics[uri])
+    session.client.text_document_did_save(types.DidSaveTextDocumentParams(session.doc("base2.rules")))
+
+    async def republished():
+        while len(session.diagnostics[uri]) == published:
+            await asyncio.sleep(0.01)
+        return session.diagnostics[uri][-1].diagnostics
+
+    found = session.run(republished())
+    assert [(d.code, d.range.start) for d in found if d.code == "E101"] == [("E101", position_of(house, "wet"))]
+
+
+def test_a_section_cite_leads_to_the_section_and_strings_get_no_completion(session):
+    session.open("base.rules", BASE)
+    cite = position_of(BASE, '1.0"', 3)  # the cite of side red
+    cite = types.Position(cite.line, cite.character - 1)  # on the opening quote
+    hover = session.run(session.client.text_document_hover_async(types.HoverParams(session.doc("base.rules"), cite)))
+    assert hover.contents.value.startswith("**section** `1.0` — Terrain")
+    found = session.run(session.client.text_document_definition_async(types.DefinitionParams(
+        session.doc("base.rules"), cite)))
+    assert [loc.range.start for loc in found] == [position_of(BASE, '"1.0"')]
+    text = 'side red "Red\n'
+    session.open("instring.rules", text)
+    items = session.run(session.client.text_document_completion_async(types.CompletionParams(
+        session.doc("instring.rules"), types.Position(0, len('side red "Re')))))
+    assert list(items.items) == []
