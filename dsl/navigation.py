@@ -133,7 +133,7 @@ _CLOSED, _UNCLOSED, _COMMENT, _BRACE, _NEWLINE, _MARKER, _ATOM = range(1, 8)
 
 
 @frozen
-class Word:
+class RawWord:
     """A word of raw text and where it is on its line (1-based columns, end exclusive)."""
 
     text: str
@@ -226,7 +226,7 @@ def context_at(text: str, line: int, column: int) -> Context:
     return Context(tuple(blocks), tuple(words), prefix, in_text)
 
 
-def word_at(text: str, line: int, column: int) -> Word | None:
+def word_at(text: str, line: int, column: int) -> RawWord | None:
     """The atom or string at (or just before) a 1-based position of ``text``, on its line; ``None``
     in a comment, in space, or past the end."""
     lines = text.split("\n")
@@ -237,13 +237,13 @@ def word_at(text: str, line: int, column: int) -> Word | None:
         if token.lastindex == _COMMENT or token.start() + 1 > column:
             break
         if token.lastindex in (_CLOSED, _UNCLOSED, _ATOM) and column <= token.end() + 1:
-            found = Word(token[0], line, token.start() + 1, token.end() + 1)
+            found = RawWord(token[0], line, token.start() + 1, token.end() + 1)
             if column <= token.end():
                 break
     return found
 
 
-def is_cite(text: str, word: Word) -> bool:
+def is_cite(text: str, word: RawWord) -> bool:
     """Whether ``word`` is the section a ``§`` cites (``§"8.4"``, ``§ 8.4``)."""
     line = text.split("\n")[word.line - 1]
     return line[: word.column - 1].rstrip().endswith("§")

@@ -23,8 +23,8 @@ from ...dsl.diagnostics import Diagnostic, RulesError
 from ...dsl.keywords import describe, line_words, property_words, schema_keywords
 from ...dsl.lint.linter import Linter
 from ...dsl.model import Declaration, Rulebook
-from ...dsl.navigation import (Symbol, context_at, declaration_at, declarations_named, file_named, is_cite,
-                               is_same_file, iter_names, outline, reference_at, word_at)
+from ...dsl.navigation import (RawWord, Symbol, context_at, declaration_at, declarations_named, file_named,
+                               is_cite, is_same_file, iter_names, outline, reference_at, word_at)
 from ...dsl.schema import DIRECTIVES, KINDS
 
 
@@ -38,6 +38,17 @@ class Completion:
     detail: str | None = None
     """The form of a keyword, or the kind and label of a name."""
     documentation: str | None = None
+
+
+@frozen
+class Lookup:
+    """What the word at a position is."""
+
+    word: RawWord
+    declarations: tuple[Declaration, ...] = ()
+    """The declarations the word names, best first."""
+    keyword: tuple[str, str] | None = None
+    """(its form, what it means), when the word is a keyword where it stands."""
 
 
 @frozen
@@ -100,58 +111,59 @@ class Session:
         except RulesError:
             return None
 
-    def _named(self, path: str, text: str, line: int, column: int):
-        """(the word at the position, the declarations it names, the keyword it is as (form, doc))."""
+    def lookup(self, path: str, text: str, line: int, column: int) -> "Lookup | None":
+        """The word at a position and what it is: a keyword of the line's form, or a name and the
+        declarations it may mean (the kinds its place allows first); ``None`` off any word."""
         word = word_at(text, line, column)
         if word is None:
-            return None, (), None
+            return None
         context = context_at(text, line, word.column)
         rulebook = self.rulebooks.get(path)
         if is_cite(text, word) and rulebook is not None:
-            return word, declarations_named(rulebook, word.value, ("section",)), None
+            return Lookup(word, declarations_named(rulebook, word.value, ("section",)))
         if not context.before and not word.quoted and (context.kind or context.at_top_level):
             keyword = describe(context.kind, word.text)
             if keyword is not None:
-                return word, (), keyword
+                return Lookup(word, keyword=keyword)
         if rulebook is None or word.quoted:
-            return word, (), None
+            return Lookup(word)
         own = declaration_at(rulebook, path, line, column)
-        if own is not None:
-            return word, (own,), None
+        if own is not None and own.name == word.text:
+            return Lookup(word, (own,))
         if context.before[:1] in (("override",), ("remove",)) and len(context.before) == 2:
-            return word, declarations_named(rulebook, word.text, (context.before[1],)), None
+            return Lookup(word, declarations_named(rulebook, word.text, (context.before[1],)))
         ref = reference_at(rulebook, path, line, column)
         if ref is not None and ref.name == word.text:
-            return word, declarations_named(rulebook, ref.name, ref.kinds), None
-        return word, declarations_named(rulebook, word.text), None
+            return Lookup(word, declarations_named(rulebook, ref.name, ref.kinds))
+        return Lookup(word, declarations_named(rulebook, word.text))
 
     def hover(self, path: str, text: str, line: int, column: int) -> tuple[str, Span] | None:
         """Markdown about the name or keyword at the position, and the span of the word; ``None``
         where there is nothing to say."""
-        word, found, keyword = self._named(path, text, line, column)
-        if word is None:
+        found = self.lookup(path, text, line, column)
+        if found is None or not (found.keyword or found.declarations):
             return None
+        word = found.word
         span = Span(path, word.line, word.column, word.line, word.end_column)
-        if keyword is not None:
-            form, doc = keyword
+        if found.keyword is not None:
+            form, doc = found.keyword
             return f"```\n{form}\n```\n\n{doc}", span
-        if not found:
-            return None
-        return "\n\n---\n\n".join(describe_declaration(d) for d in found), span
+        return "\n\n---\n\n".join(describe_declaration(d) for d in found.declarations), span
 
     def definition(self, path: str, text: str, line: int, column: int) -> tuple[Target, ...]:
         """Where the name at the position is declared (in this file or any it includes or extends),
         or the file an ``include``/``extends`` string names."""
-        word, found, _ = self._named(path, text, line, column)
-        if word is None:
+        found = self.lookup(path, text, line, column)
+        if found is None:
             return ()
+        word = found.word
         context = context_at(text, line, word.column)
         if word.quoted and context.at_top_level and context.before in (("include",), ("extends",)):
             target = file_named(path, word.value)
             return (Target(str(target)),) if target is not None else ()
         rulebook = self.rulebooks.get(path)
         return tuple(Target(d.name_span.path, d.name_span, rulebook.source_text(d.name_span.path) if rulebook else None)
-                     for d in found)
+                     for d in found.declarations)
 
     def completions(self, path: str, text: str, line: int, column: int) -> tuple[Completion, ...]:
         """What may be written at the position: keywords of the schema where the line starts,
