@@ -13,3 +13,9 @@ def test_without_pygls_the_command_says_how_to_install_it(monkeypatch, capsys):
     err = capsys.readouterr().err
     assert err == ("warbook: error: the language server needs pygls, which is not installed; "
                    "install it with: pip install 'warbook[lsp]'\n")
+
+
+def test_the_stdio_flag_editors_pass_is_accepted():
+    from warbook.interpreter.cli import build_parser
+
+    assert build_parser().parse_args(["lsp", "--stdio"]).stdio is True

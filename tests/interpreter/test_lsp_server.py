@@ -351,3 +351,13 @@ def test_a_section_cite_leads_to_the_section_and_strings_get_no_completion(sessi
     items = session.run(session.client.text_document_completion_async(types.CompletionParams(
         session.doc("instring.rules"), types.Position(0, len('side red "Re')))))
     assert list(items.items) == []
+
+
+def test_definition_crosses_include(session):
+    (session.folder / "parts.rules").write_text('side red "Red"\n\ntag boggy "Boggy"\n', encoding="utf-8")
+    text = 'include "parts.rules"\n\nterrain fen "Fen" {\n    cost 2 for boggy\n}\n'
+    session.open("including.rules", text)
+    found = session.run(session.client.text_document_definition_async(types.DefinitionParams(
+        session.doc("including.rules"), position_of(text, "boggy"))))
+    assert [(loc.uri, loc.range) for loc in found] == [
+        (session.uri("parts.rules"), types.Range(types.Position(2, 4), types.Position(2, 9)))]
