@@ -35,7 +35,7 @@ SYMBOL_KINDS = {"rulebook": types.SymbolKind.File, "section": types.SymbolKind.N
                 "sequence": types.SymbolKind.Module, "phase": types.SymbolKind.Event,
                 "step": types.SymbolKind.Event, "table": types.SymbolKind.Struct,
                 "extends": types.SymbolKind.Package, "include": types.SymbolKind.Package,
-                "override": types.SymbolKind.Object, "remove": types.SymbolKind.Null}
+                "override": types.SymbolKind.Object, "remove": types.SymbolKind.Object}
 """LSP symbol kinds for the outline; every other declaration kind is a ``Class``."""
 TRIGGER_CHARACTERS = [" "]
 
