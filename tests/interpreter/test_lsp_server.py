@@ -6,6 +6,7 @@ every expected position is worked out here from the text (LSP's UTF-16 code unit
 encoding the text, not by the server's own routine)."""
 
 import asyncio
+import json
 import sys
 from pathlib import Path
 
@@ -14,6 +15,7 @@ import pytest
 pytest.importorskip("pygls")
 
 from lsprotocol import types  # noqa: E402
+from lsprotocol.converters import get_converter  # noqa: E402
 from pygls.lsp.client import LanguageClient  # noqa: E402
 from pygls.uris import from_fs_path  # noqa: E402
 
@@ -69,6 +71,7 @@ override terrain marsh {
 }
 """
 
+converter = get_converter()
 TIMEOUT = 60
 """Seconds before a wait is given up (a guard against a hang, not a measurement)."""
 
@@ -361,3 +364,14 @@ def test_definition_crosses_include(session):
         session.doc("including.rules"), position_of(text, "boggy"))))
     assert [(loc.uri, loc.range) for loc in found] == [
         (session.uri("parts.rules"), types.Range(types.Position(2, 4), types.Position(2, 9)))]
+
+
+def test_the_exchange_shown_in_the_editors_doc_is_what_the_server_sends(session):
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "editors.md").read_text(encoding="utf-8")
+    rules = doc.split("```rules\n", 1)[1].split("```", 1)[0]
+    shown = json.loads(doc.split("```json\n", 1)[1].split("```", 1)[0])
+    found = session.open("typo.rules", rules)
+    assert [json.loads(json.dumps(converter.unstructure(d))) for d in found] == shown["diagnostics"]
+    hover = session.run(session.client.text_document_hover_async(types.HoverParams(
+        session.doc("typo.rules"), position_of(rules, "marsh"))))
+    assert f"```\n{hover.contents.value}\n```" in doc
