@@ -375,3 +375,35 @@ def test_the_exchange_shown_in_the_editors_doc_is_what_the_server_sends(session)
     hover = session.run(session.client.text_document_hover_async(types.HoverParams(
         session.doc("typo.rules"), position_of(rules, "marsh"))))
     assert f"```\n{hover.contents.value}\n```" in doc
+
+
+def framed(message: dict) -> bytes:
+    body = json.dumps(message).encode("utf-8")
+    return b"Content-Length: %d\r\n\r\n" % len(body) + body
+
+
+def test_a_client_that_prefers_utf8_gets_byte_offsets_over_raw_json_rpc(tmp_path):
+    """No client library: JSON-RPC framed by hand on the server's stdin, read back from its stdout."""
+    import subprocess
+
+    uri = from_fs_path(str(tmp_path / "bytes.rules"))
+    text = 'side red "R½" oops\n'
+    messages = [
+        {"jsonrpc": "2.0", "id": 1, "method": "initialize",
+         "params": {"processId": None, "rootUri": None, "capabilities": {"general": {"positionEncodings": ["utf-8"]}}}},
+        {"jsonrpc": "2.0", "method": "initialized", "params": {}},
+        {"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {"textDocument": {
+            "uri": uri, "languageId": "warbook", "version": 1, "text": text}}},
+        {"jsonrpc": "2.0", "id": 2, "method": "shutdown", "params": None},
+        {"jsonrpc": "2.0", "method": "exit", "params": None},
+    ]
+    done = subprocess.run([sys.executable, "-m", "warbook", "lsp"], input=b"".join(map(framed, messages)),
+                          capture_output=True, cwd=tmp_path, timeout=TIMEOUT)
+    assert done.returncode == 0, done.stderr.decode()
+    replies = [json.loads(part.split(b"\r\n\r\n", 1)[1]) for part in done.stdout.split(b"Content-Length: ")[1:]]
+    (initialized,) = [r for r in replies if r.get("id") == 1]
+    assert initialized["result"]["capabilities"]["positionEncoding"] == "utf-8"
+    (published,) = [r["params"] for r in replies if r.get("method") == "textDocument/publishDiagnostics"]
+    start = len('side red "R½" '.encode("utf-8"))  # 15 bytes: the ½ is two
+    assert [(d["code"], d["range"]) for d in published["diagnostics"]] == [
+        ("E105", {"start": {"line": 0, "character": start}, "end": {"line": 0, "character": start + 4}})]
