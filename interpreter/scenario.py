@@ -106,7 +106,7 @@ from .scenario_resolve import EntryReader, option_problem
 from .scenario_arrivals import check_schedule, read_arrival, read_withdrawal
 from .scenario_toml import (ArrivalEntry, DrawEntry, ScenarioFile, ScenarioText, SetupEntry, TurnModifierEntry,
                             WithdrawalEntry)
-from .toml_text import parse_toml, read_toml_text
+from ..dsl.toml_text import parse_toml, read_toml_text
 
 __all__ = ["EDGES", "MODIFIER_KINDS", "Draw", "Placement", "Scenario", "TurnModifier", "Zone", "load_scenario",
            "scenario_rules", "with_rulebook"]
