@@ -56,7 +56,7 @@ LAYERS = {
     "procedures": ("procedures",),
     "flow and game": ("flow", "setup", "game", "savefile", "log_check", "catalogue"),
     "agents": ("agents", "human"),
-    "command line": ("cli", "show", "render", "narrate", "scenario_lint"),
+    "command line": ("cli", "show", "render", "narrate", "scenario_lint", "render_sarif"),
 }
 """Each ``interpreter`` module (by its first name under ``interpreter``) and its layer, lowest first."""
 
