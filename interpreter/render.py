@@ -74,7 +74,7 @@ GITHUB_LEVELS = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.
 def github(d: Diagnostic) -> str:
     """A GitHub Actions annotation: ``::error file=…,line=…,col=…,endLine=…,endColumn=…,title=CODE::message``."""
     place = {"file": d.span.path, "line": d.span.line, "col": d.span.column, "endLine": d.span.end_line,
-             "endColumn": d.span.end_column, "title": f"{d.code} ({d.name})"}
+             "endColumn": d.span.end_column, "title": d.code}
     properties = ",".join(f"{key}={_escape(str(value), True)}" for key, value in place.items())
     text = d.message + (f"\nhelp: {d.hint}" if d.hint else "")
     return f"::{GITHUB_LEVELS[d.severity]} {properties}::{_escape(text)}"

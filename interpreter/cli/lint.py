@@ -101,20 +101,19 @@ def _usage_problem(args: argparse.Namespace) -> str | None:
     return None
 
 
-def watch(args: argparse.Namespace, wait: Callable[[], None], rounds: int | None = None) -> int:
-    """Lint, then after each ``wait()`` lint again if a file read has changed; ``rounds`` bounds
-    how many times it lints again (``None``: until interrupted).  The last exit code."""
+def watch(args: argparse.Namespace, wait: Callable[[], None], polls: int | None = None) -> int:
+    """Lint, then after each ``wait()`` lint again if a file read has changed; ``polls`` bounds
+    how many times it waits (``None``: until interrupted).  The last exit code."""
     code, watched = check(args)
     stamps = _stamps(watched)
     done = 0
-    while rounds is None or done < rounds:
+    while polls is None or done < polls:
         wait()
-        if _stamps(watched) == stamps:
-            continue
-        print("warbook: a file changed; linting again", file=sys.stderr)
-        code, watched = check(args)
-        stamps = _stamps(watched)
         done += 1
+        if _stamps(watched) != stamps:
+            print("warbook: a file changed; linting again", file=sys.stderr)
+            code, watched = check(args)
+            stamps = _stamps(watched)
     return code
 
 
