@@ -35,6 +35,7 @@ from .diagnostics import RulesError, diagnostic
 from .sources import SourceError, read_source
 
 _DIGIT_LIMIT = sys.get_int_max_str_digits() or 4300
+_AT_LINE = re.compile(r"at line (\d+)")
 _LONG_NUMBER = re.compile(rf"[0-9A-Fa-f_]{{{_DIGIT_LIMIT},}}")
 
 
@@ -62,7 +63,8 @@ def parse_toml(text: str, shown: str, code: str) -> dict[str, Any]:
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        line = getattr(exc, "lineno", None) or 1
+        at = _AT_LINE.search(str(exc))  # Python before 3.14 gives the place only in the message
+        line = getattr(exc, "lineno", None) or (int(at.group(1)) if at else 1)
         raise RulesError([diagnostic(code, Span.point(shown, line), f"not valid TOML: {exc}")]) from None
     except RecursionError:
         raise RulesError([diagnostic(code, Span.point(shown), "not valid TOML: arrays or tables nested too deep",

@@ -191,7 +191,7 @@ def check(args: argparse.Namespace) -> tuple[int, set[Path]]:
                 watched.add(Path(path).resolve())
             found = list(report.diagnostics)
         diagnostics.extend(_selected(found, config, args))
-    shown = sort_diagnostics([*diagnostics, *_selected(configs.problems(), project, args)])
+    shown = sort_diagnostics([*diagnostics, *configs.problems()])  # a configuration cannot silence its own problems
     output_format = args.output_format or project.output_format or "concise"
     _print(shown, output_format, args.statistics, sources)
     if output_format != "json":
