@@ -259,7 +259,8 @@ class _Loader:
             if found is None:
                 known = [p.stem for d in search_path(self.search_paths) if d.is_dir() for p in d.glob("*.rules")]
                 self.error("E004", base.span, f"no {'' if self.search_paths else 'shipped '}rulebook called {name!r}",
-                           did_you_mean(name, known))
+                           did_you_mean(name, known) or "to extend a rulebook of your own by name, add its folder "
+                           "to search-paths in warbook.toml (docs/config.md)")
                 return []
             found = found.resolve()
             return self.load_file(found, found.parent, stack, base.span)

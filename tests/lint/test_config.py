@@ -181,3 +181,17 @@ def test_no_path_and_no_include_lints_the_root(capsys, project):
     code, out, err = lint(capsys)
     assert (code, out) == (1, "house.rules:3:12: E101 unknown tag 'mehc'\n")
     assert err.startswith("1 file checked:")  # warbook.toml itself is not linted as a scenario
+
+
+def test_the_documented_configuration_is_valid(tmp_path):
+    """docs/config.md's example configuration names only keys and values warbook takes."""
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "config.md").read_text(encoding="utf-8")
+    example = doc.split("```toml\n", 1)[1].split("```", 1)[0]
+    project = tmp_path / "project"
+    for folder in (project / "rulebooks", project / "scenarios", tmp_path / "my_game"):
+        folder.mkdir(parents=True)
+    config, problems = load_config(write(project / "warbook.toml", example))
+    assert problems == []
+    assert config.search_paths == (tmp_path / "my_game",) and config.output_format == "full"
+    assert config.ignored_codes(project / "variants" / "night.rules") == ("W403",)
+    assert config.ignored_codes(project / "night.rules") == ()
