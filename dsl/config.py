@@ -35,7 +35,7 @@ from cattrs.preconf.tomllib import make_converter
 
 from .ast import Span
 from .diagnostics import CODES, Diagnostic, RulesError, diagnostic, did_you_mean
-from .sources import is_dir, is_file
+from .sources import display_path, is_dir, is_file
 from .toml_text import KeyPath, TomlPositions, iter_failures, parse_toml, read_toml_text, show_path, toml_key
 
 CONFIG_FILES = ("warbook.toml", "pyproject.toml")
@@ -196,7 +196,7 @@ class _Reader:
 
     def __init__(self, path: Path):
         self.path = path
-        self.shown = _display(path)
+        self.shown = display_path(path)
         self.positions = TomlPositions("")
         self.prefix: KeyPath = ()
         self.problems: list[Diagnostic] = []
@@ -255,13 +255,13 @@ class _Reader:
     def exists(self, where: KeyPath, text: str, root: Path) -> bool:
         if is_file(root / text) or is_dir(root / text):
             return True
-        self.report(where, f"{text!r} names nothing in {_display(root)!r}")
+        self.report(where, f"{text!r} names nothing in {display_path(root)!r}")
         return False
 
     def is_folder(self, text: str, root: Path) -> bool:
         if is_dir(root / text):
             return True
-        self.report(("search-paths",), f"search path {text!r} is not a folder of {_display(root)!r}")
+        self.report(("search-paths",), f"search path {text!r} is not a folder of {display_path(root)!r}")
         return False
 
     def prefixes(self, where: KeyPath, codes: tuple[str, ...]) -> tuple[str, ...]:
@@ -295,9 +295,3 @@ def _without(data: dict, paths: list[KeyPath]) -> dict:
                 table.pop(path[-1], None)
     return out
 
-
-def _display(path: Path) -> str:
-    try:
-        return os.path.relpath(path)
-    except ValueError:  # another drive on Windows
-        return str(path)

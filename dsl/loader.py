@@ -119,11 +119,7 @@ def _aliases(path: Path) -> dict[str, None]:
     return out
 
 
-def _display_path(path: Path) -> str:
-    try:
-        return os.path.relpath(path)
-    except ValueError:  # different drive on Windows
-        return str(path)
+_display_path = source_files.display_path
 
 
 Parse = Callable[[str, str], RulesFile]

@@ -26,7 +26,7 @@ from typing import Callable
 
 from ...dsl.config import FAIL_LEVELS, OUTPUT_FORMATS, Config, config_for
 from ...dsl.diagnostics import CODES, Diagnostic, RulesError, Severity, sort_diagnostics
-from ...dsl.sources import MAX_FILE_BYTES, exists, is_dir
+from ...dsl.sources import MAX_FILE_BYTES, display_path, exists, is_dir
 from .. import render
 from .common import (EXIT_CLEAN, EXIT_FINDINGS, expand, prefixes, read_rules,
                      read_stdin, usage, write_atomically)
@@ -156,7 +156,7 @@ def check(args: argparse.Namespace) -> tuple[int, set[Path]]:
         paths = [p for raw in args.paths for p in expand(_lint_argument(raw))]
     else:
         paths = [p for target in (project.include or (project.root,)) for p in expand(str(target))]
-        paths = [_shown(p) for p in paths]
+        paths = [display_path(p) for p in paths]
     fixed = 0
     diagnostics: list[Diagnostic] = []
     sources: dict[str, str | None] = {}
@@ -294,16 +294,6 @@ def _source_text(path: str, sources: dict) -> str | None:
         except (SourceError, OSError, ValueError):
             sources[path] = None
     return sources[path]
-
-
-def _shown(path: str) -> str:
-    """A path as lint shows it: relative to the current folder where it can be."""
-    import os
-
-    try:
-        return os.path.relpath(path)
-    except ValueError:  # another drive on Windows
-        return path
 
 
 def _lint_argument(raw: str) -> str:

@@ -135,20 +135,27 @@ def test_fix_and_watch_refuse_stdin(capsys):
     assert lint(capsys, "-", "--watch")[0] == 2
 
 
+def stepper(changes: dict[int, tuple[Path, str]]):
+    """A ``wait`` for ``watch`` that, at the polls named, rewrites a file and moves its time on by
+    a second (nothing sleeps); and the list of polls made."""
+    polls = []
+
+    def step():
+        polls.append(1)
+        if len(polls) in changes:
+            path, text = changes[len(polls)]
+            before = path.stat().st_mtime_ns
+            path.write_text(text, encoding="utf-8")
+            os.utime(path, ns=(before + 10**9, before + 10**9))
+
+    return step, polls
+
+
 def test_watch_lints_again_when_a_file_changes(capsys, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     path = tmp_path / "house.rules"
     path.write_text('tag a "A"\n', encoding="utf-8")
-    polls = []
-
-    def step():
-        """The second poll finds the file changed (its time moved on by a second, not slept)."""
-        polls.append(1)
-        if len(polls) == 2:
-            before = path.stat().st_mtime_ns
-            path.write_text('tag a "A"\ntag b "B" {\n    within c\n}\n', encoding="utf-8")
-            os.utime(path, ns=(before + 10**9, before + 10**9))
-
+    step, polls = stepper({2: (path, 'tag a "A"\ntag b "B" {\n    within c\n}\n')})
     args = build_parser().parse_args(["lint", path.name, "--select", "E"])
     code = watch(args, step, polls=4)
     out, err = capsys.readouterr()
@@ -161,24 +168,16 @@ def test_watch_lints_again_when_a_file_changes(capsys, tmp_path, monkeypatch):
 
 def test_watch_sees_a_changed_include_and_configuration(capsys, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    (tmp_path / "part.rules").write_text('tag a "A"\n', encoding="utf-8")
+    part, config = tmp_path / "part.rules", tmp_path / "warbook.toml"
+    part.write_text('tag a "A"\n', encoding="utf-8")
     (tmp_path / "house.rules").write_text('include "part.rules"\n', encoding="utf-8")
-    config = tmp_path / "warbook.toml"
     config.write_text('[lint]\nselect = ["E"]\n', encoding="utf-8")
-    polls = []
-
-    def step():
-        """The first poll finds the configuration changed: it now selects warnings, not errors."""
-        polls.append(1)
-        if len(polls) == 1:
-            before = config.stat().st_mtime_ns
-            config.write_text('[lint]\nselect = ["W"]\n', encoding="utf-8")
-            os.utime(config, ns=(before + 10**9, before + 10**9))
-
-    code = watch(build_parser().parse_args(["lint", "house.rules"]), step, polls=2)
+    step, _ = stepper({1: (part, 'tag b "B" {\n    within c\n}\n'), 3: (config, '[lint]\nselect = ["W"]\n')})
+    code = watch(build_parser().parse_args(["lint", "house.rules"]), step, polls=3)
     out, err = capsys.readouterr()
-    assert code == 1 and out == "part.rules:1:5: W403 tag 'a' is never used\n"
-    assert err.count("linting again") == 1
+    assert code == 1 and out == ("part.rules:2:12: E101 unknown tag 'c'\n"    # the include changed
+                                 "part.rules:1:5: W403 tag 'b' is never used\n")  # then the configuration
+    assert err.count("linting again") == 2
 
 
 def test_stdin_resolves_includes_and_configuration_as_the_named_file(capsys, tmp_path, monkeypatch):
