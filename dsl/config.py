@@ -23,20 +23,20 @@ configuration found is the nearest one; configurations do not extend one another
 from __future__ import annotations
 
 import fnmatch
+import functools
 import os
 from pathlib import Path
-from typing import Any, ClassVar, NewType
+from typing import TYPE_CHECKING, Any, ClassVar, NewType
 
 import attrs
 from attrs import field, frozen
-from cattrs import ClassValidationError, ForbiddenExtraKeysError
-from cattrs.gen import make_dict_structure_fn, override
-from cattrs.preconf.tomllib import make_converter
 
 from .ast import Span
 from .diagnostics import CODES, Diagnostic, RulesError, diagnostic, did_you_mean
-from .sources import display_path, is_dir, is_file
-from .toml_text import KeyPath, TomlPositions, iter_failures, parse_toml, read_toml_text, show_path, toml_key
+from .sources import SourceError, display_path, is_dir, is_file, read_source
+
+if TYPE_CHECKING:
+    from .toml_text import KeyPath
 
 CONFIG_FILES = ("warbook.toml", "pyproject.toml")
 """The files a project's configuration is read from, in the order they win within one folder."""
@@ -122,20 +122,21 @@ def _text(value: Any, _: Any) -> str:
     raise ValueError("not a string")
 
 
-def _make_converter():
-    converter = make_converter(forbid_extra_keys=True)
-    converter.register_structure_hook(Strings, _strings)
-    converter.register_structure_hook(str, _text)
+@functools.cache
+def converter():
+    """The one converter configurations are read with (made, and cattrs imported, only when a
+    project has a configuration: linting elsewhere does not pay for it)."""
+    from cattrs.gen import make_dict_structure_fn, override
+    from cattrs.preconf.tomllib import make_converter
+
+    made = make_converter(forbid_extra_keys=True)
+    made.register_structure_hook(Strings, _strings)
+    made.register_structure_hook(str, _text)
     for cls in (LintTable, ConfigTable):
         attrs.resolve_types(cls)
         renames = {a.name: override(rename=a.metadata["toml"]) for a in attrs.fields(cls) if "toml" in a.metadata}
-        converter.register_structure_hook(cls, make_dict_structure_fn(
-            cls, converter, _cattrs_forbid_extra_keys=True, **renames))
-    return converter
-
-
-CONVERTER = _make_converter()
-"""The one converter configurations are read with."""
+        made.register_structure_hook(cls, make_dict_structure_fn(cls, made, _cattrs_forbid_extra_keys=True, **renames))
+    return made
 
 
 def find_config(start: str | os.PathLike) -> Path | None:
@@ -156,8 +157,8 @@ def find_config(start: str | os.PathLike) -> Path | None:
 def _has_warbook_table(pyproject: Path) -> bool:
     """Whether a ``pyproject.toml`` configures warbook (a bad one that does is reported, not skipped)."""
     try:
-        text = read_toml_text(pyproject, "configuration")
-    except RulesError:
+        text = read_source(pyproject)
+    except SourceError:
         return False
     return "tool.warbook" in text or "[tool]" in text and "warbook" in text
 
@@ -168,12 +169,27 @@ def config_for(start: str | os.PathLike | None = None) -> tuple[Config, list[Dia
     found = find_config(start if start is not None else Path.cwd())
     if found is None:
         return Config(Path.cwd().resolve()), []
-    return load_config(found)
+    try:
+        info = found.stat()
+    except OSError:
+        return load_config(found)
+    config, problems = _load_unchanged(found, (info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns))
+    return config, list(problems)
+
+
+@functools.lru_cache(maxsize=64)
+def _load_unchanged(path: Path, _stamp: tuple[int, ...]) -> tuple[Config, tuple[Diagnostic, ...]]:
+    """``load_config``, read again only when the file has changed (each rulebook loaded under a
+    project finds its configuration)."""
+    config, problems = load_config(path)
+    return config, tuple(problems)
 
 
 def load_config(path: Path) -> tuple[Config, list[Diagnostic]]:
     """The configuration in ``path`` (``warbook.toml`` or a ``pyproject.toml``) and its problems;
     never raises for bad input."""
+    from .toml_text import TomlPositions, parse_toml, read_toml_text
+
     path = Path(path).resolve()
     reader = _Reader(path)
     try:
@@ -197,7 +213,7 @@ class _Reader:
     def __init__(self, path: Path):
         self.path = path
         self.shown = display_path(path)
-        self.positions = TomlPositions("")
+        self.positions = None
         self.prefix: KeyPath = ()
         self.problems: list[Diagnostic] = []
 
@@ -207,8 +223,12 @@ class _Reader:
 
     def structure(self, data: dict) -> ConfigTable:
         """The table as a ``ConfigTable``; on a problem, each key that failed reported and left out."""
+        from cattrs import ClassValidationError, ForbiddenExtraKeysError
+
+        from .toml_text import iter_failures
+
         try:
-            return CONVERTER.structure(data, ConfigTable)
+            return converter().structure(data, ConfigTable)
         except (ClassValidationError, ForbiddenExtraKeysError) as error:
             bad = [path for failure in iter_failures(error, ConfigTable, ()) for path in self.report_failure(failure)]
             rest = _without(data, bad)
@@ -216,6 +236,10 @@ class _Reader:
 
     def report_failure(self, failure) -> list[KeyPath]:
         """Report one cattrs failure; the paths of the keys to leave out."""
+        from cattrs import ForbiddenExtraKeysError
+
+        from .toml_text import show_path, toml_key
+
         exc, where = failure.error, failure.path
         if isinstance(exc, ForbiddenExtraKeysError):
             known = [toml_key(exc.cl, a.name) for a in attrs.fields(exc.cl)]
