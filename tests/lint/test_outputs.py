@@ -202,3 +202,18 @@ def test_stdin_filename_needs_stdin(capsys, tmp_path, monkeypatch):
     (tmp_path / "a.rules").write_text('tag a "A"\n', encoding="utf-8")
     assert lint(capsys, "a.rules", "--stdin-filename", "b.rules")[0] == 2
     assert lint(capsys, "-", "--stdin-filename", "b.toml")[0] == 2
+
+
+def test_linting_a_rules_file_in_every_format_loads_no_engine():
+    """``warbook lint`` of a rules file stays the language alone, whatever the output (a fresh process)."""
+    import subprocess
+
+    script = ("import sys, contextlib, io\n"
+              "from warbook.interpreter.cli import main\n"
+              "for f in ('sarif', 'github', 'json'):\n"
+              "    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):\n"
+              f"        main(['lint', {str(FINDINGS)!r}, '--output-format', f, '--statistics'])\n"
+              "print(sorted(m for m in sys.modules if m.split('.')[0] == 'networkx'\n"
+              "             or m in ('warbook.interpreter.game', 'warbook.interpreter.board')))\n")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
+    assert done.stdout == "[]\n"
