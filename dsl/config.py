@@ -200,7 +200,8 @@ def load_config(path: Path) -> tuple[Config, list[Diagnostic]]:
     reader.positions = TomlPositions(text)
     if path.name == "pyproject.toml":
         reader.prefix = ("tool", "warbook")
-        data = data.get("tool", {}).get("warbook", {})
+        tool = data.get("tool", {})
+        data = tool.get("warbook", {}) if isinstance(tool, dict) else None
         if not isinstance(data, dict):
             reader.report((), "'tool.warbook' must be a table")
             return Config(path.parent, path), reader.problems

@@ -1,6 +1,7 @@
 """The project configuration (``dsl.config``): how it is found, what it says, every bad value a
 positioned E009 (never a traceback), and the command line's flags overriding it."""
 
+import os
 import textwrap
 from pathlib import Path
 
@@ -195,3 +196,19 @@ def test_the_documented_configuration_is_valid(tmp_path):
     assert config.search_paths == (tmp_path / "my_game",) and config.output_format == "full"
     assert config.ignored_codes(project / "variants" / "night.rules") == ("W403",)
     assert config.ignored_codes(project / "night.rules") == ()
+
+
+@pytest.mark.parametrize("text", ["# tool.warbook\ntool = 3\n", "tool.warbook = 3\n", "[tool]\nwarbook = [1]\n"])
+def test_a_pyproject_whose_tool_table_is_not_a_table_is_a_diagnostic(tmp_path, text):
+    path = write(tmp_path / "pyproject.toml", text)
+    config, problems = load_config(path)
+    assert [d.message for d in problems] == ["'tool.warbook' must be a table"] and config.root == tmp_path
+
+
+def test_files_that_are_not_plain_text_are_diagnostics(tmp_path):
+    path = tmp_path / "warbook.toml"
+    path.write_bytes(b"\xff\xfe[lint]\n")
+    assert [d.code for d in load_config(path)[1]] == ["E004"]
+    (tmp_path / "sub").mkdir()
+    os.mkfifo(tmp_path / "sub" / "warbook.toml")  # a FIFO is never read (it would wait for a writer)
+    assert find_config(tmp_path / "sub" / "x.rules") == path
