@@ -109,3 +109,22 @@ def test_search_paths_must_be_relative_folders(folders):
         "E009 search path '../nowhere' is not a folder of '.'",
     ]
     assert found[0].startswith("E007 ")  # no search path left: the sibling is refused
+
+
+def test_a_scenario_in_the_house_folder_names_the_sibling_game_and_map(tmp_path, monkeypatch, capsys):
+    """A scenario finds a rulebook by name, and a map by path, through the project's search paths."""
+    example = Path(__file__).resolve().parents[2] / "examples" / "orvel_gap"
+    (tmp_path / "my_game").mkdir()
+    (tmp_path / "house").mkdir()
+    for name in ("orvel_gap.rules", "map.toml"):
+        (tmp_path / "my_game" / name).write_text((example / name).read_text(encoding="utf-8"), encoding="utf-8")
+    scenario = (example / "orvel_gap.toml").read_text(encoding="utf-8")
+    scenario = scenario.replace('rules = "orvel_gap.rules"', 'rules = "orvel_gap"').replace(
+        'map = "map.toml"', 'map = "../my_game/map.toml"')
+    write(tmp_path / "house" / "gap.toml", scenario)
+    monkeypatch.chdir(tmp_path / "house")
+    assert main(["lint", "gap.toml", "--select", "E"]) == 1  # neither is found, nor may be read
+    assert capsys.readouterr().out == "gap.toml:4:1: E704 no rules file or shipped rulebook 'orvel_gap'\n"
+    write(tmp_path / "house" / "warbook.toml", 'search-paths = ["../my_game"]\n')
+    assert main(["lint", "gap.toml", "--select", "E"]) == 0
+    assert capsys.readouterr().out == ""
