@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from .ast import Statement, Word
-from .diagnostics import Diagnostic, diagnostic, did_you_mean
+from .diagnostics import Diagnostic, diagnostic, did_you_mean, rename_fix
 from .model import Declaration, Property, Provenance, Row
 from .patterns import Match, Pattern, compile_pattern
 from .schema import DIRECTIVES, KINDS, KindSpec
@@ -54,7 +54,8 @@ class Builder:
             if spec is None or not spec.top_level:
                 known = [k for k, s in KINDS.items() if s.top_level] + list(DIRECTIVES)
                 self.diagnostics.append(diagnostic(
-                    "E103", head.span, f"unknown declaration kind {head.text!r}", did_you_mean(head.text, known)))
+                    "E103", head.span, f"unknown declaration kind {head.text!r}", did_you_mean(head.text, known),
+                    rename_fix(head.text, known, head.span)))
                 return None
         if statement.is_row:
             self.diagnostics.append(diagnostic("E111", statement.span, f"a row cannot declare a {spec.kind}"))
@@ -116,7 +117,8 @@ class Builder:
             names = [*spec.properties, *spec.children]
             self.diagnostics.append(diagnostic(
                 "E104", head.span, f"unknown property {head.text!r} in a {spec.kind}",
-                did_you_mean(head.text, names) or f"a {spec.kind} takes: {', '.join(sorted(names))}"))
+                did_you_mean(head.text, names) or f"a {spec.kind} takes: {', '.join(sorted(names))}",
+                rename_fix(head.text, names, head.span)))
             return None
         match = pspec.pattern.match(statement.words)
         if not match.ok:

@@ -155,10 +155,14 @@ RULES: tuple[CodeInfo, ...] = (
     """),
     CodeInfo("E007", "path-outside-root", """
         ## What it does
-        Reports an `include` or `extends` path that leaves the folder of the rulebook being loaded.
+        Reports an `include` or `extends` path that leaves the folder of the rulebook being loaded
+        and the project's search paths (`search-paths` in `warbook.toml`, docs/config.md).
         ## Why is this bad?
-        A rulebook must be self-contained so it can be shared as a folder. To build on a shipped
-        game, use its name: `extends "NAME"`, where NAME is the rulebook's file name without `.rules`.
+        A rulebook must be self-contained so it can be shared as a folder, and loading it must read
+        no file outside the folders its project names. To build on a shipped game, use its name:
+        `extends "NAME"`, where NAME is the rulebook's file name without `.rules`; to build on a
+        rulebook of your own in another folder, add that folder to `search-paths` and extend it by
+        name or by a path into it.
     """),
     CodeInfo("E008", "misplaced-extends", """
         ## What it does
@@ -542,8 +546,23 @@ DATA: tuple[CodeInfo, ...] = (
             place R1 0302
             done
     """),
+    # E0 files: the project's configuration (dsl/config.py)
+    CodeInfo("E009", "bad-config", """
+        ## What it does
+        Reports a project configuration (`warbook.toml`, or `[tool.warbook]` in `pyproject.toml`)
+        that is not valid TOML, has a key warbook does not know, or a value it cannot use: a code
+        prefix no code starts with, a fail level or output format that does not exist, a search
+        path that is absolute or names no folder.  See docs/config.md.
+        ## Why is this bad?
+        A misspelt key would otherwise be ignored, and the project linted or loaded with settings
+        its designer did not mean.
+        ## Example
+            [lint]
+            ingore = ["W4"]     # E009: unknown key 'ingore'; did you mean 'ignore'?
+    """),
 )
-"""The codes of the files and choices of play: maps, scenarios, saves, scripts."""
+"""The codes of the files and choices of play (maps, scenarios, saves, scripts) and of the
+project's configuration."""
 
 TABLE: tuple[CodeInfo, ...] = RULES + DATA
 """Every code, in the order of the families."""

@@ -61,6 +61,40 @@ def register(code: str, name: str, doc: str = "") -> CodeInfo:
     return verify_code(code, name)
 
 
+@frozen
+class Edit:
+    """Replace the text ``old`` written at ``span`` by ``new`` (a fix's one change to a file)."""
+
+    span: Span
+    old: str
+    """The text the edit expects at ``span`` (a name, maybe quoted there); the edit is not applied
+    to a file where it reads otherwise."""
+    new: str
+
+
+@frozen
+class Fix:
+    """A change that would make a diagnostic go away, as ruff's ``Fix``: edits of spans, and whether
+    ``warbook lint --fix`` may apply it (``safe``) or only ``--unsafe-fixes`` (docs/config.md)."""
+
+    title: str
+    """What it does, for people: "rename 'swmap' to 'swamp'"."""
+    edits: tuple[Edit, ...]
+    safe: bool
+
+
+def rename_fix(name: str, candidates: Iterable[str], span: Span) -> Fix | None:
+    """The "did you mean" of ``did_you_mean`` as a fix: rename ``name`` at ``span`` to the closest
+    candidate; safe only when no other candidate is close (otherwise the closest may be the wrong
+    one), ``None`` when nothing is close."""
+    import difflib
+
+    matches = difflib.get_close_matches(name, sorted(set(candidates)), n=2, cutoff=0.6)
+    if not matches:
+        return None
+    return Fix(f"rename {name!r} to {matches[0]!r}", (Edit(span, name, matches[0]),), safe=len(matches) == 1)
+
+
 @frozen(order=False)
 class Diagnostic:
     """One finding: a code, where it is, and what to do about it."""
@@ -72,6 +106,8 @@ class Diagnostic:
     """One sentence, lowercase, no trailing period, naming the thing in quotes."""
     hint: str | None = None
     """What to do instead (ruff's ``help:``), e.g. "did you mean 'swamp'?"."""
+    fix: Fix | None = None
+    """The change that would make it go away, if warbook knows one (``warbook lint --fix``)."""
 
     @property
     def name(self) -> str:
@@ -85,13 +121,13 @@ class Diagnostic:
         return f"{self.span}: {self.code} {self.message}"
 
 
-def diagnostic(code: str, span: Span, message: str, hint: str | None = None) -> Diagnostic:
+def diagnostic(code: str, span: Span, message: str, hint: str | None = None, fix: Fix | None = None) -> Diagnostic:
     """Build a diagnostic for a code of the table, taking its severity from the code's letter."""
     info = CODES.get(code)
     if info is None:
         state = "retired" if code in RETIRED else "unregistered"
         raise KeyError(f"{state} diagnostic code {code!r}")
-    return Diagnostic(code, info.severity, span, message, hint)
+    return Diagnostic(code, info.severity, span, message, hint, fix)
 
 
 def sort_diagnostics(diagnostics: Iterable[Diagnostic]) -> list[Diagnostic]:

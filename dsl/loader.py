@@ -5,7 +5,8 @@ The steps run in this order (sqlglot's ``RULES`` tuple idea):
 1. read and parse each file (``dsl.parser``);
 2. follow ``extends`` (first statement, once) and ``include`` (anywhere at top
    level), relative to the including file, never outside the root rulebook's
-   folder, with cycles and depth bounded; each file is read once however often
+   folder and the project's search paths (``dsl.config``; only ``.rules`` files
+   through those), with cycles and depth bounded; each file is read once however often
    it is included, and only regular files within the bounds of ``dsl.sources``
    (the size of a file, the number and size of all files) are read;
 3. build declarations from statements (``dsl.build``) and apply ``override``
@@ -21,8 +22,9 @@ on it in place; none, or more than one, is an error (E107, E108) whose hint
 lists what there is.
 
 ``extends "name"`` without a ``.rules`` suffix or a slash looks the name up
-among shipped rulebooks (by file stem or a header ``alias``), so a house rule
-kept anywhere can build on a shipped game.
+in the project's search paths, then among shipped rulebooks (by file stem or a
+header ``alias``), so a house rule kept anywhere can build on a shipped game,
+and a house-rules folder on a designer's own game in the folder beside it.
 
 Limits: an override of a sequence or phase replaces a nested phase or step
 whole; to merge into one, override it by its own kind.  The engine runs a
@@ -37,7 +39,7 @@ import contextlib
 import gc
 import os
 from pathlib import Path
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Iterator
 
 from attrs import evolve
@@ -81,19 +83,21 @@ def rulebook_aliases(path: Path) -> tuple[str, ...]:
     return tuple(_aliases(path))
 
 
-def search_path() -> list[Path]:
-    """Folders searched by ``extends "name"``: ``$WARBOOK_PATH`` entries, then the shipped rulebooks."""
+def search_path(project: Sequence[Path] = ()) -> list[Path]:
+    """Folders searched by ``extends "name"``: the project's search paths (``dsl.config``), then
+    ``$WARBOOK_PATH`` entries, then the shipped rulebooks."""
     extra = [Path(p) for p in os.environ.get("WARBOOK_PATH", "").split(os.pathsep) if p]
-    return [*extra, shipped_rulebooks_dir()]
+    return [*project, *extra, shipped_rulebooks_dir()]
 
 
-def find_rulebook(name: str) -> Path | None:
-    """A rulebook by file stem or by one of its header aliases, or ``None``."""
-    for folder in search_path():
+def find_rulebook(name: str, project: Sequence[Path] = ()) -> Path | None:
+    """A rulebook by file stem or by one of its header aliases (in the project's search paths
+    first), or ``None``."""
+    for folder in search_path(project):
         candidate = folder / f"{name}.rules"
         if is_file(candidate):
             return candidate
-    for folder in search_path():
+    for folder in search_path(project):
         for path in sorted(folder.glob("*.rules")) if folder.is_dir() else ():
             if name in _aliases(path):
                 return path
@@ -115,11 +119,7 @@ def _aliases(path: Path) -> dict[str, None]:
     return out
 
 
-def _display_path(path: Path) -> str:
-    try:
-        return os.path.relpath(path)
-    except ValueError:  # different drive on Windows
-        return str(path)
+_display_path = source_files.display_path
 
 
 Parse = Callable[[str, str], RulesFile]
@@ -127,8 +127,11 @@ Parse = Callable[[str, str], RulesFile]
 
 
 class _Loader:
-    def __init__(self, parse: Parse = parse_text, texts: Mapping[Path, str] | None = None) -> None:
+    def __init__(self, parse: Parse = parse_text, texts: Mapping[Path, str] | None = None,
+                 search_paths: Sequence[Path] = ()) -> None:
         self.parse = parse
+        self.search_paths = tuple(search_paths)
+        """The project's search paths, resolved: the only folders read besides the rulebook's own."""
         self.texts = texts or {}
         """Texts to read instead of the files at these resolved paths (an editor's unsaved buffers)."""
         self.builder = Builder()
@@ -236,11 +239,14 @@ class _Loader:
             reason = "the path holds a NUL character" if isinstance(exc, ValueError) else (exc.strerror or str(exc))
             self.error("E004", text.span, f"cannot read {shorten(text.text)!r}: {reason}")
             return None
-        if not target.is_relative_to(root):
-            self.error("E007", text.span, f"{text.text!r} is outside the rulebook folder {_display_path(root)!r}",
-                       'to build on a shipped rulebook, name it: extends "NAME" (its file name without .rules)')
-            return None
-        return target
+        if target.is_relative_to(root) or (target.suffix == ".rules" and any(
+                target.is_relative_to(folder) for folder in self.search_paths)):
+            return target
+        hint = ('to build on a shipped rulebook, name it: extends "NAME" (its file name without .rules); on your '
+                "own, add its folder to search-paths in warbook.toml (docs/config.md)")
+        self.error("E007", text.span, f"{text.text!r} is outside the rulebook folder {_display_path(root)!r}"
+                   + (" and the project's search paths" if self.search_paths else ""), hint)
+        return None
 
     def extends(self, base, path: Path, root: Path, stack) -> list[Declaration]:
         found = self.base_file(base, path, root)
@@ -252,10 +258,12 @@ class _Loader:
         or E007 when there is none."""
         name = base.text
         if "/" not in name and "\\" not in name and not name.endswith(".rules"):
-            found = find_rulebook(name)
+            found = find_rulebook(name, self.search_paths)
             if found is None:
-                known = [p.stem for d in search_path() if d.is_dir() for p in d.glob("*.rules")]
-                self.error("E004", base.span, f"no shipped rulebook called {name!r}", did_you_mean(name, known))
+                known = [p.stem for d in search_path(self.search_paths) if d.is_dir() for p in d.glob("*.rules")]
+                self.error("E004", base.span, f"no {'' if self.search_paths else 'shipped '}rulebook called {name!r}",
+                           did_you_mean(name, known) or "to extend a rulebook of your own by name, add its folder "
+                           "to search-paths in warbook.toml (docs/config.md)")
                 return None
             found = found.resolve()
             return found, found.parent
@@ -521,19 +529,29 @@ def gc_paused():
 
 
 def load_with_diagnostics(path: str | os.PathLike, parse: Parse = parse_text,
-                          texts: Mapping[Path, str] | None = None) -> tuple[Rulebook | None, list[Diagnostic]]:
+                          texts: Mapping[Path, str] | None = None,
+                          search_paths: Sequence[Path] | None = None) -> tuple[Rulebook | None, list[Diagnostic]]:
     """Load a rulebook, returning it (``None`` if it could not be read or parsed) and every diagnostic.
 
     ``parse`` turns each file's text into its syntax tree (``dsl.lint.Linter`` keeps them);
-    ``texts`` are read instead of the files at those resolved paths.  Never raises for bad input.
+    ``texts`` are read instead of the files at those resolved paths; ``search_paths`` are the
+    project's (``None``: those of the configuration that governs ``path``, whose problems are
+    diagnostics too).  Never raises for bad input.
     """
+    problems: list[Diagnostic] = []
+    if search_paths is None:
+        from .config import config_for  # here, not at the top: the configuration imports cattrs
+
+        config, problems = config_for(path)
+        search_paths = config.search_paths
     with gc_paused():
-        return _load_with_diagnostics(path, parse, texts)
+        rulebook, diagnostics = _load_with_diagnostics(path, parse, texts, search_paths)
+    return rulebook, [*problems, *diagnostics]
 
 
-def _load_with_diagnostics(path: str | os.PathLike, parse: Parse = parse_text,
-                           texts: Mapping[Path, str] | None = None) -> tuple[Rulebook | None, list[Diagnostic]]:
-    loader = _Loader(parse, texts)
+def _load_with_diagnostics(path: str | os.PathLike, parse: Parse, texts: Mapping[Path, str] | None,
+                           search_paths: Sequence[Path]) -> tuple[Rulebook | None, list[Diagnostic]]:
+    loader = _Loader(parse, texts, search_paths)
     path = Path(path)
     resolved = path.resolve()
     decls = loader.load_file(resolved, resolved.parent, (), None)
@@ -549,7 +567,12 @@ def extended_base(path: str | os.PathLike) -> tuple[Path | None, list[Diagnostic
     """The rules file that the file at ``path`` extends, found as loading finds it, or ``None``
     when its first statement is no ``extends`` (``warbook diff HOUSE.rules`` compares a house rule
     with its base).  Never raises for bad input: what stops the search is in the diagnostics."""
-    loader = _Loader()
+    from .config import config_for  # here, not at the top: the configuration imports cattrs
+
+    config, problems = config_for(path)
+    if problems:
+        return None, problems
+    loader = _Loader(search_paths=config.search_paths)
     resolved = Path(path).resolve()
     text = loader.read(resolved, _display_path(resolved), Span.point(str(path)), None)
     if text is None:

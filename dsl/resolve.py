@@ -7,7 +7,7 @@ kinds it allows, and every factor line on a unit or marker names a declared
 
 from __future__ import annotations
 
-from .diagnostics import Diagnostic, diagnostic, did_you_mean
+from .diagnostics import Diagnostic, diagnostic, did_you_mean, rename_fix
 from .model import Rulebook
 from .patterns import Ref, iter_refs
 from .schema import KINDS
@@ -40,7 +40,8 @@ def resolve(rulebook: Rulebook) -> list[Diagnostic]:
 def _unknown(ref: Ref, names: dict[str, set[str]]) -> Diagnostic:
     candidates = [n for kind in ref.kinds for n in names.get(kind, ())]
     kinds = " or ".join(ref.kinds) if len(ref.kinds) <= 3 else "selector"
-    return diagnostic("E101", ref.span, f"unknown {kinds} {ref.name!r}", did_you_mean(ref.name, candidates))
+    return diagnostic("E101", ref.span, f"unknown {kinds} {ref.name!r}", did_you_mean(ref.name, candidates),
+                      rename_fix(ref.name, candidates, ref.span))
 
 
 def declared_names(rulebook: Rulebook, kind: str) -> list[str]:

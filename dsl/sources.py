@@ -125,3 +125,12 @@ def is_dir(path: Path) -> bool:
         return path.is_dir()
     except (OSError, ValueError):
         return False
+
+
+def display_path(path: str | os.PathLike) -> str:
+    """A path as diagnostics show it: relative to the current folder (an absolute one when there
+    is no relative path, as across drives on Windows)."""
+    try:
+        return os.path.relpath(path)
+    except ValueError:
+        return str(path)

@@ -48,7 +48,7 @@ from ..dsl.ast import Span
 from ..dsl.compiled.terrain import DRAWN_ON_EDGES, Feature
 from ..dsl.diagnostics import Diagnostic, RulesError, diagnostic, did_you_mean
 from . import grid
-from .toml_text import parse_toml, read_toml_text
+from ..dsl.toml_text import parse_toml, read_toml_text
 
 
 @frozen

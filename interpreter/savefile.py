@@ -22,7 +22,8 @@ change of layout or comments alone (same declarations) does not stop a replay,
 which checks every line anyway.
 
 Limits: an embedded file that names a shipped file by a relative path (rather than
-``extends "NAME"``) replays only in place.  Logs of version 1 (paths relative to
+``extends "NAME"``) replays only in place, and so does a rulebook that reaches another folder
+through the project's search paths (``dsl.config``: the configuration is not carried).  Logs of version 1 (paths relative to
 the log, no embedded files) still load.
 """
 

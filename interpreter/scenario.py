@@ -93,6 +93,7 @@ from attrs import evolve
 
 from ..dsl.ast import Span
 from ..dsl.compiled.sequence import compile_sequence
+from ..dsl.config import config_for
 from ..dsl.diagnostics import RulesError, diagnostic
 from ..dsl.loader import find_rulebook, load_with_diagnostics, search_path, shipped_folder
 from ..dsl.sources import is_file
@@ -106,31 +107,41 @@ from .scenario_resolve import EntryReader, option_problem
 from .scenario_arrivals import check_schedule, read_arrival, read_withdrawal
 from .scenario_toml import (ArrivalEntry, DrawEntry, ScenarioFile, ScenarioText, SetupEntry, TurnModifierEntry,
                             WithdrawalEntry)
-from .toml_text import parse_toml, read_toml_text
+from ..dsl.toml_text import parse_toml, read_toml_text
 
 __all__ = ["EDGES", "MODIFIER_KINDS", "Draw", "Placement", "Scenario", "TurnModifier", "Zone", "load_scenario",
            "scenario_rules", "with_rulebook"]
 
 def scenario_rules(path: str | Path, name: str) -> Path | None:
     """The rules a scenario's ``rules``/``rulebook`` names: a file beside the scenario, else a
-    shipped rulebook by name or alias (a bare name only); ``None`` when there is neither."""
+    rulebook by name or alias (a bare name only) in the project's search paths (``dsl.config``)
+    or shipped; ``None`` when there is neither."""
     beside = Path(path).parent / name
     if is_file(beside):
         return beside
-    return find_rulebook(name) if "/" not in name and "\\" not in name and "\0" not in name else None
+    if "/" in name or "\\" in name or "\0" in name:
+        return None
+    return find_rulebook(name, project_search_paths(path))
+
+
+def project_search_paths(path: str | Path) -> tuple[Path, ...]:
+    """The search paths of the project configuration that governs ``path`` (its problems are
+    reported when a rulebook under it is loaded)."""
+    return config_for(path)[0].search_paths
 
 
 def confinement_problem(scenario: Path, target: Path, key: str, written: str) -> tuple[str, str] | None:
     """(message, hint) when the file a scenario's ``rules`` or ``map`` names is outside the
     scenario's folder and every folder of shipped games (``search_path``, the shipped
-    scenarios): a scenario must not make warbook read any file it names, as an ``include``
-    may not (E007)."""
+    scenarios) and the project's search paths: a scenario must not make warbook read any file
+    it names, as an ``include`` may not (E007)."""
     folder = scenario.resolve().parent
     try:
         resolved = target.resolve()
     except (OSError, ValueError):
         return f"{key!r} names a path the system cannot open", "name a file in the scenario's folder"
-    roots = [folder, *(p.resolve() for p in search_path()), shipped_folder("scenarios").resolve()]
+    roots = [folder, *(p.resolve() for p in search_path(project_search_paths(scenario))),
+             shipped_folder("scenarios").resolve()]
     if any(resolved.is_relative_to(root) for root in roots):
         return None
     hint = (f"a scenario's {key} must be a file in its folder {str(folder)!r} or below it"

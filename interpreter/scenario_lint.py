@@ -28,7 +28,7 @@ from ..dsl.diagnostics import Diagnostic, RulesError, diagnostic
 from .board import board_from_text
 from .context import Context
 from .scenario import Placement, Scenario, load_scenario
-from .toml_text import parse_toml, read_toml_text
+from ..dsl.toml_text import parse_toml, read_toml_text
 from .setup import zone_cells
 
 @frozen

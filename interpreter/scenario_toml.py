@@ -20,19 +20,18 @@ the message.
 
 from __future__ import annotations
 
-import re
 import types
-from collections.abc import Iterator
 from typing import Any, ClassVar, NewType, TypeVar, Union, get_args, get_origin
 
 import attrs
 from attrs import field, frozen
-from cattrs import ClassValidationError, ForbiddenExtraKeysError, IterableValidationError
+from cattrs import ClassValidationError, ForbiddenExtraKeysError
 from cattrs.gen import make_dict_structure_fn, override
 from cattrs.preconf.tomllib import make_converter
 
 from ..dsl.ast import Span
 from ..dsl.diagnostics import Diagnostic, did_you_mean, diagnostic
+from ..dsl.toml_text import Failure, KeyPath, TomlPositions, iter_failures, show_path, toml_key, value_at
 from ..dsl.values import read_range, shorten
 
 T = TypeVar("T")
@@ -303,20 +302,6 @@ for _record in (ZoneTable, SetupEntry, DrawPlace, DrawEntry, TurnModifierEntry, 
 CONVERTER = make_scenario_converter()
 """The one converter scenario files are read with."""
 
-KeyPath = tuple[Union[str, int], ...]
-"""Where a value is in the file: keys and array indexes (``("setup", 3, "zone")``)."""
-
-
-def show_path(path: KeyPath) -> str:
-    """The path as cattrs writes it: ``$.setup[3].zone``."""
-    return "$" + "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in path)
-
-
-def toml_key(cls: type, name: str) -> str:
-    """The TOML key of an attribute of an entry record."""
-    return attrs.fields_dict(cls)[name].metadata.get("toml") or name
-
-
 def describe(kind: Any, metadata: Any = None) -> str:
     """What a value of the type must be, for a message."""
     if metadata and metadata.get("means"):
@@ -329,73 +314,6 @@ def describe(kind: Any, metadata: Any = None) -> str:
     if attrs.has(kind):
         return "a table"
     return DESCRIPTIONS.get(kind, getattr(kind, "__name__", str(kind)))
-
-
-class TomlPositions:
-    """Where tables and keys stand in a TOML text (see the module's limits)."""
-
-    HEADER = re.compile(r"\s*(\[\[?)\s*([^\]\[]+?)\s*\]")
-
-    def __init__(self, text: str):
-        self.lines = text.splitlines()
-        self.tables: list[tuple[KeyPath, int]] = []
-        """(full path with array indexes, 0-based line) of each table header, in order."""
-        counts: dict[tuple[str, ...], int] = {}
-        for number, line in enumerate(self.lines):
-            found = self.HEADER.match(line)
-            if not found:
-                continue
-            names = tuple(n.strip().strip('"') for n in found.group(2).split("."))
-            is_array = found.group(1) == "[["
-            full: list[str | int] = []
-            for k in range(1, len(names) + 1):
-                full.append(names[k - 1])
-                if names[:k] in counts and k < len(names):
-                    full.append(counts[names[:k]])
-            if is_array:
-                counts[names] = counts.get(names, -1) + 1
-                for key in [key for key in counts if len(key) > len(names) and key[:len(names)] == names]:
-                    del counts[key]
-                full.append(counts[names])
-            self.tables.append((tuple(full), number))
-
-    def locate(self, path: KeyPath) -> tuple[int, int, int]:
-        """(line, column, width) of the value at ``path``: its key, else its table's header (1-based)."""
-        best: KeyPath = ()
-        start = None
-        for full, number in self.tables:
-            if len(full) > len(best) and path[:len(full)] == full:
-                best, start = full, number
-        begin = 0 if start is None else start + 1
-        end = next((number for _, number in self.tables if number >= begin), len(self.lines))
-        line, column, width = (1, 1, 0) if start is None else self.header(start)
-        rest = path[len(best):]
-        if not rest or not isinstance(rest[0], str):
-            return line, column, width
-        first = re.compile(rf'^\s*"?({re.escape(rest[0])})"?\s*[=.]')
-        for number in range(begin, end):
-            found = first.match(self.lines[number])
-            if found:
-                line, column, width = number + 1, found.start(1) + 1, len(rest[0])
-                break
-        else:  # a table written only through its sub-tables ([[KEY]] under a misspelt KEY)
-            below = (*best, rest[0])
-            return next((self.header(number) for full, number in self.tables if full[:len(below)] == below),
-                        (line, column, width))
-        text = self.lines[line - 1]
-        for key in rest[1:]:
-            if not isinstance(key, str):
-                break
-            found = re.compile(rf'(?<![\w-])"?({re.escape(key)})"?\s*=').search(text, column - 1 + width)
-            if not found:
-                break
-            column, width = found.start(1) + 1, len(key)
-        return line, column, width
-
-    def header(self, number: int) -> tuple[int, int, int]:
-        """(line, column, 0) of the table header on 0-based line ``number``."""
-        text = self.lines[number]
-        return number + 1, len(text) - len(text.lstrip()) + 1, 0
 
 
 class ScenarioText:
@@ -457,64 +375,3 @@ class ScenarioText:
             shown = repr(where[-1]) if isinstance(where[-1], str) else show_path(where)
             self.report(where, f"{shown} must be {describe(failure.kind, failure.metadata)}, "
                         f"not {shorten(repr(value), 60)}")
-
-
-def value_at(raw: Any, path: KeyPath) -> Any:
-    """The value at ``path`` under ``raw`` (``None`` where it is missing)."""
-    for step in path:
-        try:
-            raw = raw[step]
-        except (KeyError, IndexError, TypeError):
-            return None
-    return raw
-
-
-@frozen
-class Failure:
-    """One leaf of a cattrs structuring error."""
-
-    path: KeyPath
-    owner: Any
-    """The record class whose attribute failed (for a missing key: the table that lacks it)."""
-    kind: Any
-    """The type the value should have had."""
-    metadata: Any
-    error: BaseException
-
-
-def iter_failures(error: BaseException, cls: Any, path: KeyPath) -> Iterator[Failure]:
-    """Each leaf failure under a cattrs error raised structuring a ``cls`` at ``path``."""
-    if isinstance(error, ClassValidationError):
-        fields = attrs.fields_dict(cls)
-        for exc in error.exceptions:
-            note = next((n for n in getattr(exc, "__notes__", ()) if hasattr(n, "name")), None)
-            if note is None:
-                yield from iter_failures(exc, cls, path)
-                continue
-            attribute = fields[note.name]
-            step = (*path, toml_key(cls, note.name))
-            if isinstance(exc, ExceptionGroup):
-                yield from iter_failures(exc, _inner(attribute.type), step)
-            else:
-                yield Failure(step, cls, attribute.type, attribute.metadata, exc)
-    elif isinstance(error, IterableValidationError):
-        for exc in error.exceptions:
-            note = next((n for n in getattr(exc, "__notes__", ()) if hasattr(n, "index")), None)
-            step = (*path, note.index) if note is not None else path
-            kind = note.type if note is not None else cls
-            if isinstance(exc, ExceptionGroup):
-                yield from iter_failures(exc, _inner(kind), step)
-            else:
-                yield Failure(step, cls, kind, None, exc)
-    else:
-        yield Failure(path, cls, cls, None, error)
-
-
-def _inner(kind: Any) -> Any:
-    """The type an attribute's structuring descends into (``ZoneTable | None`` → ``ZoneTable``)."""
-    args = [a for a in get_args(kind) if a is not type(None)]
-    if get_origin(kind) in (Union, types.UnionType) and len(args) == 1:
-        return _inner(args[0])
-    if get_origin(kind) is tuple and args and attrs.has(args[0]):
-        return args[0]
-    return kind

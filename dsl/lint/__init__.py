@@ -41,7 +41,7 @@ import inspect
 import re
 import sys
 import types
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Callable, Iterable, Iterator
 
@@ -171,12 +171,14 @@ def lint_rulebook(rulebook: Rulebook, loading: Iterable[Diagnostic] = ()) -> Lin
     return LintReport(tuple(sort_diagnostics([*kept, *problems])), len(found) - len(kept), rulebook)
 
 
-def lint_report(path, parse: Parse = parse_text, texts: Mapping[Path, str] | None = None) -> LintReport:
-    """Load and lint the rulebook at ``path``; never raises for bad input.  ``parse`` and ``texts``
-    are the loader's (``dsl.loader.load_with_diagnostics``; ``dsl.lint.linter.Linter`` keeps trees)."""
+def lint_report(path, parse: Parse = parse_text, texts: Mapping[Path, str] | None = None,
+                search_paths: Sequence[Path] | None = None) -> LintReport:
+    """Load and lint the rulebook at ``path``; never raises for bad input.  ``parse``, ``texts`` and
+    ``search_paths`` are the loader's (``dsl.loader.load_with_diagnostics``; ``dsl.lint.linter.Linter``
+    keeps trees)."""
     load_checks()
     with gc_paused():
-        rulebook, loading = load_with_diagnostics(path, parse, texts)
+        rulebook, loading = load_with_diagnostics(path, parse, texts, search_paths)
         if rulebook is None:
             return LintReport(tuple(sort_diagnostics(loading)), 0, None)
         return lint_rulebook(rulebook, loading)

@@ -76,12 +76,22 @@ def write_atomically(target: Path, text: str) -> None:
         raise
 
 
+SKIPPED_FOLDERS = frozenset({"__pycache__", "node_modules", "venv", "build", "dist", "site-packages"})
+"""Folders a folder argument does not descend into (nor into hidden ones: ``.git``, ``.venv``)."""
+
+
 def expand(raw: str) -> list[str]:
     """A folder stands for every ``.rules`` and ``.toml`` file below it, in sorted order (as ruff
-    takes folders)."""
+    takes folders), less hidden and build folders, the project's configuration files, and links
+    that lead out of the folder."""
+    from ...dsl.config import CONFIG_FILES
+
     path = Path(raw)
     if raw != "-" and is_dir(path):
-        return [str(p) for p in sorted((*path.rglob("*.rules"), *path.rglob("*.toml")))]
+        inside = path.resolve()
+        found = sorted((*path.rglob("*.rules"), *path.rglob("*.toml")))
+        return [str(p) for p in found if p.name not in CONFIG_FILES and p.resolve().is_relative_to(inside) and not any(
+            part.startswith(".") or part in SKIPPED_FOLDERS for part in p.relative_to(path).parts[:-1])]
     return [raw]
 
 

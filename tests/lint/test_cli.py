@@ -84,7 +84,7 @@ def test_usage_errors_exit_2(capsys, rules):
     assert info.value.code == 2
     assert lint(capsys, path, "--select", "Z9")[0] == 2
     assert lint(capsys, "--explain", "W999")[0] == 2
-    assert lint(capsys)[0] == 2
+    assert lint(capsys)[0] == 1  # no path: the project's files (here, the folder's house.rules)
     code, _, err = lint(capsys, "--explain", "Q1", "--exit-zero")
     assert code == 2 and "unknown code" in err
 

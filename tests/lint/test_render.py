@@ -37,12 +37,12 @@ def test_full_without_hint_or_source_keeps_the_header_line():
 def test_json_uses_ruffs_field_names_with_sorted_keys():
     items = json.loads(render.as_json([UNKNOWN, UNUSED]))
     assert [sorted(item) for item in items] == [
-        ["code", "end_location", "filename", "hint", "location", "message", "name", "severity"]] * 2
+        ["code", "end_location", "filename", "fix", "hint", "location", "message", "name", "severity"]] * 2
     first, second = items
     assert first == {
         "code": "E101", "name": "unknown-name", "severity": "error", "message": "unknown selector 'mehc'",
         "hint": "did you mean 'mech'?", "filename": "house.rules",
-        "location": {"row": 3, "column": 16}, "end_location": {"row": 3, "column": 20},
+        "location": {"row": 3, "column": 16}, "end_location": {"row": 3, "column": 20}, "fix": None,
     }
     assert second["hint"] is None and second["severity"] == "warning"
     assert render.as_json([]) == "[]"
