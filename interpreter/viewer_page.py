@@ -189,7 +189,7 @@ function show(s) {
 
 document.getElementById("fit").addEventListener("change", event =>
   document.getElementById("board").classList.toggle("fit", event.target.checked));
-chooser.addEventListener("change", () => { view = chooser.value; drawNarrative(); show(step); });
+chooser.addEventListener("change", () => { view = chooser.value; chooser.blur(); drawNarrative(); show(step); });
 slider.max = last;
 slider.addEventListener("input", () => show(Number(slider.value)));
 document.getElementById("first").addEventListener("click", () => show(0));
