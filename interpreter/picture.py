@@ -31,7 +31,7 @@ from attrs import frozen
 
 from . import grid
 from .board import Board
-from .picture_style import (PATTERNS, abbreviation, feature_style, shade, side_colours, tag_ink,
+from .picture_style import (PATTERNS, abbreviation, feature_style, ink_on, shade, side_colours, tag_ink,
                             terrain_colours)
 
 SVG_NS = "http://www.w3.org/2000/svg"
@@ -43,6 +43,8 @@ MARGIN = 24.0
 LEGEND_WIDTH = 290.0
 LEGEND_TEXT = 42
 """Characters of a legend entry shown (a longer label ends in an ellipsis; its cells' titles say it all)."""
+DARK_INK = ink_on("#ffffff")
+"""Cell ids on a light cell (the ids' group colour; a dark cell's id is light)."""
 STACK_SHOWN = 3
 """Counters of one cell drawn one on another; a larger stack shows its size in a badge."""
 
@@ -206,7 +208,7 @@ class MapPicture:
         self._patterns(_el(root, "g", id="tags", stroke="none"))
         self._features(_el(root, "g", id="features", fill="none", stroke_linecap="round"))
         self._control(_el(root, "g", id="control", fill="none"), control or {})
-        self._ids(_el(root, "g", id="ids", fill="#555555", text_anchor="middle"))
+        self._ids(_el(root, "g", id="ids", fill=DARK_INK, text_anchor="middle"))
         self._places(_el(root, "g", id="places", font_weight="bold", fill="#1a1a1a"))
         self.draw_counters(_el(root, "g", id="counters"), counters)
         self._draw_legend(_el(root, "g", id="legend", font_size=11), legend)
@@ -284,7 +286,9 @@ class MapPicture:
         group.set("font-size", f"{size:.1f}")
         for cell in self.cells:
             cx, cy = self.centre(cell)
-            _el(group, "text", cell, x=cx, y=cy - self.geometry.half_height + size * 1.05)
+            ink = ink_on(self.terrain_colours[self.board.terrain(cell)])
+            _el(group, "text", cell, x=cx, y=cy - self.geometry.half_height + size * 1.05,
+                fill=None if ink == DARK_INK else ink)
 
     def _places(self, group: ET.Element) -> None:
         names: dict[str, list[str]] = {}

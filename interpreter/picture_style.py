@@ -122,6 +122,25 @@ def feature_style(name: str, tags: Iterable[str] = ()) -> tuple[str, str]:
     return "#444444", "6 3"
 
 
+def ink_on(colour: str) -> str:
+    """Text colour readable on ``colour``: light on a dark fill, dark on a light one.
+
+    >>> ink_on("#3f7f3a"), ink_on("#eef0d8")
+    ('#f0f0f0', '#555555')
+    """
+    red, green, blue = (int(colour[i:i + 2], 16) / 255 for i in (1, 3, 5))
+    return "#f0f0f0" if 0.2126 * red + 0.7152 * green + 0.0722 * blue < 0.45 else "#555555"
+
+
+def possessive(name: str) -> str:
+    """``Allies'`` and ``Red's``: a side's name owning its view.
+
+    >>> possessive("Allies"), possessive("Red")
+    ("Allies'", "Red's")
+    """
+    return f"{name}'" if name.endswith("s") else f"{name}'s"
+
+
 def tag_ink(tag: str) -> str:
     """The colour a tag's pattern is drawn in: blue for a tag that says water, else dark grey."""
     return "#1f5fa0" if words(tag) & {"river", "water", "sea", "canal", "coastal", "lake", "stream"} else "#3a3a3a"

@@ -26,6 +26,7 @@ from . import frames
 from .game import Game
 from .narrate import Narrator, redactions, title
 from .picture import STACK_SHOWN, MapPicture, points
+from .picture_style import possessive
 from .viewer_page import PAGE
 
 REFEREE = "referee"
@@ -69,7 +70,7 @@ def page(game: Game, sides: Sequence[str | None]) -> str:
     """The page for ``game`` with a view for each of ``sides`` (``None``: the referee's), in that order."""
     rules = game.ctx.rules
     picture = MapPicture(game.scenario.board, rules, game.scenario.name)
-    views = {side or REFEREE: _View(side, f"{picture.label_of('side', side)}'s view" if side else
+    views = {side or REFEREE: _View(side, f"{possessive(picture.label_of('side', side))} view" if side else
                                     "Referee (every counter)") for side in sides}
     headings: list[str] = []
     control: list[dict[str, list]] = []

@@ -84,6 +84,7 @@ def run_render(args: argparse.Namespace) -> int:
     from ..catalogue import scenario_argument
     from ..game import Game
     from ..picture import MapPicture, png
+    from ..picture_style import possessive
     from ..scenario import load_scenario
     from .. import frames
 
@@ -105,7 +106,7 @@ def run_render(args: argparse.Namespace) -> int:
             step = last if args.at is None else args.at
             shown = frames.at_step(game, step) if step != last else game
             picture = MapPicture(game.scenario.board, game.ctx.rules, game.scenario.name)
-            seen = f"{args.side}'s view" if args.side else "every counter"
+            seen = f"{possessive(picture.label_of('side', args.side))} view" if args.side else "every counter"
             svg = picture.svg(frames.counters(shown, args.side), frames.control(shown),
                               f"{frames.heading(shown, step)} ({seen})")
         elif is_map(args.source):
@@ -119,7 +120,7 @@ def run_render(args: argparse.Namespace) -> int:
     if Path(args.output).suffix.lower() == ".png":
         try:
             data = png(svg)
-        except ImportError as exc:
+        except (ImportError, OSError) as exc:  # OSError: cairosvg finds no cairo library
             return usage(f"PNG needs cairosvg and the cairo library ({exc}): pip install 'warbook[picture]', or "
                          "write FILE.svg")
     else:
