@@ -57,8 +57,8 @@ def run(name: str = "render", profile: bool = False) -> list[Figure]:
     }, repeats=ROUNDS)
     if profile:
         profile_call(lambda: MapPicture(board, rules).svg(seen, held))
-    raw = [f"{len(board.cells)} cells, {len(seen)} counters at the end of a random game, "
-           f"{len(drawn) // 1024} KB of SVG",
+    raw = [(f"{len(board.cells)} cells, {len(seen)} counters at the end of a random game, "
+            f"{len(drawn) // 1024} KB of SVG"),
            f"map alone:           {spread(times['map'])}",
            f"map with counters:   {spread(times['counters'])}",
            f"reading the map:     {spread(times['read'])}",

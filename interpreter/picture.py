@@ -31,8 +31,7 @@ from attrs import frozen
 
 from . import grid
 from .board import Board
-from .picture_style import (PATTERNS, abbreviation, feature_style, ink_on, shade, side_colours, tag_ink,
-                            terrain_colours)
+from .picture_style import PATTERNS, abbreviation, feature_style, ink_on, shade, side_colours, tag_ink, terrain_colours
 
 SVG_NS = "http://www.w3.org/2000/svg"
 HEX_SIZE = 34.0
@@ -63,7 +62,7 @@ class Geometry:
     y0: float = MARGIN + 26.0
 
     @classmethod
-    def of(cls, board: Board) -> "Geometry":
+    def of(cls, board: Board) -> Geometry:
         size = HEX_SIZE if board.grid == "hex" else SQUARE_SIZE
         return cls(board.grid, size, board.low_columns, board.width, board.height)
 

@@ -18,8 +18,8 @@ from __future__ import annotations
 import html
 import json
 import re
-from collections.abc import Sequence
 import xml.etree.ElementTree as ET
+from collections.abc import Sequence
 from typing import Any
 
 from . import frames

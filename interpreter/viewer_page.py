@@ -15,25 +15,28 @@ PAGE = """<!DOCTYPE html>
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>__TITLE__</title>
 <style>
-body { margin: 0; font-family: "DejaVu Sans", Arial, sans-serif; background: #f4f2ea; color: #1a1a1a; }
+body { margin: 0; height: 100vh; display: flex; flex-direction: column; font-family: "DejaVu Sans", Arial, sans-serif;
+       background: #f4f2ea; color: #1a1a1a; }
 header { padding: 8px 14px; background: #2f3b45; color: #fff; display: flex; gap: 14px; align-items: center;
          flex-wrap: wrap; }
-header h1 { font-size: 16px; margin: 0; }
+header h1 { font-size: 16px; margin: 0; max-width: 36vw; overflow: hidden; text-overflow: ellipsis;
+            white-space: nowrap; }
 header label { font-size: 13px; }
 #slider { width: 320px; }
-main { display: flex; height: calc(100vh - 52px); }
+main { display: flex; flex: 1 1 auto; min-height: 0; }
 #board { flex: 1 1 auto; overflow: auto; background: #fbfaf5; }
 #board.fit svg { width: 100%; height: auto; }
-#side-panel { width: 420px; display: flex; flex-direction: column; border-left: 1px solid #bbb; }
-#caption { padding: 8px 10px; font-weight: bold; border-bottom: 1px solid #ccc; }
-#rolls { padding: 6px 10px; border-bottom: 1px solid #ccc; min-height: 28px; font-size: 13px; }
+#side-panel { width: 420px; flex: none; display: flex; flex-direction: column; border-left: 1px solid #bbb; }
+#caption { flex: none; padding: 8px 10px; font-weight: bold; border-bottom: 1px solid #ccc; }
+#rolls { flex: none; padding: 6px 10px; border-bottom: 1px solid #ccc; min-height: 28px; max-height: 30vh;
+         overflow: auto; font-size: 13px; }
 .die { display: inline-block; min-width: 22px; padding: 1px 4px; margin: 1px 4px 1px 0; border: 1px solid #333;
        border-radius: 4px; background: #fff; text-align: center; font-weight: bold; }
 #narrative { flex: 1 1 auto; overflow: auto; padding: 6px 10px; font-size: 13px; line-height: 1.35; }
 #narrative p { margin: 0; white-space: pre-wrap; color: #777; }
 #narrative p.done { color: #1a1a1a; }
 #narrative p.current { background: #ffe9a8; color: #000; }
-#narrative p.roll::before { content: "\\2684  "; }
+#narrative p.roll { border-left: 3px solid #b07d00; padding-left: 4px; }
 button { font-size: 13px; }
 </style>
 </head>

@@ -80,13 +80,13 @@ def output_problem(output: str, suffixes: tuple[str, ...]) -> str | None:
 
 
 def run_render(args: argparse.Namespace) -> int:
+    from .. import frames
     from ..board import read_board
     from ..catalogue import scenario_argument
     from ..game import Game
     from ..picture import MapPicture, png
     from ..picture_style import possessive
     from ..scenario import load_scenario
-    from .. import frames
 
     problem = output_problem(args.output, FORMATS)
     if problem:

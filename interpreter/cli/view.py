@@ -67,7 +67,7 @@ def serve(text: str, port: int) -> int:
     body = text.encode("utf-8")
 
     class Page(BaseHTTPRequestHandler):
-        def do_GET(self) -> None:  # noqa: N802 (http.server's name)
+        def do_GET(self) -> None:
             found = self.path in ("/", "/index.html")
             self.send_response(200 if found else 404)
             self.send_header("Content-Type", "text/html; charset=utf-8" if found else "text/plain")

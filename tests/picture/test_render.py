@@ -193,7 +193,7 @@ def test_terrains_reading_as_one_word_get_different_shades():
     (["--side", "blue"], "--at and --side need a log"),
 ])
 def test_a_map_has_no_step_or_side(capsys, tmp_path, argv, message):
-    code, out, err = run(capsys, "render", str(MINI / "map.toml"), *argv, "-o", str(tmp_path / "x.svg"))
+    code, _, err = run(capsys, "render", str(MINI / "map.toml"), *argv, "-o", str(tmp_path / "x.svg"))
     assert code == 2 and message in err and not (tmp_path / "x.svg").exists()
 
 

@@ -31,7 +31,7 @@ def mini_log(tmp_path_factory) -> Path:
 
 
 def data_of(page: str) -> dict:
-    found = re.search(r'<script type="application/json" id="data">(.*?)</script>', page, re.S)
+    found = re.search(r'<script type="application/json" id="data">(.*?)</script>', page, re.DOTALL)
     return json.loads(found.group(1))
 
 
