@@ -47,15 +47,17 @@ class Counter:
 
 
 def counters(game: Game, side: str | None) -> tuple[Counter, ...]:
-    """The counters on the map at this point of ``game``, as ``side`` sees them (``None``: all of them)."""
+    """The counters at this point of ``game`` as ``side`` sees them (``None``: all of them): on the
+    map, and in holding areas (eliminated, a box, off the map) those it may know of (its own, and
+    others it identifies, as ``observe`` says)."""
     rules = game.ctx.rules
     if side is None:
         seen = [{"id": u.id, "side": u.side, "type": u.type, "location": u.location, "mode": u.mode,
                  "dummy": u.dummy, "step": u.step, "status": sorted(u.status), "hidden": u.hidden}
-                for u in game.state.units if u.on_map]
+                for u in game.state.units]
     else:
         hidden = {u.id for u in game.state.units if u.hidden}
-        seen = [dict(u, hidden=u["id"] in hidden) for u in game.observe(side)["units"] if u["location"][:1].isdigit()]
+        seen = [dict(u, hidden=u["id"] in hidden) for u in game.observe(side)["units"]]
     out = []
     for unit in seen:
         type_name = unit["type"]

@@ -190,8 +190,8 @@ class MapPicture:
                 glyphs: Iterable[tuple[str, str | None, bool]] = ()) -> ET.Element:
         """The picture as an element tree; ``glyphs`` (side, type or ``None``, marker) are defined
         besides those of ``counters`` (a page that draws counters later needs them all)."""
-        wanted = dict.fromkeys([*glyphs, *((c.side, c.type, c.marker) for c in counters)])
-        legend = self._legend_rows(wanted)
+        wanted = dict.fromkeys([*glyphs, *((c.side, c.type, c.marker) for c in counters if c.location in self.cells)])
+        legend = self._legend_rows(wanted, [c for c in counters if c.location not in self.cells])
         height = max(self.geometry.y0 + self.geometry.height + MARGIN, MARGIN + 30 + 18 * len(legend))
         width = self.map_width + LEGEND_WIDTH
         root = _el(None, "svg", xmlns=SVG_NS, width=round(width), height=round(height),
@@ -244,11 +244,16 @@ class MapPicture:
                 _el(tile, "circle", cx=4, cy=4, r=1.3, fill=ink, fill_opacity=0.6)
 
     def _patterns(self, group: ET.Element) -> None:
+        """One path per tag over all its cells (one element each, not one per cell: converters
+        fill a pattern once per element, and the delta map has hundreds of tagged squares)."""
+        outlines: dict[str, list[str]] = {tag: [] for tag in self.tags}
         for cell, (column, row) in self.cells.items():
-            for tag in sorted(self.board.tags(cell)):
-                if tag in self.tags:
-                    _el(group, "polygon", points=points(self.geometry.corners(column, row)), fill=f"url(#pat-{tag})",
-                        class_=f"tag tag-{tag}")
+            for tag in self.board.tags(cell):
+                if tag in outlines:
+                    outlines[tag].append("M" + points(self.geometry.corners(column, row)).replace(" ", " L") + "Z")
+        for tag, shapes in outlines.items():
+            _el(group, "path", d="".join(shapes), fill=f"url(#pat-{tag})", class_=f"tag tag-{tag}",
+                data_cells=len(shapes))
 
     def _features(self, group: ET.Element) -> None:
         drawn = self.rules.features if self.rules is not None else {}
@@ -362,7 +367,8 @@ class MapPicture:
 
     # --- legend ------------------------------------------------------------------------
 
-    def _legend_rows(self, glyphs: Mapping[tuple[str, str | None, bool], None]) -> list[tuple[str, Any]]:
+    def _legend_rows(self, glyphs: Mapping[tuple[str, str | None, bool], None],
+                     away: Sequence = ()) -> list[tuple[str, Any]]:
         rows: list[tuple[str, Any]] = [("heading", "Terrain")]
         rows += [("terrain", name) for name in self.terrain_colours]
         if self.tags:
@@ -375,6 +381,11 @@ class MapPicture:
             rows += [("heading", "Counters"), *(("glyph", key) for key in sorted(glyphs, key=_glyph_order))]
         if self.sides:
             rows += [("heading", "Sides (control: dashed outline)"), *(("side", side) for side in self.sides)]
+        if away:
+            boxes: dict[str, list[str]] = {}
+            for counter in away:
+                boxes.setdefault(counter.location, []).append(counter.id)
+            rows += [("heading", "Off the map"), *(("box", (box, ids)) for box, ids in sorted(boxes.items()))]
         return rows
 
     def _draw_legend(self, group: ET.Element, rows: list[tuple[str, Any]]) -> None:
@@ -404,6 +415,10 @@ class MapPicture:
                     f"scale({scale:.3f})")
                 what = self.label_of("marker" if marker else "unit", type_name) if type_name else "face down (unknown)"
                 _el(group, "text", _short(f"{self.label_of('side', side)}: {what}"), x=x + 28, y=y + 13, class_="legend-counter")
+            elif kind == "box":
+                box, ids = key
+                _el(group, "text", _short(f"{box.replace('_', ' ')} ({len(ids)}): {', '.join(ids)}"), x=x, y=y + 13,
+                    class_="legend-box", data_box=box)
             elif kind == "side":
                 _el(group, "rect", x=x, y=y + 2, width=22, height=13, fill=self.side_colours[key])
                 _el(group, "text", self.label_of("side", key), x=x + 28, y=y + 13, class_="legend-side")

@@ -24,7 +24,7 @@ from typing import Any
 
 from . import frames
 from .game import Game
-from .narrate import Narrator, redactions, title
+from .narrate import INDENT, Narrator, redactions, title
 from .picture import STACK_SHOWN, MapPicture, points
 from .picture_style import possessive
 from .viewer_page import PAGE
@@ -48,7 +48,8 @@ class _View:
         now = {}
         for counter in frames.counters(game, self.side):
             now[counter.id] = counter.as_json()
-            self.glyphs.add((counter.side, counter.type, counter.marker))
+            if counter.location[:1].isdigit():  # on the map (a holding area is listed, not drawn)
+                self.glyphs.add((counter.side, counter.type, counter.marker))
         self.frames.append({"set": [c for i, c in now.items() if self.before.get(i) != c],
                             "gone": sorted(set(self.before) - set(now))})
         self.before = now
@@ -56,11 +57,21 @@ class _View:
             self.narrator.set_redactions(redactions(game, self.side))
         lines = []
         for entry in entries:
+            if entry.get("type") == "decision":
+                lines.append(["choice", self._decision(entry)])
+                continue
             kind = "roll" if entry.get("type") == "roll" else "text"
             for line in self.narrator.lines(entry):
                 if line:
                     lines.append([kind, line, entry.get("value")] if kind == "roll" else [kind, line])
         self.narrative.append(lines)
+
+    def _decision(self, entry: dict) -> str:
+        """The step's decision: what was chosen, in the referee's view and the chooser's; only
+        that a side decided, in the others' (a choice may name what they cannot see)."""
+        if self.side is None or entry["side"] == self.side:
+            return f"{INDENT}{entry['side']} chose: {entry['choice']}"
+        return f"{INDENT}{entry['side']} decided ({entry['kind']})"
 
     def as_json(self) -> dict[str, Any]:
         return {"label": self.label, "frames": self.frames, "narrative": self.narrative}

@@ -32,6 +32,10 @@ main { display: flex; flex: 1 1 auto; min-height: 0; }
          overflow: auto; font-size: 13px; }
 .die { display: inline-block; min-width: 22px; padding: 1px 4px; margin: 1px 4px 1px 0; border: 1px solid #333;
        border-radius: 4px; background: #fff; text-align: center; font-weight: bold; }
+#away-box { flex: none; padding: 4px 10px; border-bottom: 1px solid #ccc; font-size: 12px; max-height: 25vh;
+            overflow: auto; }
+#away p { margin: 2px 0; }
+#narrative p.choice { font-style: italic; }
 #narrative { flex: 1 1 auto; overflow: auto; padding: 6px 10px; font-size: 13px; line-height: 1.35; }
 #narrative p { margin: 0; white-space: pre-wrap; color: #777; }
 #narrative p.done { color: #1a1a1a; }
@@ -57,6 +61,7 @@ button { font-size: 13px; }
   <div id="side-panel">
     <div id="caption"></div>
     <div id="rolls"></div>
+    <details id="away-box"><summary>Off the map</summary><div id="away"></div></details>
     <div id="narrative"></div>
   </div>
 </main>
@@ -142,6 +147,25 @@ function drawCounters() {
   }
 }
 
+function drawAway() {  // counters in holding areas: eliminated, boxes, off the map
+  const boxes = new Map();
+  for (const counter of states[view][step].values()) {
+    if (counter[3] in data.cells) continue;
+    if (!boxes.has(counter[3])) boxes.set(counter[3], []);
+    boxes.get(counter[3]).push(counter[6]);
+  }
+  const away = document.getElementById("away");
+  away.replaceChildren();
+  for (const [box, titles] of [...boxes].sort()) {
+    const p = document.createElement("p");
+    p.dataset.box = box;
+    p.textContent = box.replace(/_/g, " ") + " (" + titles.length + "): " + titles.join("; ");
+    away.appendChild(p);
+  }
+  document.querySelector("#away-box summary").textContent = "Off the map (" +
+    [...boxes.values()].reduce((n, titles) => n + titles.length, 0) + ")";
+}
+
 function drawNarrative() {
   const box = document.getElementById("narrative");
   box.replaceChildren();
@@ -150,7 +174,7 @@ function drawNarrative() {
       const p = document.createElement("p");
       p.textContent = text;
       p.dataset.step = s;
-      if (kind === "roll") p.classList.add("roll");
+      if (kind !== "text") p.classList.add(kind);
       box.appendChild(p);
     }
   });
@@ -187,6 +211,7 @@ function show(s) {
   document.getElementById("where").textContent = "step " + step + " of " + last;
   document.getElementById("caption").textContent = data.headings[step] + " \\u2014 " + data.views[view].label;
   drawCounters();
+  drawAway();
   markNarrative();
 }
 

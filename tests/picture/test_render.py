@@ -228,3 +228,20 @@ def test_png_is_written_through_cairosvg(capsys, tmp_path, mini_log):
     width, height = int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
     svg = MapPicture(read_board(MINI / "map.toml")).element()
     assert width > 0 and height == int(svg.get("height"))
+
+
+def test_counters_off_the_map_are_listed_by_holding_area_not_drawn():
+    game = played(str(ORVEL), seed=2, steps=40)
+    away = {}
+    for unit in game.state.units:
+        if not unit.on_map:
+            away.setdefault(unit.location, []).append(unit.id)
+    assert away  # reinforcements still to come
+    picture = MapPicture(game.scenario.board, game.ctx.rules)
+    root = ET.fromstring(picture.svg(frames.counters(game, None)))
+    listed = {t.get("data-box"): t.text for t in group(root, "legend").findall("s:text[@class='legend-box']", NS)}
+    assert set(listed) == set(away)
+    for box, ids in away.items():
+        assert listed[box].startswith(f"{box.replace('_', ' ')} ({len(ids)}): {ids[0]}")
+    drawn = {face.get("data-id") for face in group(root, "counters").iter(f"{{{NS['s']}}}g") if face.get("data-id")}
+    assert drawn == {u.id for u in game.state.units if u.on_map}

@@ -50,6 +50,9 @@ def test_the_page_has_every_sides_view_and_the_referees_each_made_by_the_engine(
     assert blue["frames"][2]["gone"] == [] and len(blue["frames"]) == len(CHOICES) + 1
     assert ["text", "  R1 (hidden) set up at 0401"] in blue["narrative"][1]
     assert ["text", "  R1 Guerrilla set up at 0401"] in referee["narrative"][1]
+    assert referee["narrative"][1][0] == ["choice", "  red chose: place R1 0401"]  # what red chose: red's and
+    assert blue["narrative"][1][0] == ["choice", "  red decided (setup)"]  # the referee's to know, not blue's
+    assert data["views"]["red"]["narrative"][1][0] == ["choice", "  red chose: place R1 0401"]
 
 
 def test_a_page_for_one_side_holds_no_identity_that_side_cannot_see(capsys, tmp_path, mini_log):

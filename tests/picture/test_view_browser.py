@@ -12,6 +12,7 @@ import pytest
 
 from driving import played
 
+from warbook.interpreter import frames
 from warbook.interpreter.game import Game
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
@@ -77,6 +78,11 @@ def drawn(page) -> dict[str, str]:
                                      "[f.dataset.id, f.querySelector('use').getAttribute('href')]))")
 
 
+def current(page) -> list[str]:
+    """The narrative's lines marked as the current step's."""
+    return [text.strip() for text in page.eval_on_selector_all("#narrative p.current", "ps => ps.map(p => p.textContent)")]
+
+
 def test_the_page_loads_without_errors_and_stepping_changes_the_counters(open_page, pages):
     page, problems = open_page(pages["all"])
     page.select_option("#side", "referee")
@@ -84,7 +90,7 @@ def test_the_page_loads_without_errors_and_stepping_changes_the_counters(open_pa
     assert page.inner_text("#where") == "step 0 of 6"
     page.keyboard.press("ArrowRight")
     assert drawn(page) == {"B1": "#glyph-blue-trooper", "R1": "#glyph-red-guerrilla"}
-    assert page.inner_text("#narrative p.current").strip() == "R1 Guerrilla set up at 0401"
+    assert current(page) == ["red chose: place R1 0401", "R1 Guerrilla set up at 0401"]
     page.click("#next")
     page.click("#next")
     assert set(drawn(page)) == {"B1", "R1", "R2", "R3"} and page.input_value("#slider") == "3"
@@ -101,6 +107,10 @@ def test_the_hidden_side_stays_hidden(open_page, pages):
     page.keyboard.press("End")
     assert drawn(page) == {"B1": "#glyph-blue-trooper", **{f"R{i}": "#glyph-red-hidden" for i in (1, 2, 3)}}
     assert page.locator("#counters g.counter.hidden").count() == 3
+    page.keyboard.press("Home")
+    page.keyboard.press("ArrowRight")
+    assert current(page) == ["red decided (setup)", "R1 (hidden) set up at 0401"]
+    page.keyboard.press("End")
     lines = page.eval_on_selector_all("#narrative p", "ps => ps.map(p => p.textContent)")
     assert "R1 (hidden) set up at 0401" in [line.strip() for line in lines]
     assert not any("Guerrilla" in line for line in lines)
@@ -127,6 +137,11 @@ def test_the_dice_of_a_step_are_shown(open_page, tmp_path):
     assert page.locator("#rolls .die").first.inner_text() == str(rolled[1])
     page.locator("#slider").fill("0")
     assert page.inner_text("#rolls") == "no dice rolled at this step"
+    page.select_option("#side", "referee")
+    start = frames.at_step(game, 0).state.units
+    boxes = {unit.location for unit in start if not unit.on_map}
+    assert sorted(page.eval_on_selector_all("#away p", "ps => ps.map(p => p.dataset.box)")) == sorted(boxes)
+    assert page.inner_text("#away-box summary") == f"Off the map ({sum(not u.on_map for u in start)})"
     assert problems == []
 
 
