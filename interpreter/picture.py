@@ -37,7 +37,7 @@ SVG_NS = "http://www.w3.org/2000/svg"
 HEX_SIZE = 34.0
 """Centre to corner of a hex, in pixels."""
 SQUARE_SIZE = 44.0
-"""Side of a square, in pixels (the 34x37 delta map is 1,500 by 1,630)."""
+"""Side of a square, in pixels (a 34x37 map is 1,500 by 1,630)."""
 MARGIN = 24.0
 LEGEND_WIDTH = 290.0
 LEGEND_TEXT = 42
@@ -245,7 +245,7 @@ class MapPicture:
 
     def _patterns(self, group: ET.Element) -> None:
         """One path per tag over all its cells (one element each, not one per cell: converters
-        fill a pattern once per element, and the delta map has hundreds of tagged squares)."""
+        fill a pattern once per element, and a large map has hundreds of tagged cells)."""
         outlines: dict[str, list[str]] = {tag: [] for tag in self.tags}
         for cell, (column, row) in self.cells.items():
             for tag in self.board.tags(cell):
