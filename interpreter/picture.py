@@ -190,7 +190,8 @@ class MapPicture:
                 glyphs: Iterable[tuple[str, str | None, bool]] = ()) -> ET.Element:
         """The picture as an element tree; ``glyphs`` (side, type or ``None``, marker) are defined
         besides those of ``counters`` (a page that draws counters later needs them all)."""
-        wanted = dict.fromkeys([*glyphs, *((c.side, c.type, c.marker) for c in counters if c.location in self.cells)])
+        wanted = dict.fromkeys(sorted({*glyphs, *((c.side, c.type, c.marker) for c in counters
+                                                  if c.location in self.cells)}, key=_glyph_order))
         legend = self._legend_rows(wanted, [c for c in counters if c.location not in self.cells])
         height = max(self.geometry.y0 + self.geometry.height + MARGIN, MARGIN + 30 + 18 * len(legend))
         width = self.map_width + LEGEND_WIDTH
@@ -378,7 +379,7 @@ class MapPicture:
         if features:
             rows += [("heading", "Features"), *(("feature", name) for name in features)]
         if glyphs:
-            rows += [("heading", "Counters"), *(("glyph", key) for key in sorted(glyphs, key=_glyph_order))]
+            rows += [("heading", "Counters"), *(("glyph", key) for key in glyphs)]
         if self.sides:
             rows += [("heading", "Sides (control: dashed outline)"), *(("side", side) for side in self.sides)]
         if away:

@@ -43,18 +43,25 @@ class _View:
         self.frames: list[dict[str, list]] = []
         self.narrative: list[list[list]] = []
         self.glyphs: set[tuple[str, str | None, bool]] = set()
+        self.units: tuple | None = None
+        """The state's units this view was last read from (states share an unchanged tuple)."""
 
     def add(self, game: Game, entries: list[dict]) -> None:
-        now = {}
-        for counter in frames.counters(game, self.side):
-            now[counter.id] = counter.as_json()
-            if counter.location[:1].isdigit():  # on the map (a holding area is listed, not drawn)
-                self.glyphs.add((counter.side, counter.type, counter.marker))
-        self.frames.append({"set": [c for i, c in now.items() if self.before.get(i) != c],
-                            "gone": sorted(set(self.before) - set(now))})
-        self.before = now
-        if self.side is not None:
-            self.narrator.set_redactions(redactions(game, self.side))
+        units = game.state.units
+        if units is self.units:  # what a side sees is read from the units alone: nothing changed
+            self.frames.append({"set": [], "gone": []})
+        else:
+            self.units = units
+            now = {}
+            for counter in frames.counters(game, self.side):
+                now[counter.id] = counter.as_json()
+                if counter.location[:1].isdigit():  # on the map (a holding area is listed, not drawn)
+                    self.glyphs.add((counter.side, counter.type, counter.marker))
+            self.frames.append({"set": [c for i, c in now.items() if self.before.get(i) != c],
+                                "gone": sorted(set(self.before) - set(now))})
+            self.before = now
+            if self.side is not None:
+                self.narrator.set_redactions(redactions(game, self.side))
         lines = []
         for entry in entries:
             if entry.get("type") == "decision":

@@ -113,3 +113,14 @@ def test_serve_serves_the_page_on_localhost(tmp_path, mini_log):
     finally:
         process.terminate()
         process.wait(timeout=10)
+
+
+def test_the_page_is_the_same_whatever_pythons_hash_seed(tmp_path, mini_log):
+    """Nothing in the page depends on the order of a set (Python salts string hashes per process)."""
+    pages = []
+    for seed in ("1", "2", "3"):
+        out = tmp_path / f"page{seed}.html"
+        subprocess.run([sys.executable, "-m", "warbook", "view", str(mini_log), "-o", str(out)], check=True,
+                       capture_output=True, env={**os.environ, "PYTHONHASHSEED": seed})
+        pages.append(out.read_bytes())
+    assert pages[0] == pages[1] == pages[2]
