@@ -11,9 +11,11 @@ picture is written atomically; exit 0, 1 for a bad file, 2 for a usage error.
 from __future__ import annotations
 
 import argparse
+import os
 from pathlib import Path
 
 from ...dsl.diagnostics import RulesError, did_you_mean
+from ...dsl.sources import MAX_FILE_BYTES
 from .common import EXIT_CLEAN, EXIT_FINDINGS, print_diagnostics, usage, write_new_atomically
 
 FORMATS = (".svg", ".png")
@@ -54,12 +56,18 @@ def is_log(path: str) -> bool:
 
 
 def is_map(path: str) -> bool:
-    """Whether a TOML file holds a ``[map]`` table (else it is taken for a scenario)."""
+    """Whether a TOML file holds a ``[map]`` table and no ``[scenario]`` (else it is read as a
+    scenario, whose loader reports what is wrong with it)."""
+    import tomllib
+
     try:
-        with open(path, encoding="utf-8") as handle:
-            return any(line.strip() == "[map]" for line in handle)
-    except (OSError, UnicodeDecodeError):
+        if os.path.getsize(path) > MAX_FILE_BYTES:
+            return False  # the scenario loader refuses it, saying why (E004)
+        with open(path, "rb") as handle:
+            data = tomllib.load(handle)
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
         return False
+    return "map" in data and "scenario" not in data
 
 
 def side_problem(side: str | None, sides: tuple[str, ...]) -> str | None:

@@ -245,3 +245,14 @@ def test_counters_off_the_map_are_listed_by_holding_area_not_drawn():
         assert listed[box].startswith(f"{box.replace('_', ' ')} ({len(ids)}): {ids[0]}")
     drawn = {face.get("data-id") for face in group(root, "counters").iter(f"{{{NS['s']}}}g") if face.get("data-id")}
     assert drawn == {u.id for u in game.state.units if u.on_map}
+
+
+def test_a_map_file_is_told_from_a_scenario_by_its_tables_not_its_layout(capsys, tmp_path):
+    source = tmp_path / "strip.toml"
+    source.write_text('[map]   # a comment on the table line\nname = "Strip"\ngrid = "square"\nwidth = 3\n'
+                      'height = 1\nrows = [".~."]\n[map.legend]\n"." = "clear"\n"~" = "lake"\n', encoding="utf-8")
+    out = tmp_path / "strip.svg"
+    assert run(capsys, "render", str(source), "-o", str(out)) == (0, "", "")
+    root = parse(out)
+    assert [p.get("id") for p in cells_of(root)] == ["cell-0101", "cell-0201", "cell-0301"]
+    assert texts(group(root, "legend")) == ["Terrain", "Clear", "Lake"]
