@@ -38,8 +38,11 @@ WORDS: tuple[tuple[tuple[str, ...], str], ...] = (
 )
 """Words (whole words of a terrain's name, label or tags) and the colour they read as, first match wins."""
 
-PALETTE = ("#e6c8a0", "#c8d8a8", "#d8b8d8", "#a8c8d8", "#e8e0a0", "#c8b8a0", "#b8d8c8", "#d8c0b0")
-"""Colours for terrains no word names, in turn."""
+PALETTE = ("#f0a6c8", "#c9a6f0", "#f0d36b", "#f2a36b", "#9fe0c8", "#e07a7a", "#b0b0b0", "#7ad0f0")
+"""Colours for terrains no word names, in turn: hues the words leave free (pink, lavender, gold …)."""
+
+MIN_DISTANCE = 20.0
+"""How far apart (in RGB) two terrains' colours must be; a closer one takes its next shade."""
 
 SIDE_WORDS = {"blue": "#1f5fbf", "red": "#c0392b", "green": "#2e8b57", "black": "#333333", "white": "#f4f4f4",
               "yellow": "#d4ac0d", "grey": "#7f8c8d", "gray": "#7f8c8d", "orange": "#d35400", "purple": "#7d3c98",
@@ -79,23 +82,30 @@ def shade(colour: str, amount: float) -> str:
     return "#" + "".join(f"{c:02x}" for c in mixed)
 
 
-SHADES = (0.0, -0.22, 0.3, -0.4, 0.5)
-"""How the second, third … terrain reading as the same word differs from the first."""
+SHADES = (0.0, -0.22, 0.3, -0.4, 0.5, -0.55)
+"""How a terrain's colour is varied when another terrain already has it (or one too close)."""
+
+
+def distance(a: str, b: str) -> float:
+    """How far apart two colours are, in RGB."""
+    return sum((int(a[i:i + 2], 16) - int(b[i:i + 2], 16)) ** 2 for i in (1, 3, 5)) ** 0.5
 
 
 def terrain_colours(terrains: Iterable[tuple[str, str, Iterable[str]]]) -> dict[str, str]:
-    """A colour for each terrain (name, label, tags), in the order given: by word, else in turn."""
+    """A colour for each terrain (name, label, tags), in the order given: by word, else the next
+    palette colour, in the first shade at least ``MIN_DISTANCE`` from every colour given so far."""
     out: dict[str, str] = {}
-    seen: dict[str, int] = {}
     spare = 0
     for name, label, tags in terrains:
         base = _by_word(words(name, label)) or _by_word(words(*tags))
         if base is None:
-            base = PALETTE[spare % len(PALETTE)]
-            spare += 1
-        count = seen.get(base, 0)
-        seen[base] = count + 1
-        out[name] = shade(base, SHADES[count % len(SHADES)]) if count else base
+            free = [c for c in PALETTE[spare:] + PALETTE[:spare]
+                    if all(distance(c, taken) >= MIN_DISTANCE for taken in out.values())]
+            base = free[0] if free else PALETTE[spare % len(PALETTE)]
+            spare = (PALETTE.index(base) + 1) % len(PALETTE)
+        shades = [shade(base, amount) if amount else base for amount in SHADES]
+        out[name] = next((c for c in shades if all(distance(c, taken) >= MIN_DISTANCE for taken in out.values())),
+                         shades[-1])
     return out
 
 

@@ -1,6 +1,7 @@
 """``warbook render``: the structure of the pictures it draws (cells, ids, legend, features, counters
 at a step, face-down counters for the other side), and its refusals."""
 
+import itertools
 import math
 import xml.etree.ElementTree as ET
 from pathlib import Path
@@ -9,12 +10,14 @@ import pytest
 
 from driving import played, run_cli as run
 
+from warbook.dsl import load_rulebook
 from warbook.interpreter import frames
 from warbook.interpreter.board import read_board
 from warbook.interpreter.frames import Counter
 from warbook.interpreter.game import Game
 from warbook.interpreter.picture import MapPicture, STACK_SHOWN
-from warbook.interpreter.picture_style import terrain_colours
+from warbook.interpreter.picture_style import MIN_DISTANCE, distance, terrain_colours
+from warbook.interpreter.rules import Rules
 from warbook.interpreter.scenario import load_scenario
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -182,10 +185,14 @@ def test_a_stack_shows_three_counters_and_its_size():
     assert drawn.find("s:title", NS).text == "0202: " + "; ".join(f"X{i} Trooper" for i in range(5))
 
 
-def test_terrains_reading_as_one_word_get_different_shades():
+def test_terrains_reading_as_one_word_get_different_shades_and_no_two_colours_are_close():
     colours = terrain_colours([("major_river", "Major River", ()), ("minor_river", "Minor River", ()),
                                ("moor", "Moor", ()), ("steppe", "Steppe", ())])
     assert len(set(colours.values())) == 4
+    for name in ("several_klicks", "sea_lords"):
+        rules = Rules(load_rulebook(ROOT / "rulebooks" / f"{name}.rules"))
+        every = terrain_colours([(t.name, t.label, t.tags) for t in rules.terrains.values()])
+        assert min(distance(a, b) for a, b in itertools.combinations(every.values(), 2)) >= MIN_DISTANCE, name
 
 
 @pytest.mark.parametrize("argv, message", [
