@@ -12,7 +12,7 @@ from driving import played, run_cli as run
 
 from warbook.dsl import load_rulebook
 from warbook.interpreter import frames
-from warbook.interpreter.board import read_board
+from warbook.interpreter.board import board_from_text, read_board
 from warbook.interpreter.frames import Counter
 from warbook.interpreter.game import Game
 from warbook.interpreter.picture import MapPicture, STACK_SHOWN
@@ -73,8 +73,11 @@ def test_a_map_file_is_one_polygon_per_cell_with_its_id_and_a_legend_entry_per_t
 
 def test_a_hex_picture_puts_neighbours_side_by_side_and_a_square_one_shares_corners():
     """Geometry agrees with the board's graph: every pair of hex neighbours shares a side (two
-    corners), a square's side neighbours two corners and its corner neighbours one."""
-    for board in (read_board(ORVEL.parent / "map.toml"), read_board(DELTA)):
+    corners), a square's side neighbours two corners and its corner neighbours one; hex maps with
+    the even or the odd columns low."""
+    odd = board_from_text('[map]\ngrid = "hex"\nwidth = 5\nheight = 4\nlow_columns = "odd"\n'
+                          'rows = [".....", ".....", ".....", "....."]\n[map.legend]\n"." = "clear"\n', "odd.toml")
+    for board in (read_board(ORVEL.parent / "map.toml"), read_board(DELTA), odd):
         picture = MapPicture(board)
         for a, b, data in board.graph.edges(data=True):
             shared = picture.geometry.shared_side(picture.cells[a], picture.cells[b])
