@@ -19,5 +19,6 @@ BENCHMARKS: dict[str, str] = {
     "lookups": "benchmarks.lookups",
     "lintprocess": "benchmarks.lint_process",
     "growth": "benchmarks.growth",
+    "render": "benchmarks.render",
 }
 """Benchmark name → the module whose ``run(name, profile=False)`` returns its figures, in suite order."""

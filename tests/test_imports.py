@@ -56,7 +56,8 @@ LAYERS = {
     "procedures": ("procedures",),
     "flow and game": ("flow", "setup", "game", "savefile", "log_check", "catalogue"),
     "agents": ("agents", "human", "divergence"),
-    "command line": ("cli", "show", "render", "narrate", "scenario_lint", "lsp", "render_sarif"),
+    "command line": ("cli", "show", "render", "narrate", "scenario_lint", "lsp", "render_sarif",
+                     "picture", "picture_style", "frames", "viewer", "viewer_page"),
 }
 """Each ``interpreter`` module (by its first name under ``interpreter``) and its layer, lowest first."""
 

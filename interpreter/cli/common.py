@@ -103,3 +103,24 @@ def usage(message: str) -> int:
 def print_diagnostics(diagnostics) -> None:
     for d in diagnostics:
         print(render.concise(d), file=sys.stderr)
+
+
+def write_new_atomically(target: Path, data: bytes) -> None:
+    """Write ``data`` to a temporary file beside ``target`` and rename it into place, with the
+    permissions a new file gets: an interrupted run leaves no half-written file."""
+    import tempfile
+
+    target = Path(os.path.realpath(target))
+    fd, name = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
+    try:
+        mask = os.umask(0)
+        os.umask(mask)
+        os.fchmod(fd, 0o666 & ~mask)  # temporary files are private; the picture is not
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(name, target)
+    except BaseException:
+        Path(name).unlink(missing_ok=True)
+        raise
