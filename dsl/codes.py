@@ -258,6 +258,7 @@ RULES: tuple[CodeInfo, ...] = (
     CodeInfo("E155", "factor-points-for-cells"),
     CodeInfo("E156", "exit-without-box"),
     CodeInfo("E157", "exit-never-offered"),
+    CodeInfo("E163", "second-terrains"),  # checked in dsl/lint/hexsides.py
     # E2 tables: checks in dsl/lint/tables.py, rows.py, cells.py and contexts.py
     CodeInfo("E201", "bad-column-heading"),
     CodeInfo("E202", "duplicate-column"),
