@@ -392,6 +392,7 @@ RULES: tuple[CodeInfo, ...] = (
     CodeInfo("W514", "status-never-given"),
     # W515 locking zones: checks in dsl/lint/combat_model.py
     CodeInfo("W515", "locking-zone-passable"),
+    CodeInfo("W519", "distance-points-shadowed"),  # checked in dsl/lint/awards.py
     # I6 gaps, errata and coverage: checks in dsl/lint/coverage.py
     CodeInfo("I601", "provisional-value"),
     CodeInfo("I602", "errata"),
