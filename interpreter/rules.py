@@ -23,7 +23,7 @@ name and tags of a feature drawn ``on cells`` through it, ``interpreter.board``)
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 
 from attrs import evolve
 
@@ -32,7 +32,7 @@ from ..dsl.compiled.boxes import Box, Placement, compile_box, compile_placement
 from ..dsl.compiled.combat import CombatRule, compile_combat
 from ..dsl.compiled.control import ControlRule, StateRule, TraceRule, compile_control, compile_state, compile_trace
 from ..dsl.compiled.events import EventRule, compile_event
-from ..dsl.compiled.lines import as_names
+from ..dsl.compiled.lines import ForLine, as_names
 from ..dsl.compiled.modes import Mode, Spotting, compile_mode, compile_spotting
 from ..dsl.compiled.movement import ExitRule, MovementClass, compile_exit, compile_movement
 from ..dsl.compiled.scoring import Award, Resource, Victory, compile_award, compile_resource, compile_victory
@@ -40,7 +40,6 @@ from ..dsl.compiled.sequence import PhasePlan, SequencePlan, TurnRecord, compile
 from ..dsl.compiled.sides import Side, compile_side
 from ..dsl.compiled.stacking import Stacking, compile_stacking
 from ..dsl.compiled.statuses import Status, compile_status
-from ..dsl.compiled.lines import ForLine
 from ..dsl.compiled.terrain import Feature, Terrain, TerrainMix, compile_feature, compile_terrain, compile_terrain_mix
 from ..dsl.compiled.units import UnitType, compile_unit, tag_closure, tag_parents
 from ..dsl.compiled.zones import ZoneRule, compile_zone
@@ -318,7 +317,8 @@ class Rules:
         return found[0] if found else None
 
     def cell_cost(self, terrain: str, unit_type: UnitType, cell_tags: Iterable[str] = (),
-                  line_of=None) -> tuple[Fraction | None, Terrain | None, ForLine[Fraction | None] | None]:
+                  line_of: Callable[[Terrain], ForLine[Fraction | None] | None] | None = None,
+                  ) -> tuple[Fraction | None, Terrain | None, ForLine[Fraction | None] | None]:
         """Movement points to enter a cell of ``terrain`` (with ``cell_tags``; ``None`` for no
         entry), combined over its terrains as ``terrain_mix.cost`` says, with the terrain that
         decides it and that terrain's line (``None``: it has none, cost 1).  ``line_of(terrain)``
