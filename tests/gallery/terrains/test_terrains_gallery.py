@@ -169,6 +169,17 @@ def test_without_the_declaration_the_first_terrain_alone_modifies(primary):
     assert recon_in(primary, "0201") == {"attacker": (0, None), "defender": (1, "+1 Woods")}
 
 
+def test_an_unknown_way_or_family_is_refused_where_it_is_written(tmp_path):
+    from warbook.dsl.loader import load_with_diagnostics
+
+    path = tmp_path / "bad.rules"
+    path.write_text("\nterrains {\n    cost cheapest\n    height sum\n}\n", encoding="utf-8")
+    found = [(d.code, d.span.line, d.span.column, d.hint) for d in load_with_diagnostics(path)[1]]
+    assert found == [
+        ("E105", 3, 10, "expected 'highest', 'primary', 'sum'; the form is: cost (primary | highest | sum)"),
+        ("E104", 4, 5, "a terrains takes: cost, defence, note, recon, requires, shifts, text")]
+
+
 # --- award points by distance -----------------------------------------------------------------------
 
 
