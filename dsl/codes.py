@@ -262,6 +262,7 @@ RULES: tuple[CodeInfo, ...] = (
     CodeInfo("E155", "factor-points-for-cells"),
     CodeInfo("E156", "exit-without-box"),
     CodeInfo("E157", "exit-never-offered"),
+    CodeInfo("E163", "second-terrains"),  # checked in dsl/lint/hexsides.py
     # E2 tables: checks in dsl/lint/tables.py, rows.py, cells.py and contexts.py
     CodeInfo("E201", "bad-column-heading"),
     CodeInfo("E202", "duplicate-column"),
@@ -395,6 +396,7 @@ RULES: tuple[CodeInfo, ...] = (
     CodeInfo("W514", "status-never-given"),
     # W515 locking zones: checks in dsl/lint/combat_model.py
     CodeInfo("W515", "locking-zone-passable"),
+    CodeInfo("W519", "distance-points-shadowed"),  # checked in dsl/lint/awards.py
     # I6 gaps, errata and coverage: checks in dsl/lint/coverage.py
     CodeInfo("I601", "provisional-value"),
     CodeInfo("I602", "errata"),

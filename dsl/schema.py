@@ -223,10 +223,13 @@ _add(_kind(
     ("cells <where:" + SEL + ">+ [except <except:" + SEL + ">+]",
      "For `held` and `infiltrated`: which cells count (less the exceptions)."),
     ("then to <box:REF(box)>", "For `infiltrated`: where the unit goes once it has scored."),
-    ("points (<value:INT> | factor <factor:REF(factor)>) [for <who:" + SEL + ">+]",
+    ("points (<value:INT> | factor <factor:REF(factor)>) [for <who:" + SEL + ">+]"
+     " [at distance <distance:RANGE> from <from:" + SEL + ">+]",
      "Points; `for` lines for special cases. `factor F`: as many points as the counter that scores shows "
      "for factor F (its step's value; none for a blank factor): an award for counters only, not for cells "
-     "held or controlled (E155).", "repeat"),
+     "held or controlled (E155). `at distance RANGE from WHERE…`: only where the cell scored (the counter's "
+     "cell, or the cell held or controlled) is that many cells (graph steps) from the nearest cell these "
+     "name (0 in one); such lines are read first, in order, then the `for` and general lines.", "repeat"),
     ("doubled with <who:" + SEL + ">+", "Points double when such a unit is in the cell."),
     ("printed points <text:TEXT>", "The points cell as printed."),
     ("scored (as they occur | during <phases:REF(phase,step)>+)",

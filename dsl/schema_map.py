@@ -32,6 +32,28 @@ MAP_KINDS: tuple[KindSpec, ...] = (
          "features (or features with these tags): a road through woods; leaving it is free."),
     ),
     kind_spec(
+        "terrains", "How the terrains of one cell combine: a cell whose map legend entry names a second terrain "
+        "after the first (`\"P\" = [\"town\", \"coastal\"]`) has the effects of both, combined as these lines say.",
+        "terrains [<name:NAME>] [<label:TEXT>]",
+        ("cost (primary | highest | sum)",
+         "Movement cost: `primary`, the first terrain's alone; `highest`, the dearest; `sum`, the costs of the "
+         "terrains that have a cost line for the unit added up (none: 1). A terrain barring the unit (`no entry`) "
+         "bars the cell under `highest` and `sum`. Without the line: primary."),
+        ("defence (primary | multiply | best for defender)",
+         "Defence multipliers (`defence x2`): `primary`, the first terrain's alone; `multiply`, all of them "
+         "multiplied; `best for defender`, the highest. Without the line: primary."),
+        ("shifts (primary | sum | best for defender)",
+         "Column shifts of terrain (`defence 1L`): `primary`, the first terrain's alone; `sum`, every terrain's "
+         "shift added up; `best for defender`, the one that helps the firer least (a terrain with none counts as "
+         "no shift). Without the line: primary."),
+        ("recon (primary | sum | best for defender)",
+         "Recon roll modifiers (`recon attacker +1`): `primary`, the first terrain's alone; `sum`, every "
+         "terrain's modifier for the roller's role added up; `best for defender`, the one terrain's line best "
+         "for the defender (a defender's bonus, else no modifier, else the smallest attacker's bonus). Without the "
+         "line: primary."),
+        singleton=True,
+    ),
+    kind_spec(
         "feature", "A map feature on cell sides or corners, or along a path of cells (rivers, water links, roads).",
         f"feature {NAMED}",
         ("on (sides | corners | cells)+",

@@ -73,6 +73,8 @@ class MapMemos:
     """``tracing``: each trace's source cells named by terrain, tag or place (by trace name)."""
     exit_cells: dict = Factory(dict)
     """``exits``: the cells each exit lets a unit step off the map from (by exit name)."""
+    distances: dict = Factory(dict)
+    """``cells.distances_from``: each cell's distance from the cells some names select (by names)."""
 
 
 def map_memos(rules: Rules, board: Board) -> MapMemos:

@@ -3,7 +3,8 @@
 - ``adjacency(board)``: every cell's neighbours in id order (once per map);
 - ``within(board, sources, n)``: the cells at most ``n`` steps from any source, with the distance;
 - ``cell_selectors(rules, board)`` / ``cells_named(rules, board, names)``: which selector names
-  (terrain, its tags, the cell's own tags) pick out each cell (once per rules and map).
+  (terrain, its tags, the cell's own tags) pick out each cell (once per rules and map);
+- ``distances_from(rules, board, names)``: every cell's distance from the nearest such cell.
 
 Distances are graph hops on the map's graph (``interpreter.board``): every edge counts one, a
 diagonal or a crossing as much as any other.  Limits: what a unit may actually step across
@@ -57,3 +58,13 @@ def cells_named(rules: Rules, board: Board, names: Iterable[str]) -> frozenset[s
     """The cells any of ``names`` selects (by terrain, terrain tag or cell tag; see ``cell_selectors``)."""
     wanted = set(names)
     return frozenset(c for c, sel in cell_selectors(rules, board).items() if sel & wanted)
+
+
+def distances_from(rules: Rules, board: Board, names: Iterable[str]) -> dict[str, int]:
+    """Every cell's distance in graph steps from the nearest cell ``names`` select (0 in one; a
+    cell none reaches is left out), once per rules, map and names (an award's ``at distance``)."""
+    key = tuple(sorted(set(names)))
+    cache = map_memos(rules, board).distances
+    if key not in cache:
+        cache[key] = within(board, cells_named(rules, board, key), board.graph.number_of_nodes())
+    return cache[key]

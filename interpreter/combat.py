@@ -288,15 +288,9 @@ def column_shifts(ctx: Context, combat: CombatRule, view: TableView, attackers: 
     shifts += counter_shifts(ctx, [*attackers, *defenders, *here], cell, attacker_side, defending)
     if (combat.terrain == "shifts" and not ignore_terrain and cell is not None and defenders
             and target_side == defending):
-        terrain = ctx.rules.cell_terrain(ctx.board.terrain(cell), ctx.board.tags(cell))
-        for line in terrain.defence if terrain else ():
-            shift = line.value.shift
-            if shift is None or (line.value.defending is not None and line.value.defending != defending):
-                continue
-            if line.who and not _matches_any(ctx, defenders, line.who):
-                continue
-            shifts.append((shift.columns, f"{terrain.label} {shift.text}"))
-            break
+        terrains = ctx.rules.cell_terrains(ctx.board.terrain(cell), ctx.board.tags(cell))
+        shifts += ctx.rules.terrain_mix.combine_shifts(
+            [t.shift_for(defending, lambda who: _matches_any(ctx, defenders, who)) for t in terrains], better)
     return shifts
 
 

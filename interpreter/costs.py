@@ -282,20 +282,17 @@ def moving_conditions(rules: Rules, type_name: str) -> tuple:
 
 def _terrain_cost_line(rules: Rules, terrain: str, unit_type: UnitType,
                        cell_tags: frozenset[str], held: frozenset[int] = frozenset()) -> tuple[Fraction | None, str]:
-    known = rules.cell_terrain(terrain, cell_tags) if held else None
-    if known is not None and known.conditional_costs:  # a `cost … when` line that holds overrides
-        found = line_for([c.line for c in known.conditional_costs if id(c.condition) in held], unit_type.selectors)
-        if found is not None:
-            if found.value is not None:
-                return found.value, ""
-            return None, because(f"{known.name}: no entry", known.decl, found.source, f"terrain '{known.name}'")
-    cost = rules.terrain_cost(terrain, unit_type, cell_tags)
+    def held_line(known):  # a `cost … when` line that holds overrides the terrain's plain lines
+        if not held or not known.conditional_costs:
+            return None
+        return line_for([c.line for c in known.conditional_costs if id(c.condition) in held], unit_type.selectors)
+
+    cost, known, line = rules.cell_cost(terrain, unit_type, cell_tags, held_line)
     if cost is not None:
         return cost, ""
-    known = rules.cell_terrain(terrain, cell_tags)  # the cell's other terrain for `effects from other terrain`
     name = known.name if known else terrain
-    line = next((c.source for c in known.costs if c.value is None), None) if known else None
-    return None, because(f"{name}: no entry", known.decl if known else None, line, f"terrain '{name}'")
+    return None, because(f"{name}: no entry", known.decl if known else None, line.source if line else None,
+                         f"terrain '{name}'")
 
 
 def _why(whys: dict[tuple[str, str], str], terrain: str, reason: str) -> str:

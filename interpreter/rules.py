@@ -23,7 +23,7 @@ name and tags of a feature drawn ``on cells`` through it, ``interpreter.board``)
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 
 from attrs import evolve
 
@@ -32,7 +32,7 @@ from ..dsl.compiled.boxes import Box, Placement, compile_box, compile_placement
 from ..dsl.compiled.combat import CombatRule, compile_combat
 from ..dsl.compiled.control import ControlRule, StateRule, TraceRule, compile_control, compile_state, compile_trace
 from ..dsl.compiled.events import EventRule, compile_event
-from ..dsl.compiled.lines import as_names
+from ..dsl.compiled.lines import ForLine, as_names
 from ..dsl.compiled.modes import Mode, Spotting, compile_mode, compile_spotting
 from ..dsl.compiled.movement import ExitRule, MovementClass, compile_exit, compile_movement
 from ..dsl.compiled.scoring import Award, Resource, Victory, compile_award, compile_resource, compile_victory
@@ -40,7 +40,7 @@ from ..dsl.compiled.sequence import PhasePlan, SequencePlan, TurnRecord, compile
 from ..dsl.compiled.sides import Side, compile_side
 from ..dsl.compiled.stacking import Stacking, compile_stacking
 from ..dsl.compiled.statuses import Status, compile_status
-from ..dsl.compiled.terrain import Feature, Terrain, compile_feature, compile_terrain
+from ..dsl.compiled.terrain import Feature, Terrain, TerrainMix, compile_feature, compile_terrain, compile_terrain_mix
 from ..dsl.compiled.units import UnitType, compile_unit, tag_closure, tag_parents
 from ..dsl.compiled.zones import ZoneRule, compile_zone
 from ..dsl.conditions import Names
@@ -104,6 +104,10 @@ class Rules:
         """The marker types that are not dummies."""
         self.terrains: dict[str, Terrain] = {d.name: compile_terrain(d, self._parents, names)
                                              for d in rulebook.of_kind("terrain")}
+        mix = rulebook.of_kind("terrains")
+        self.terrain_mix: TerrainMix = compile_terrain_mix(mix[0] if mix else None)
+        """How the effects of a cell's several terrains combine (``cell_terrains``)."""
+        self._cell_terrains: dict[tuple[str, frozenset[str]], tuple[Terrain, ...]] = {}
         self.features: dict[str, Feature] = {d.name: compile_feature(d, self._parents)
                                              for d in rulebook.of_kind("feature")}
         """The map features, for the map reader (``interpreter.board``): where each lies, its tags."""
@@ -284,25 +288,57 @@ class Rules:
         return tuple(sorted(t for t in cell_tags if t != terrain and t in self.terrains
                             and not self.terrains[t].defers))
 
+    def cell_terrains(self, terrain: str, cell_tags: Iterable[str] = ()) -> tuple[Terrain, ...]:
+        """The terrains whose effects hold in a cell of ``terrain`` with these tags, the first one
+        first: the terrain itself, or for one with ``effects from other terrain`` the cell's other
+        terrains (with none, the deferring terrain itself, which has no effect lines: lint E137),
+        then the cell's other terrains (``other_terrains``).  How their effects combine is
+        ``terrain_mix``'s; under its defaults only the first one's count.  Kept by terrain and tags."""
+        key = (terrain, frozenset(cell_tags))
+        found = self._cell_terrains.get(key)
+        if found is None:
+            known = self.terrains.get(terrain)
+            others = tuple(self.terrains[t] for t in self.other_terrains(terrain, key[1]))
+            if known is None:
+                found = ()
+            elif known.defers:
+                found = others or (known,)
+            else:
+                found = (known, *others)
+            self._cell_terrains[key] = found
+        return found
+
     def cell_terrain(self, terrain: str, cell_tags: Iterable[str] = ()) -> Terrain | None:
-        """The terrain whose effects (cost, defence, recon, spot) hold in a cell of ``terrain`` with
-        these tags: the terrain itself, or for one with ``effects from other terrain`` the cell's other
-        terrain (``other_terrains``; the map reader refuses a cell with two, E708).  With none, the
-        deferring terrain itself, which has no effect lines (lint E137): the defaults hold."""
-        known = self.terrains.get(terrain)
-        if known is not None and known.defers:
-            others = self.other_terrains(terrain, cell_tags)
-            if others:
-                return self.terrains[others[0]]
-        return known
+        """The first of the cell's terrains (``cell_terrains``): the one whose effects hold alone
+        where ``terrain_mix`` keeps a family ``primary``, and whose ``spot`` line always does.  For a
+        terrain with ``effects from other terrain``, the other terrain first in name order (the map
+        reader refuses a cell with two, E708)."""
+        found = self.cell_terrains(terrain, cell_tags)
+        return found[0] if found else None
+
+    def cell_cost(self, terrain: str, unit_type: UnitType, cell_tags: Iterable[str] = (),
+                  line_of: Callable[[Terrain], ForLine[Fraction | None] | None] | None = None,
+                  ) -> tuple[Fraction | None, Terrain | None, ForLine[Fraction | None] | None]:
+        """Movement points to enter a cell of ``terrain`` (with ``cell_tags``; ``None`` for no
+        entry), combined over its terrains as ``terrain_mix.cost`` says, with the terrain that
+        decides it and that terrain's line (``None``: it has none, cost 1).  ``line_of(terrain)``
+        may give a terrain's line in force instead of its plain ``cost`` lines (a ``cost … when``)."""
+        terrains = self.cell_terrains(terrain, cell_tags)
+        if not terrains:
+            return Fraction(1), None, None
+        lines = [(line_of(t) if line_of is not None else None) or t.cost_for(unit_type.selectors) for t in terrains]
+        cost, index = self.terrain_mix.combine_costs([(Fraction(1) if line is None else line.value, line is not None)
+                                                      for line in lines])
+        return cost, terrains[index], lines[index]
 
     def terrain_cost(self, terrain: str, unit_type: UnitType, cell_tags: Iterable[str] = ()) -> Fraction | None:
         """Movement points to enter a cell of ``terrain`` (with ``cell_tags``); ``None`` for no entry."""
-        known = self.cell_terrain(terrain, cell_tags)
-        line = known.cost_for(unit_type.selectors) if known else None
-        return Fraction(1) if line is None else line.value
+        return self.cell_cost(terrain, unit_type, cell_tags)[0]
 
     def terrain_defence(self, terrain: str, unit_type: UnitType, cell_tags: Iterable[str] = ()) -> Fraction:
-        """The defence multiplier a cell's terrain gives a defending unit (x1 when none is declared)."""
-        known = self.cell_terrain(terrain, cell_tags)
-        return known.multiplier_for(unit_type.selectors) if known else Fraction(1)
+        """The defence multiplier a cell's terrains give a defending unit (x1 when none is declared),
+        combined as ``terrain_mix.defence`` says."""
+        terrains = self.cell_terrains(terrain, cell_tags)
+        if not terrains:
+            return Fraction(1)
+        return self.terrain_mix.combine_multipliers([t.multiplier_for(unit_type.selectors) for t in terrains])

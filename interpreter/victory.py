@@ -21,6 +21,7 @@ from fractions import Fraction
 from attrs import evolve
 
 from ..dsl.compiled.scoring import Award
+from .cells import distances_from
 from .citations import because
 from .context import Context
 from .state import Unit
@@ -132,7 +133,7 @@ def score_for(ctx: Context, award: Award, unit: Unit) -> bool:
                 f"{', '.join(award.scored_during)})", kind="resource", award=award.name)
         return False
     side = award.to or next(s for s in ctx.rules.sides if s != unit.side)
-    points = award.points_for(ctx.rules.unit_type(unit.type).selectors)
+    points = award.points_for(ctx.rules.unit_type(unit.type).selectors, cell_distance(ctx, unit.location))
     if isinstance(points, str):  # `points factor F`: the factor as the counter shows it
         value = ctx.rules.factor(unit, points)
         points = value if isinstance(value, (int, Fraction)) and not isinstance(value, bool) else 0
@@ -215,9 +216,17 @@ def _award_cells(ctx: Context, award: Award) -> tuple[tuple[str, int], ...]:
             if place is not None:
                 names.add(place)
             if award.holds_cell(frozenset(names)):
-                found.append((cell, award.points_for(frozenset(names))))
+                found.append((cell, award.points_for(frozenset(names), cell_distance(ctx, cell))))
         cache[award.name] = tuple(found)
     return cache[award.name]
+
+
+def cell_distance(ctx: Context, cell: str):
+    """``distance(WHERE…)`` for an award's ``at distance`` lines: the cells from ``cell`` to the
+    nearest cell WHERE names (``None`` when ``cell`` is not on the map or none is reached)."""
+    if cell not in ctx.board.graph:
+        return lambda names: None
+    return lambda names: distances_from(ctx.rules, ctx.board, names).get(cell)
 
 
 def check_sudden_death(ctx: Context) -> bool:

@@ -79,14 +79,25 @@ class Award:
     scored_during: tuple[str, ...] | None
     """``scored during PHASE…``: the phases (and steps) it scores in; ``None`` for ``scored as they
     occur`` or no ``scored`` line: whenever it scores (its counter leaves play, a ``do score`` runs …)."""
+    distance_points: tuple[DistancePoints, ...] = ()
+    """The ``points … at distance RANGE from WHERE…`` lines, in order (not in ``points``)."""
 
     def scores_in(self, running: frozenset[str]) -> bool:
         """Whether it scores while these phases and steps run (the running one and those around it)."""
         return self.scored_during is None or not running.isdisjoint(self.scored_during)
 
-    def points_for(self, selectors: frozenset[str]) -> int | str:
-        """The points for a counter (or a cell) these selectors name: its ``for`` line, else the general
-        one; a factor's name for ``points factor F`` (the counter's value of F: ``interpreter.victory``)."""
+    def points_for(self, selectors: frozenset[str], distance=None) -> int | str:
+        """The points for a counter (or a cell) these selectors name: the first ``at distance`` line
+        whose ``for`` (if any) names it and whose range holds ``distance(WHERE…)`` (the cells from the
+        scored cell to the nearest cell WHERE names; ``None``: off the map, or none named), else its
+        ``for`` line, else the general one; a factor's name for ``points factor F`` (the counter's value
+        of F: ``interpreter.victory``)."""
+        if distance is not None:
+            for line in self.distance_points:
+                if line.who and selectors.isdisjoint(line.who):
+                    continue
+                if line.distance is not None and distance(line.origin) in line.distance:
+                    return line.value
         line = line_for(self.points, selectors)
         return line.value if line is not None else 0
 
@@ -98,6 +109,22 @@ class Award:
         """Whether its ``cells`` (less ``except``) name a cell with these selectors."""
         return (self.cells is None
                 or bool(selectors.intersection(self.cells)) and not selectors.intersection(self.cells_except))
+
+
+@frozen
+class DistancePoints:
+    """``points N [for WHO…] at distance RANGE from WHERE…``: points where the cell scored lies
+    that many cells from the nearest cell ``origin`` names."""
+
+    who: tuple[str, ...]
+    value: int | str
+    distance: Range | None
+    origin: tuple[str, ...]
+    source: Property | None = field(default=None, repr=False)
+
+
+def _points_value(p: Property) -> int | str:
+    return str(p.get("factor")) if p.get("factor") is not None else int(p.get("value"))
 
 
 def _on(line: Property | None) -> str | None:
@@ -121,8 +148,10 @@ def compile_award(decl: Declaration) -> Award:
         cells=as_names(cells.get("where")) if cells is not None else None,
         cells_except=as_names(cells.get("except")) if cells is not None else (),
         then_to=str(then.get("box")) if then is not None else None,
-        points=for_lines(decl.all("points"),
-                         lambda p: str(p.get("factor")) if p.get("factor") is not None else int(p.get("value"))),
+        points=for_lines([p for p in decl.all("points") if p.get("from") is None], _points_value),
+        distance_points=tuple(DistancePoints(as_names(p.get("who")), _points_value(p), p.get("distance"),
+                                             as_names(p.get("from")), p)
+                              for p in decl.all("points") if p.get("from") is not None),
         doubled_with=as_names(doubled.get("who")) if doubled is not None else (),
         scored_during=_during(decl.first("scored")),
     )

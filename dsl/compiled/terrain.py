@@ -95,6 +95,20 @@ class Terrain:
             return Fraction(1)
         return line.value.multiplier
 
+    def shift_for(self, defending: str | None, names_defenders) -> tuple[int, str] | None:
+        """The column shift it gives the fire at defenders when ``defending`` defends: its first
+        ``defence SHIFT`` line whose ``when SIDE defending`` holds and whose ``for WHO`` the
+        defenders match (``names_defenders(who)``), as ``(columns, why)``; ``None``: no shift."""
+        for line in self.defence:
+            shift = line.value.shift
+            if shift is None or (line.value.defending is not None and line.value.defending != defending):
+                continue
+            if line.who and not names_defenders(line.who):
+                continue
+            return shift.columns, f"{self.label} {shift.text}"
+        return None
+
+
 
 def _defence(p: Property) -> Defence:
     side = p.get("side")
@@ -128,6 +142,96 @@ def compile_terrain(decl: Declaration, parents: Mapping[str, tuple[str, ...]], n
 
 def _cost(p: Property) -> Fraction | None:
     return None if p.has("no") else p.get("amount")
+
+
+PRIMARY = "primary"
+"""A family whose effects in a cell of several terrains are its first terrain's alone (the default)."""
+
+
+@frozen
+class TerrainMix:
+    """The rulebook's ``terrains { … }``: how the effects of a cell's several terrains combine, per
+    family (``cost``, ``defence`` multipliers, terrain ``shifts``, ``recon`` modifiers).  Each is
+    ``"primary"`` unless a line says otherwise, so a rulebook without the declaration plays as if
+    only a cell's first terrain (``interpreter.rules.Rules.cell_terrain``) had effects."""
+
+    cost: str = PRIMARY
+    """``primary``, ``highest`` or ``sum``."""
+    defence: str = PRIMARY
+    """``primary``, ``multiply`` or ``best``."""
+    shifts: str = PRIMARY
+    """``primary``, ``sum`` or ``best``."""
+    recon: str = PRIMARY
+    """``primary``, ``sum`` or ``best``."""
+    decl: Declaration | None = field(default=None, repr=False, eq=False)
+
+    def combine_costs(self, costs: list[tuple[Fraction | None, bool]]) -> tuple[Fraction | None, int]:
+        """The cell's cost from each terrain's ``(cost, has a line)``, first terrain first (``None``:
+        no entry), and the index of the terrain that decides it (the one barring, or the dearest)."""
+        if self.cost == PRIMARY or len(costs) == 1:
+            return costs[0][0], 0
+        barring = next((i for i, (cost, _) in enumerate(costs) if cost is None), None)
+        if barring is not None:
+            return None, barring
+        if self.cost == "highest":
+            top = max(range(len(costs)), key=lambda i: costs[i][0])
+            return costs[top][0], top
+        lined = [cost for cost, has in costs if has]
+        return (sum(lined, Fraction(0)) if lined else Fraction(1)), 0
+
+    def combine_multipliers(self, multipliers: list[Fraction]) -> Fraction:
+        """The defence multiplier from each terrain's, first terrain first."""
+        if self.defence == PRIMARY or len(multipliers) == 1:
+            return multipliers[0]
+        if self.defence == "best":
+            return max(multipliers)
+        product = Fraction(1)
+        for value in multipliers:
+            product *= value
+        return product
+
+    def combine_shifts(self, shifts: list[tuple[int, str] | None], better: int) -> list[tuple[int, str]]:
+        """The terrain column shifts, as ``(columns, why)``, from each terrain's (``None``: it gives
+        none), first terrain first; ``better`` is the direction that helps the firer (+1 right)."""
+        if self.shifts == PRIMARY or len(shifts) == 1:
+            return [shifts[0]] if shifts[0] is not None else []
+        if self.shifts == "sum":
+            return [s for s in shifts if s is not None]
+        best = min((s if s is not None else (0, "") for s in shifts), key=lambda s: s[0] * better)
+        return [best] if best[0] else []
+
+    def combine_recon(self, lines: list[Recon | None], role: str) -> list[int]:
+        """Which of each terrain's recon line (``None``: it has none), first terrain first, modify a
+        roll by ``role`` (``attacker``, ``defender`` …): their indices."""
+        if self.recon == PRIMARY or len(lines) == 1:
+            chosen = [0]
+        elif self.recon == "sum":
+            chosen = list(range(len(lines)))
+        else:
+            chosen = [max(range(len(lines)), key=lambda i: _for_defender(lines[i]))]
+        return [i for i in chosen if lines[i] is not None and lines[i].role == role]
+
+
+def _for_defender(line: Recon | None) -> int:
+    """How much a recon line helps the defender's side of the bounce (no line: 0)."""
+    if line is None:
+        return 0
+    return line.modifier if line.role == "defender" else -line.modifier if line.role == "attacker" else 0
+
+
+_MIX_WORDS = ("highest", "sum", "multiply", "best")
+
+
+def compile_terrain_mix(decl: Declaration | None) -> TerrainMix:
+    """The ``terrains`` declaration as a ``TerrainMix`` (``None``: every family ``primary``)."""
+    if decl is None:
+        return TerrainMix()
+
+    def how(family: str) -> str:
+        line = decl.first(family)
+        return next((word for word in _MIX_WORDS if line is not None and line.has(word)), PRIMARY)
+
+    return TerrainMix(how("cost"), how("defence"), how("shifts"), how("recon"), decl)
 
 
 DRAWN_ON_EDGES = frozenset({"sides", "corners"})

@@ -1,4 +1,5 @@
-"""Checks of what map features on cell sides do: crossing costs (E139).
+"""Checks of what map features on cell sides do: crossing costs (E139); and of how a cell's
+terrains combine: one `terrains` declaration (E163).
 
 Limits: whether a map draws a feature across any edge at all is the map reader's question
 (E706, E707), asked when a scenario is loaded, not here.
@@ -37,3 +38,19 @@ def crossing_cost_off_edges(rb: Rulebook) -> Iterator[Diagnostic]:
             for line in decl.all("cost"):
                 yield diagnostic("E139", line.span, f"feature {decl.name!r} lies on cells only, so its crossing "
                                  "cost is never paid", "add 'on sides' (or 'corners') to the feature")
+
+
+@check("E163", "second-terrains")
+def second_terrains(rb: Rulebook) -> Iterator[Diagnostic]:
+    """## What it does
+    Reports a second `terrains { … }` declaration.
+
+    ## Why is this bad?
+    The rulebook says once how the terrains of one cell combine; a second declaration would be
+    ignored.
+
+    ## Example
+    Two `terrains { … }` blocks → merge their lines into one.
+    """
+    for decl in rb.of_kind("terrains")[1:]:
+        yield diagnostic("E163", decl.name_span, "the rulebook declares terrains twice", "keep one terrains { … }")

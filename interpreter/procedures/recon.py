@@ -72,12 +72,14 @@ def recon_candidates(ctx: Context, side: str, factor: str | None) -> list[Unit]:
     return [u for u in fighting_counters(ctx, side) if is_unit(ctx, u) or _prints(ctx, u, factor)]
 
 
-def _terrain_recon(ctx: Context, cell: str, role: str) -> tuple[int, str | None]:
-    terrain = ctx.rules.cell_terrain(ctx.board.terrain(cell), ctx.board.tags(cell))
-    recon = terrain.recon if terrain is not None else None
-    if recon is None or recon.role != role:
+def terrain_recon(ctx: Context, cell: str, role: str) -> tuple[int, str | None]:
+    """The cell's terrain modifier to a recon roll by ``role``, combined over its terrains as the
+    rulebook's ``terrains { recon … }`` says (only the first terrain's without it), and its wording."""
+    terrains = ctx.rules.cell_terrains(ctx.board.terrain(cell), ctx.board.tags(cell))
+    used = [terrains[i] for i in ctx.rules.terrain_mix.combine_recon([t.recon for t in terrains], role)]
+    if not used:
         return 0, None
-    return recon.modifier, f"{recon.modifier:+d} {terrain.label}"
+    return sum(t.recon.modifier for t in used), ", ".join(f"{t.recon.modifier:+d} {t.label}" for t in used)
 
 
 def _ties_to(combat: CombatRule | None, attacker: str, defender: str) -> str:
@@ -134,7 +136,7 @@ def recon(ctx: Context, call: Recon) -> Flow:
         if printed:
             total += int(printed)
             parts.append(f"{int(printed):+d} {ctx.label(unit)}")
-        terrain, why = _terrain_recon(ctx, cell, role)
+        terrain, why = terrain_recon(ctx, cell, role)
         if why:
             total += terrain
             parts.append(why)

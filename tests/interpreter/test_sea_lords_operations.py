@@ -231,7 +231,8 @@ def with_junk(ctx, cell):
 
 def test_a_junk_reaching_a_printed_base_in_south_vietnam_scores_and_returns_to_the_pool(ctx):
     """15.1: an infiltration unit that reaches a printed base in South Vietnam is flipped face up,
-    scores the VP Table's value (provisional 1: the table lists none) and goes to the pool."""
+    scores the VP Table's value (provisional 1 at a base this near Cambodia: the table lists none;
+    deeper bases: tests/interpreter/test_sea_lords_terrains_and_depth.py) and goes to the pool."""
     with_junk(ctx, "1615")  # Cao Lanh, on the Mekong
     base = "2015"           # Base Area 470 (Plain of Reeds): a printed Communist base in South Vietnam
     assert "cambodia" not in ctx.board.tags(base)
