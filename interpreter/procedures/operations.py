@@ -164,6 +164,7 @@ def _choose_force(ctx: Context, actions: list[ActionRule], side: str, cell: str)
         if choice.kind == "go":
             resource, amount, name = cost
             operation.mode = "operation"
+            operation.action = name
             pay(ctx, side, resource, amount, f"{ctx.rules.actions[name].label}: {', '.join(picked)}")
             took(ctx, ctx.rules.actions[name], side)
         else:
