@@ -174,16 +174,18 @@ def _after_leg(ctx: Context, call: MoveForce, cell: str, marked: bool) -> Flow:
 
 def _may_drop(ctx: Context, call: MoveForce, units: list[Unit], unit: Unit, cell: str) -> bool:
     """Whether the force may leave ``unit`` in ``cell`` (``move force dropping off SELECTOR…``): the
-    selectors name it, it does not lead the force (its action is ``led by`` it), it may stand in the
-    cell (a carried unit is set down), no enemy counter is there, and the rest still move together."""
+    selectors name it, it does not lead the force (its action is ``led by`` it), it may end a move in
+    the cell (a carried unit is set down), no enemy counter is there, and the rest still move
+    together (a carrier whose lift the cargo needs stays)."""
     if not call.drop or has_enemy(ctx, unit.side, cell):
         return False
     unit_type = ctx.rules.unit_type(unit.type)
     action = ctx.rules.actions.get(ctx.operation.action or "")
     if not unit_type.matches(call.drop) or (action is not None and action.led_by and unit_type.matches(action.led_by)):
         return False
-    if cell not in cost_table(ctx.rules, ctx.board, unit.type, ctx.state.turn, ctx.state.weather).cost:
-        return False
+    table = cost_table(ctx.rules, ctx.board, unit.type, ctx.state.turn, ctx.state.weather)
+    if cell not in table.cost or (table.must_end is not None and cell not in table.must_end):
+        return False  # its move ends where it is left: where it may stand and end (``must end on``)
     rest = Force(ctx, [u for u in units if u.id != unit.id])
     return bool(rest.movers or rest.joiners) and rest.problem() is None
 
