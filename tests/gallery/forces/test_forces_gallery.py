@@ -117,3 +117,11 @@ def test_random_games_replay_alike():
 
 def test_a_greedy_game_ends():
     assert greedy_game(SCENARIO, 1).is_over()
+
+
+def test_the_gallery_lints_clean_of_the_forces_codes():
+    """E331's and W421's silent case (their fixtures fire): every self-moving class is unlimited and
+    a marker stops the class that may go on past markers."""
+    from warbook.dsl.lint import lint_path
+
+    assert [d.code for d in lint_path(HERE / "forces.rules") if d.code in ("E331", "W421")] == []
