@@ -29,8 +29,8 @@ declarations:
 - **Raids.**  A cell only this turn's ``may enter … on turn N`` opens to the carried units is
   offered one step past where the force may end (``Force.raids``).
 
-Limits (readings, noted in docs/scenarios.md and the README): a force moves as a whole (no
-dropping units off on the way); a unit of a moving class is never itself carried.
+Limits (readings, noted in docs/scenarios.md and the README): a unit of a moving class is never
+itself carried.  Dropping units off on the way is ``move force``'s (``interpreter.procedures.move_force``).
 """
 
 from __future__ import annotations

@@ -6,6 +6,15 @@
   down, so legal moves cannot know them), or where the enemy intercepts it
   (``interpreter.procedures.interception``).  A force that ends its move in a cell with enemy
   counters starts a battle there (``ctx.operation.cell``).
+- **Drop-offs and going on** (``move force dropping off SELECTOR…``, a class's ``may go on past
+  markers``).  The move is a series of legs.  Where a leg ends with no battle, the owner may drop
+  units off (``drop UNIT``: those the selectors name, never a unit the force's action is ``led
+  by``, only where the unit may end a move and no enemy counter stands, and only while the rest
+  still move together), then ``move CELL`` the rest on or ``stop``.  A force stopped by markers
+  alone (no enemy unit there) of a class that may go on past them turns them face up; they meet
+  ``revealed``, and the force may go on without a drop; markers it has gone on from do not stop it
+  again.  Going on needs a drop or such markers, so a move has at most one leg more than it has
+  units and marker cells.  Dropped units leave the force (they take no part in its battle).
 - **Redeployment.**  A force designated for a ``between cells with …`` action moves its one unit
   straight to a cell the action allows.
 - **Raids.**  A cell only this turn's ``may enter … on turn N`` opens to the carried units is
