@@ -451,3 +451,55 @@ def test_a_lead_of_75_ends_the_game_at_once_with_a_decisive_victory(scenario):
     assert game.result()["winner"] == "free_world"
     assert game.result()["level"] == "Decisive Victory"
     assert any(e.get("kind") == "victory" and "sudden death" in e["text"] for e in game.log)
+
+
+# --- PBR airmobile transport (8.10) -------------------------------------------------------------
+
+
+def with_helicopter_battalion(ctx):
+    """The helicopter detachment at Can Tho (1820), made a battalion: 3 transport points (the
+    rulebook's provisional value), enough for a PBR's 3 (Transport Costs Table, 8.10)."""
+    from attrs import evolve
+
+    det = next(u for u in ctx.state.units if u.type == "helicopter_det")
+    ctx.state = ctx.state.with_unit(evolve(det, type="helicopter_bn"))
+    return det.id
+
+
+def test_helicopters_lift_a_pbr_which_then_carries_nothing(ctx):
+    """8.10: "PBR units may also be transported; however, a transported PBR unit may not itself be
+    transporting any other unit when it's moved in this way, and PBR units may be transported only
+    by airmobile units."  8.9: the airmobile unit "doesn't have to start the operation in the same
+    square"."""
+    heli = with_helicopter_battalion(ctx)
+    pbr = ids(ctx, "pbr", "2416")[0]
+    ctx.operation = Operation("free_world")
+    decisions = run(ctx, "designate force", "free_world", ["operate 2416", f"add {pbr}", f"add {heli}", "go"])
+    assert f"add {heli}" in shown(decisions[2])  # the helicopters at Can Tho may come to lift it
+    force = Force(ctx, units(ctx, pbr, heli))
+    assert force.lifted == units(ctx, pbr) and force.cargo == units(ctx, pbr) and not force.movers
+    assert force.capacity() == 3 and force.need() == 3
+    by_river = set(Force(ctx, units(ctx, pbr)).destinations())
+    by_air = set(force.destinations())
+    elsewhere = sorted(by_air - by_river)
+    assert elsewhere  # squares a PBR reaches only when flown (no water link, or past the enemy)
+    run(ctx, "move force", "free_world", [f"move {elsewhere[0]}", "stop"])
+    assert [ctx.state.unit(i).location for i in (pbr, heli)] == [elsewhere[0]] * 2
+
+
+def test_a_pbr_is_lifted_only_by_airmobile_units_with_the_transport_points(ctx):
+    """8.10: only airmobile units carry a PBR; 8.9 "Use the total transport value".  With a riverine
+    unit in the force, or too few transport points, the PBR moves by river as an R unit, with
+    its own 1 transport point (a transported PBR may not be transporting)."""
+    heli = with_helicopter_battalion(ctx)
+    pbrs = ids(ctx, "pbr", "2416")
+    ranger = next(u for u in ctx.state.units if u.type == "ranger_bn")
+    assert Force(ctx, units(ctx, pbrs[0], pbrs[1], heli)).lifted == []  # 6 points needed, 3 there
+    assert Force(ctx, units(ctx, pbrs[0], heli)).lifted == units(ctx, pbrs[0])
+    assert Force(ctx, units(ctx, pbrs[0], heli, ids(ctx, "ccb")[0])).lifted == []  # a CCB (R) moves it by river
+    # With a ranger battalion (2 points) the helicopters cannot lift both (5 > 3): the PBR moves by
+    # river and carries, and its 1 point cannot carry the battalion ("a player may not combine
+    # more than one transport type", 8.9).
+    mixed = Force(ctx, [*units(ctx, pbrs[0], heli), ranger])
+    assert mixed.lifted == [] and mixed.movers == units(ctx, pbrs[0])
+    assert mixed.problem() == "the carried units need 2 transport and the carriers have 1"

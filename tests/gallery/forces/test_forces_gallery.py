@@ -10,6 +10,8 @@ face down``); a snare stops boats (``stops on entering snare``), and on being re
 1 VP and leaves (``remove self``).  Red's raft is at 0801: an enemy unit, where a move ends in a
 battle.  ``move force dropping off launch squad``: launches and the squad may be left behind,
 never the flagship; ``may go on past markers``: a force stopped by snares alone may move on.
+Row 2 is land.  Blue's gull (class ``air``: ``ignores enemy``, ``joins any force``, lift 1) is at
+0202; Blue's skiff at 0101 is a boat (lift 1, bulk 1) that is ``carried as foot by air``.
 """
 
 from pathlib import Path
@@ -108,6 +110,32 @@ def test_a_battle_ends_the_move_with_no_drop(ctx):
     run(ctx, "move force", ["move 0801", "move 0801", "move 0801"])  # past both snares into the raft's square
     assert where(ctx, flag, *launches, squad) == ["0801"] * 4
     assert ctx.operation.cell == "0801"
+
+
+def test_the_gull_flies_in_and_lifts_the_skiff_past_the_snares(ctx):
+    """``carried as foot by air``: with only the gull beside it the skiff is cargo (bulk 1, lift 1),
+    so the force moves as the gull does (``ignores enemy``; no snare stops an aircraft) and the
+    gull, from 0202, comes to lift it (an airlifter from another cell)."""
+    (skiff,), (gull,) = of(ctx, "skiff"), of(ctx, "gull")
+    ctx.operation = Operation("blue")
+    decisions = run(ctx, "designate force", ["operate 0101", f"add {skiff}", f"add {gull}", "go"])
+    assert f"add {gull}" in options(decisions[2])
+    assert ctx.state.resource("blue", "orders") == 1  # unled: one order a unit
+    run(ctx, "move force", ["move 0701"])
+    assert where(ctx, skiff, gull) == ["0701", "0701"]  # past both snares without a stop
+    assert [ctx.state.unit(u).location for u in of(ctx, "snare")] == ["0401", "0601"]
+
+
+def test_a_skiff_that_carries_is_never_lifted(ctx):
+    """The lifted skiff carries nothing: with the squad too, the gull's lift 1 cannot take bulk 2,
+    so the skiff moves as a boat (the gull joining), carrying the squad with its own lift."""
+    from warbook.interpreter.forces import Force
+
+    (skiff,), (gull,), (squad,) = of(ctx, "skiff"), of(ctx, "gull"), of(ctx, "squad")
+    lifted = Force(ctx, [ctx.state.unit(skiff), ctx.state.unit(gull)])
+    assert lifted.lifted == [ctx.state.unit(skiff)] and lifted.problem() is None
+    boat = Force(ctx, [ctx.state.unit(i) for i in (skiff, gull, squad)])
+    assert boat.lifted == [] and boat.movers == [ctx.state.unit(skiff)] and boat.problem() is None
 
 
 def test_random_games_replay_alike():
