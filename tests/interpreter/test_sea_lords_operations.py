@@ -14,8 +14,7 @@ from pathlib import Path
 import pytest
 
 from driving import do_call, drive, options
-from warbook.interpreter.context import Context
-from warbook.interpreter.flow import setup
+from gallery import set_up
 from warbook.interpreter.procedures import PROCEDURES, load_procedures
 from warbook.interpreter.costs import cost_table
 from warbook.interpreter.operation import Operation
@@ -33,10 +32,7 @@ def scenario():
 
 @pytest.fixture
 def ctx(scenario):
-    ctx = Context(scenario, seed=1)
-    for _ in setup(ctx):
-        raise AssertionError("the fixture places every unit at a fixed cell")
-    return ctx
+    return set_up(scenario, seed=1)
 
 
 def ids(ctx, type_name, cell=None):
@@ -394,9 +390,7 @@ def tet(scenario):
     from warbook.interpreter.state import Unit
 
     raid = with_rulebook(scenario, Path(__file__).parents[2] / "scenarios" / "sea_lords_tet.rules")
-    ctx = Context(raid, seed=1)
-    for _ in setup(ctx):
-        raise AssertionError("fixed cells only")
+    ctx = set_up(raid, seed=1)
     # A sapper company and a riverine unit to carry it, at 2712 on the Saigon LoC beside Saigon (2812).
     ctx.state = evolve(ctx.state, turn=1, units=tuple(sorted((
         *ctx.state.units, Unit("S1", "sapper_co", "communist", "2712", hidden=True),

@@ -19,9 +19,7 @@ from pathlib import Path
 import pytest
 
 from driving import do_call, drive, options
-from gallery import greedy_game, random_games_replay_alike, scenario_fixture
-from warbook.interpreter.context import Context
-from warbook.interpreter.flow import setup
+from gallery import greedy_game, random_games_replay_alike, scenario_fixture, set_up
 from warbook.interpreter.operation import Operation
 from warbook.interpreter.procedures import PROCEDURES
 
@@ -33,10 +31,7 @@ scenario = scenario_fixture(SCENARIO)
 
 @pytest.fixture
 def ctx(scenario):
-    ctx = Context(scenario, seed=0)
-    for _ in setup(ctx):
-        raise AssertionError("the scenario places every unit at a fixed cell")
-    return ctx
+    return set_up(scenario)
 
 
 def of(ctx, type_name):
