@@ -88,7 +88,8 @@ def move_force(ctx: Context, call: MoveForce) -> Flow:
             break
         force = Force(ctx, [ctx.state.unit(i) for i in operation.force])
         force.destinations()  # read (kept) where it may go: its paths
-    if any(u.side != side for u in ctx.state.units_at(final)):
+    here = ctx.state.units_at(final)
+    if any(u.side == side for u in here) and any(u.side != side for u in here):  # not if markers sank it all
         operation.cell = final
         ctx.say(f"battle in {final}", kind="operation", cell=final, side=side)
         dropped = [ctx.state.unit(i) for i in everyone if i not in operation.force]

@@ -497,3 +497,24 @@ def test_a_pbr_is_lifted_only_by_airmobile_units_with_the_transport_points(ctx):
     mixed = Force(ctx, [*units(ctx, pbrs[0], heli), ranger])
     assert mixed.lifted == [] and mixed.movers == units(ctx, pbrs[0])
     assert mixed.problem() == "the carried units need 2 transport and the carriers have 1"
+
+
+def test_a_force_the_minefield_sinks_starts_no_battle(ctx):
+    """19.3 "a minefield may attack by itself": a lone PBR sunk by it on the way leaves no force to
+    fight, so no battle follows in the minefield's square."""
+    from attrs import evolve
+
+    mine = next(u for u in ctx.state.units if u.type == "ambush")
+    ctx.state = ctx.state.with_unit(evolve(mine, type="minefield"))
+    ctx.operation = Operation("free_world")
+    pbr = ids(ctx, "pbr", "2416")[0]
+    run(ctx, "designate force", "free_world", ["operate 2416", f"add {pbr}", "go"])
+    flow = PROCEDURES["move force"](ctx, do_line(ctx, "move force"))
+    ctx.acting = "free_world"
+    decision = flow.send(None)
+    with pytest.raises(StopIteration):
+        decision = flow.send(next(o for o in decision.options if str(o) == "move 2018"))
+        while True:  # the minefield's attack: its rolls and the loss
+            decision = flow.send(decision.options[0])
+    assert not ctx.state.unit(pbr).on_map  # seed 1: the minefield's fire sinks it
+    assert ctx.operation.cell is None and ctx.state.unit(mine.id).location == "2117"
