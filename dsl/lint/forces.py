@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Iterator
 
+from ..compiled.movement import compile_movement
 from ..diagnostics import Diagnostic, diagnostic
 from ..model import Rulebook
 from . import check
@@ -38,12 +39,15 @@ def drop_off_without_unlimited_distance(rb: Rulebook) -> Iterator[Diagnostic]:
              if line.get("procedure") == "move force" and line.get("drop")]
     if not lines:
         return
-    limited = sorted(d.name for d in rb.of_kind("movement")
-                     if not d.has("unlimited") and not d.has("needs") and not d.has("never"))
+    classes = [compile_movement(d) for d in rb.of_kind("movement")]
+    limited = sorted(c.name for c in classes if not (c.unlimited_distance or c.points == "unlimited")
+                     and not c.needs_transport and not c.never_moves)
     if limited:
         for line in lines:
-            yield diagnostic("E331", line.span, f"a force may drop units off and move on, but movement "
-                             f"{', '.join(repr(n) for n in limited)} is not 'unlimited distance'",
+            named = ", ".join(repr(n) for n in limited)
+            which = f"movement {named} is" if len(limited) == 1 else f"movements {named} are"
+            yield diagnostic("E331", line.span, f"a force may drop units off and move on, but {which} not "
+                             "'unlimited distance'",
                              "write 'unlimited distance' in those classes, or leave out 'dropping off'")
 
 
