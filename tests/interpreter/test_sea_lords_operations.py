@@ -518,3 +518,21 @@ def test_a_force_the_minefield_sinks_starts_no_battle(ctx):
             decision = flow.send(decision.options[0])
     assert not ctx.state.unit(pbr).on_map  # seed 1: the minefield's fire sinks it
     assert ctx.operation.cell is None and ctx.state.unit(mine.id).location == "2117"
+
+
+def test_an_arms_cache_met_on_the_way_scores_and_the_force_goes_on(ctx):
+    """19.3: "Arms Cache: … If revealed by Free World forces and there are no Communist combat units
+    in that square, remove it immediately and give the Free World player a VP"; 19.4: the force
+    then continues."""
+    from attrs import evolve
+
+    cache = next(u for u in ctx.state.units if u.type == "ambush")
+    ctx.state = ctx.state.with_unit(evolve(cache, type="arms_cache"))
+    ctx.operation = Operation("free_world")
+    pbrs = ids(ctx, "pbr", "2416")
+    before = ctx.state.resource("free_world", "vp")
+    run(ctx, "designate force", "free_world", ["operate 2416", *(f"add {i}" for i in pbrs), "go"])
+    run(ctx, "move force", "free_world", ["move 2018", "move 2018", "stop"])
+    assert ctx.state.resource("free_world", "vp") == before + 1
+    assert not ctx.state.unit(cache.id).on_map
+    assert [ctx.state.unit(i).location for i in pbrs] == ["2018", "2018"]
