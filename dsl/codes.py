@@ -333,6 +333,7 @@ RULES: tuple[CodeInfo, ...] = (
     CodeInfo("E318", "turns-out-of-range"),
     CodeInfo("E319", "unsupported-repeat-condition"),
     CodeInfo("E325", "bad-turn-record"),
+    CodeInfo("E331", "drop-off-without-unlimited-distance"),  # checked in dsl/lint/forces.py
     CodeInfo("E313", "override-out-of-order", """
         ## What it does
         Reports an `override` of a phase or step after which the engine would not run its `do`
@@ -371,6 +372,7 @@ RULES: tuple[CodeInfo, ...] = (
     CodeInfo("W413", "unused-nationality"),
     CodeInfo("W414", "unused-trace"),  # checked in dsl/lint/control.py
     CodeInfo("W417", "unused-weather"),
+    CodeInfo("W421", "go-on-past-no-markers"),  # checked in dsl/lint/forces.py
     CodeInfo("W490", "unknown-suppression", """
         ## What it does
         Reports a `# lint: ignore[…]` comment naming a code that does not exist.

@@ -104,6 +104,11 @@ _add(_kind(
     ("tags <tags:REF(tag)>+", "Categories.", "repeat"),
     ("abbreviation <text:WORD>", "As printed on the counter."),
     ("carries <count:INT> [units]", "Transport capacity in units."),
+    ("carried as <as:REF(movement)> by <classes:REF(movement)>+",
+     "Though its own class moves by itself, a unit of this type may be carried in a force (`move force`) "
+     "as if of class AS, by carriers of these classes only: when every other unit of the force is a carrier "
+     "of them (or carried), it is cargo under AS's `carried with` line, and carries nothing itself; "
+     "otherwise it moves by its own class."),
     ("never enters <where:" + SEL + ">+", "Cells this unit may never enter, whatever else allows it.", "repeat"),
     ("may enter <where:" + SEL + ">+ [on turn <turn:INT>]",
      "Cells this unit may enter although its side's `never enters` forbids them (`on turn N`: on that game "

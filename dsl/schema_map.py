@@ -82,6 +82,10 @@ MAP_KINDS: tuple[KindSpec, ...] = (
          "Moves only across sides or corners with these features (or features with these tags)."),
         ("stops on entering (enemy | enemy zone | <markers:REF(marker)>+)", "Must stop on entering such a cell.",
          "repeat"),
+        ("may go on past markers",
+         "A force (`move force`) that stops on entering a cell for markers its `stops on entering` names, "
+         "where no enemy unit stands, turns those markers face up; they meet `revealed` there, and then the "
+         "force may move on from that cell (it is not stopped by them again in that move) or stay."),
         ("ignores enemy", "May move through enemy-occupied cells without stopping."),
         ("needs transport", "Cannot move by itself; moves only when carried."),
         ("never moves", "Static: never moves once placed."),

@@ -70,7 +70,7 @@ _PROCEDURE_SOURCES = [
     " else to <box:REF(box)>",
     "score <awards:REF(award)>+",
     "designate force paying <actions:REF(action)>+",
-    "move force",
+    f"move force [dropping off <drop:{SEL}>+]",
     "recon with <dice:REF(dice)> [adding <factor:REF(factor)>] [for <combat:REF(combat)>]",
     "commit support [of <markers:REF(marker)>+] [paying <action:REF(action)>] [by each side]",
     "resolve fire with <combat:REF(combat)>",

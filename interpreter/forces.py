@@ -29,8 +29,8 @@ declarations:
 - **Raids.**  A cell only this turn's ``may enter … on turn N`` opens to the carried units is
   offered one step past where the force may end (``Force.raids``).
 
-Limits (readings, noted in docs/scenarios.md and the README): a force moves as a whole (no
-dropping units off on the way); a unit of a moving class is never itself carried.
+Limits (readings, noted in docs/scenarios.md and the README): a unit of a moving class is never
+itself carried.  Dropping units off on the way is ``move force``'s (``interpreter.procedures.move_force``).
 """
 
 from __future__ import annotations
@@ -128,10 +128,46 @@ class Force:
         self.movers = [u for u in units if not is_carried(class_of(ctx, u)) and not joins_any_force(class_of(ctx, u))]
         self.joiners = [u for u in units if joins_any_force(class_of(ctx, u))]
         self.cargo = [u for u in units if is_carried(class_of(ctx, u))]
+        self.lifted: list[Unit] = []
+        """Movers carried as another class (``carried as CLASS by …``, ``_lift``): part of ``cargo``."""
+        self._lift()
         self._first = None
         self._paths: dict[str, str] | None = None
         self.raids: dict[str, str] = {}
         """Cells only the carried units may enter this turn, each with the cell the carriers stop in."""
+
+    def _lift(self) -> None:
+        """Movers whose type is ``carried as CLASS by CARRIERS…`` become cargo when they are all the
+        force's movers, its joiners are all of CARRIERS, and those can lift them (with the rest of
+        the cargo); otherwise they move by their own class."""
+        rules = self.ctx.rules
+        types = [rules.unit_type(u.type) for u in self.movers]
+        if not self.movers or not self.joiners or any(t.carried_as is None for t in types):
+            return
+        if any(class_of(self.ctx, j).name not in t.carried_by for j in self.joiners for t in types):
+            return
+        movers, cargo = self.movers, self.cargo
+        self.movers, self.cargo, self.lifted = [], [*cargo, *movers], list(movers)
+        if self.need() > self.capacity():
+            self.movers, self.cargo, self.lifted = movers, cargo, []
+
+    def cargo_class(self, unit: Unit) -> MovementClass | None:
+        """The class ``unit`` is carried as: a lifted mover's ``carried as`` class, else its own."""
+        if unit in self.lifted:
+            return self.ctx.rules.movement_classes.get(self.ctx.rules.unit_type(unit.type).carried_as)
+        return class_of(self.ctx, unit)
+
+    def carried_by(self, unit: Unit) -> set[str]:
+        """The classes that may carry ``unit``: a lifted mover's ``by`` classes, else ``transported by``."""
+        if unit in self.lifted:
+            return set(self.ctx.rules.unit_type(unit.type).carried_by)
+        return transported_by(class_of(self.ctx, unit))
+
+    @property
+    def liftable(self) -> bool:
+        """Whether every mover may be carried as another class: airlifters may then come to lift them."""
+        types = [self.ctx.rules.unit_type(u.type) for u in self.movers]
+        return bool(types) and all(t.carried_as is not None for t in types)
 
     def carriers(self) -> list[Unit]:
         """The units that carry the cargo: the movers, or the joiners when there are no movers."""
@@ -150,8 +186,7 @@ class Force:
             if not carriers:
                 return "carried units need a carrier in the force"
             for unit in self.cargo:
-                mclass = class_of(ctx, unit)
-                by = transported_by(mclass)
+                by = self.carried_by(unit)
                 carrier_classes = {class_of(ctx, c).name for c in carriers}
                 if not carrier_classes & by:
                     return f"{unit.id} may be carried only by {', '.join(sorted(by))}"
@@ -172,7 +207,7 @@ class Force:
 
     def _carry_factors(self) -> tuple[str | None, str | None]:
         for unit in self.cargo:
-            mclass = class_of(self.ctx, unit)
+            mclass = self.cargo_class(unit)
             line = mclass.carried_with if mclass is not None else None
             if line is not None:
                 return line.capacity, line.cost

@@ -28,6 +28,8 @@ class Operation:
     """The cell the force was designated in."""
     mode: str = "operation"
     """How the force goes: ``operation`` (a move), or ``redeploy:ACTION`` (straight to a base)."""
+    action: str | None = None
+    """The action the force was designated (and paid) by: the units it is ``led by`` lead the force."""
     path: tuple[str, ...] = ()
     """The cells the force passed through on its move, from ``origin`` to where it stopped."""
     moving: list[str] = field(factory=list)

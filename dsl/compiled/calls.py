@@ -159,7 +159,9 @@ class DesignateForce(Call):
 @_call("move force")
 @frozen
 class MoveForce(Call):
-    pass
+    drop: tuple[str, ...]
+    """``dropping off SELECTOR…``: the units a moving force may leave behind on its way (empty: the
+    force moves whole); never a unit the force's action is ``led by``."""
 
 
 @_call("recon")

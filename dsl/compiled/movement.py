@@ -103,6 +103,9 @@ class MovementClass:
     avoid_sources: tuple[Property, ...] = field(default=(), repr=False)
     allowances: tuple[AllowanceLine, ...] = ()
     """The ``allowance … when …`` lines, in order (``interpreter.costs`` applies those that hold)."""
+    goes_on_past_markers: Property | None = field(default=None, repr=False)
+    """``may go on past markers``: a force stopped by ``stops on entering MARKER`` markers alone may
+    move on once they are revealed (``interpreter.procedures.move_force``); ``None``: it may not."""
 
     def combination_with(self, other: str) -> Combination | None:
         """The ``combines with`` line naming class ``other``, if any."""
@@ -159,7 +162,7 @@ def compile_movement(decl: Declaration, names: Names | None = None) -> MovementC
         reacts_with=as_names(reacts.get("who")) if reacts else (),
         cell_cost=Fraction(cell.get("points")) if cell is not None else None,
         avoids_enemy=any(p.has("next") for p in avoids), avoids_zones=any(p.has("zones") for p in avoids),
-        avoid_sources=tuple(avoids),
+        avoid_sources=tuple(avoids), goes_on_past_markers=decl.first("may"),
         allowances=tuple(AllowanceLine(p.get("count"), p.get("multiplier"), as_names(p.get("who")),
                                        *read_condition(p.get("condition"), names), p)
                          for p in decl.all("allowance")) if names is not None else (),

@@ -134,6 +134,11 @@ class UnitType:
     """A marker's ``one per cell``."""
     steps: tuple[tuple[tuple[str, Any], ...], ...] = ()
     """The factors of each reduced step, 2 onwards (``step N …`` lines); empty for a one-step type."""
+    carried_as: str | None = None
+    """``carried as CLASS by …``: the class it is carried as in a force (``None``: never carried so,
+    unless its own class ``needs transport``)."""
+    carried_by: tuple[str, ...] = ()
+    """``carried as … by CLASSES…``: the only classes that carry it so."""
     decl: Declaration | None = field(default=None, repr=False, eq=False)
     selectors: frozenset[str] = field(init=False, eq=False, repr=False)
     """Every name a selector may use for this type."""
@@ -197,6 +202,7 @@ def compile_unit(rulebook: Rulebook, parents: Mapping[str, tuple[str, ...]], dec
         if default is not None and factor.name not in dict(factors):
             factors.append((factor.name, default.get("value")))
     carries = decl.first("carries")
+    carried = decl.first("carried")
     counts = decl.first("counts")
     losses = decl.first("losses")
     raid = decl.first("eliminated")
@@ -221,5 +227,7 @@ def compile_unit(rulebook: Rulebook, parents: Mapping[str, tuple[str, ...]], dec
         losses_only_on=frozenset(as_names(losses.get("results"))) if losses is not None else frozenset(),
         eliminated_after_operation_in=(Entry(as_names(raid.get("where")), None, raid) if raid is not None else None),
         counts_for_stacking=None if counts is None else counts.has("yes"),
-        one_per_cell=decl.has("one"), steps=compile_steps(decl, factors), decl=decl,
+        one_per_cell=decl.has("one"), steps=compile_steps(decl, factors),
+        carried_as=str(carried.get("as")) if carried is not None else None,
+        carried_by=as_names(carried.get("classes")) if carried is not None else (), decl=decl,
     )

@@ -19,6 +19,7 @@ the resolved model, kept out of the model classes, one family per module:
 - ``hexsides``  E139: what map features on cell sides do (crossing costs)
 - ``awards``    E155: what an award's points are read from
 - ``exits``     E156, E157: the ways off the map
+- ``forces``    E331, W421: how a force moves (drop-offs, going on past markers)
 - ``control``   E145–E149, E235, E236, W414: control, tracing, lasting side states and the victory
   forms that read them
 - ``after_combat`` E140-E144, W512-W514: advance after combat, the combat's retreat lines, statuses
@@ -66,7 +67,7 @@ class RegisteredCheck:
 CHECKS: dict[str, RegisteredCheck] = {}
 
 FAMILIES = ("names", "tables", "rows", "cells", "contexts", "sequence", "unused", "sanity", "coverage", "steps",
-            "hexsides", "awards", "control", "after_combat", "turns", "combat_model", "exits")
+            "hexsides", "awards", "control", "after_combat", "turns", "combat_model", "exits", "forces")
 
 
 def check(code: str, name: str) -> Callable[[Check], Check]:

@@ -6,6 +6,15 @@
   down, so legal moves cannot know them), or where the enemy intercepts it
   (``interpreter.procedures.interception``).  A force that ends its move in a cell with enemy
   counters starts a battle there (``ctx.operation.cell``).
+- **Drop-offs and going on** (``move force dropping off SELECTOR…``, a class's ``may go on past
+  markers``).  The move is a series of legs.  Where a leg ends with no battle, the owner may drop
+  units off (``drop UNIT``: those the selectors name, never a unit the force's action is ``led
+  by``, only where the unit may end a move and no enemy counter stands, and only while the rest
+  still move together), then ``move CELL`` the rest on or ``stop``.  A force stopped by markers
+  alone (no enemy unit there) of a class that may go on past them turns them face up; they meet
+  ``revealed``, and the force may go on without a drop; markers it has gone on from do not stop it
+  again.  Going on needs a drop or such markers, so a move has at most one leg more than it has
+  units and marker cells.  Dropped units leave the force (they take no part in its battle).
 - **Redeployment.**  A force designated for a ``between cells with …`` action moves its one unit
   straight to a cell the action allows.
 - **Raids.**  A cell only this turn's ``may enter … on turn N`` opens to the carried units is
@@ -26,10 +35,13 @@ from ..actions import Action
 from ..context import Context, Flow
 from ..control import settle
 from . import procedure
-from ..forces import Force, redeploy_cells
+from ..costs import cost_table
+from ..event_effects import revealed
+from ..forces import Force, class_of, has_enemy, redeploy_cells
 from ..infiltration import infiltrate
 from ..situation import stop_markers
 from ..state import Unit
+from ..zones import is_counter
 from .interception import intercept, move_interceptors_in
 
 
@@ -65,11 +77,36 @@ def move_force(ctx: Context, call: MoveForce) -> Flow:
         return
     options = [Action("move", (c,)) for c in ends]
     choice = yield from ctx.choose(side, "move", f"move the force from {operation.origin} to", options)
-    target = choice.args[0]
+    everyone = list(operation.force)
+    met: set[str] = set()  # cells whose markers the force met and went on from (8.4 "on first entering")
+    while True:
+        final, units, how = yield from _leg(ctx, force, choice.args[0], met)
+        if how == "ended" or not units:
+            break
+        choice = yield from _after_leg(ctx, call, final, how == "markers")
+        if choice is None:
+            break
+        force = Force(ctx, [ctx.state.unit(i) for i in operation.force])
+        force.destinations()  # read (kept) where it may go: its paths
+    here = ctx.state.units_at(final)
+    if any(u.side == side for u in here) and any(u.side != side for u in here):  # not if markers sank it all
+        operation.cell = final
+        ctx.say(f"battle in {final}", kind="operation", cell=final, side=side)
+        dropped = [ctx.state.unit(i) for i in everyone if i not in operation.force]
+        yield from infiltrate(ctx, [u for u in dropped if u.location != final])
+    else:
+        yield from infiltrate(ctx, [ctx.state.unit(i) for i in everyone])
+
+
+def _leg(ctx: Context, force: Force, target: str, met: set[str]) -> Flow:
+    """One leg of the force's move, to ``target``: returns where it stopped, its units still there,
+    and how the leg ended: ``ended`` (a battle, an interception or a raid ends the move),
+    ``markers`` (stopped by markers alone, met: it may go on) or ``open`` (it may drop units off)."""
+    units = force.units
     path = force.path(target)
     if target in force.raids:  # the carriers set the raiders down and stay a step short (25.10 reading)
         via = force.raids[target]
-        final, interceptors = yield from _walk(ctx, force, path[:-1])
+        final, interceptors = yield from _walk(ctx, force, path[:-1], met)
         carriers = [u for u in units if u not in force.cargo]
         _relocate(ctx, carriers, final, path[: path.index(final) + 1])
         if final == via and not interceptors:
@@ -78,24 +115,99 @@ def move_force(ctx: Context, call: MoveForce) -> Flow:
         else:
             _relocate(ctx, force.cargo, final, path[: path.index(final) + 1])
             move_interceptors_in(ctx, interceptors, final)
-    else:
-        final, interceptors = yield from _walk(ctx, force, path)
-        _relocate(ctx, units, final, path[: path.index(final) + 1])
-        move_interceptors_in(ctx, interceptors, final)
-    if any(u.side != side for u in ctx.state.units_at(final)):
-        operation.cell = final
-        ctx.say(f"battle in {final}", kind="operation", cell=final, side=side)
-    else:
-        yield from infiltrate(ctx, [ctx.state.unit(u.id) for u in units])
+        return final, [], "ended"
+    final, interceptors = yield from _walk(ctx, force, path, met)
+    _relocate(ctx, units, final, path[: path.index(final) + 1])
+    move_interceptors_in(ctx, interceptors, final)
+    if interceptors:
+        return final, [], "ended"
+    how = "open"
+    if final != target and _only_markers(ctx, force, final):
+        met.add(final)
+        how = "markers"
+        yield from _meet_markers(ctx, force, final)
+    alive = [u for u in (ctx.state.unit(i) for i in ctx.operation.force) if u.on_map and u.location == final]
+    ctx.operation.force = [u.id for u in alive]
+    if how == "open" and has_enemy(ctx, ctx.operation.side, final):
+        how = "ended"
+    return final, alive, how
 
 
-def _walk(ctx: Context, force: Force, path: tuple[str, ...]) -> Flow:
+def _only_markers(ctx: Context, force: Force, cell: str) -> bool:
+    """Whether the force stopped in ``cell`` for markers alone, and its class may go on past them
+    (``may go on past markers``): no enemy unit stands there, only markers."""
+    lead = (force.movers or force.joiners)[0]
+    mclass = class_of(ctx, lead)
+    if mclass is None or mclass.goes_on_past_markers is None or not stop_markers(ctx, lead, cell):
+        return False
+    return not any(u.side != lead.side and is_counter(ctx.rules.unit_type(u.type)) for u in ctx.state.units_at(cell))
+
+
+def _meet_markers(ctx: Context, force: Force, cell: str) -> Flow:
+    """The markers that stopped the force turn face up and meet ``revealed`` (their effects act)."""
+    lead = (force.movers or force.joiners)[0]
+    markers = sorted(stop_markers(ctx, lead, cell), key=lambda u: u.id)
+    hidden = [m for m in markers if ctx.state.unit(m.id).hidden]
+    for marker in hidden:
+        ctx.update_unit(evolve(ctx.state.unit(marker.id), hidden=False))
+        ctx.say(f"{ctx.label(ctx.state.unit(marker.id))} revealed: the force stops in {cell}", kind="spot",
+                unit=marker.id, cell=cell, spotted=True)
+    yield from revealed(ctx, [ctx.state.unit(m.id) for m in hidden])
+
+
+def _after_leg(ctx: Context, call: MoveForce, cell: str, marked: bool) -> Flow:
+    """Where the force stopped without a battle: its owner drops units off (``drop UNIT``), then
+    moves the rest on (``move CELL``: after a drop, or past markers it met) or stops there
+    (``stop``).  Returns the ``move`` chosen, or ``None`` when the force stops."""
+    operation, side = ctx.operation, ctx.acting
+    dropped = False
+    while True:
+        units = [ctx.state.unit(i) for i in operation.force]
+        options = [Action("stop")] + [Action("drop", (u.id,)) for u in units if _may_drop(ctx, call, units, u, cell)]
+        if dropped or marked:
+            rest = Force(ctx, units)
+            if units and rest.problem() is None:
+                options += [Action("move", (c,)) for c in rest.destinations() if c != cell]
+        if len(options) == 1:
+            return None
+        choice = yield from ctx.choose(side, "move", f"the force at {cell}: drop a unit off, move on or stop",
+                                       options)
+        if choice.kind == "stop":
+            return None
+        if choice.kind == "move":
+            return choice
+        unit = ctx.state.unit(choice.args[0])
+        operation.force.remove(unit.id)
+        dropped = True
+        ctx.say(f"{ctx.label(unit)} is dropped off at {cell}", kind="drop", unit=unit.id, cell=cell)
+
+
+def _may_drop(ctx: Context, call: MoveForce, units: list[Unit], unit: Unit, cell: str) -> bool:
+    """Whether the force may leave ``unit`` in ``cell`` (``move force dropping off SELECTOR…``): the
+    selectors name it, it does not lead the force (its action is ``led by`` it), it may end a move in
+    the cell (a carried unit is set down), no enemy counter is there, and the rest still move
+    together (a carrier whose lift the cargo needs stays)."""
+    if not call.drop or has_enemy(ctx, unit.side, cell):
+        return False
+    unit_type = ctx.rules.unit_type(unit.type)
+    action = ctx.rules.actions.get(ctx.operation.action or "")
+    if not unit_type.matches(call.drop) or (action is not None and action.led_by and unit_type.matches(action.led_by)):
+        return False
+    table = cost_table(ctx.rules, ctx.board, unit.type, ctx.state.turn, ctx.state.weather)
+    if cell not in table.cost or (table.must_end is not None and cell not in table.must_end):
+        return False  # its move ends where it is left: where it may stand and end (``must end on``)
+    rest = Force(ctx, [u for u in units if u.id != unit.id])
+    return bool(rest.movers or rest.joiners) and rest.problem() is None
+
+
+def _walk(ctx: Context, force: Force, path: tuple[str, ...], met: set[str]) -> Flow:
     """Where the force really stops along ``path``, and the enemy units that intercept it there: the
     first cell with enemy markers that stop it (hidden ones too: the mover finds them only on
-    entering), or where the enemy intercepts it (``intercept``)."""
+    entering; not those of ``met`` cells, which it has gone on from), or where the enemy
+    intercepts it (``intercept``)."""
     lead = (force.movers or force.joiners)[0]
     for previous, cell in zip(path, path[1:]):
-        if stop_markers(ctx, lead, cell):
+        if cell not in met and stop_markers(ctx, lead, cell):
             return cell, []
         interceptors = yield from intercept(ctx, force, previous, cell)
         if interceptors:
@@ -109,7 +221,9 @@ def _relocate(ctx: Context, units: list[Unit], cell: str, path: tuple[str, ...])
         if hasattr(ctx.state, "with_units") else _with_each(ctx, units, cell)
     for where in (*starts, cell):
         settle(ctx, where)  # the cells the force left and entered change hands (``control``)
-    ctx.operation.path = tuple(path)
+    walked = ctx.operation.path
+    joined = walked and path and walked[-1] == path[0] and ctx.operation.mode == "operation" and not ctx.operation.cell
+    ctx.operation.path = (*walked, *path[1:]) if joined else tuple(path)
     ctx.say(f"{', '.join(ctx.label(u) for u in units)} move {' → '.join((path[0], cell)) if path else cell}",
             kind="move", units=[u.id for u in units], cell=cell, path=list(path))
     from .spotting import hide_again

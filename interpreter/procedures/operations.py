@@ -139,7 +139,7 @@ def _choose_force(ctx: Context, actions: list[ActionRule], side: str, cell: str)
         force = Force(ctx, units)
         here = [u for u in ctx.state.units_at(cell) if u.side == side and is_movable(ctx, u) and u.id not in picked]
         addable = list(here)
-        if force.cargo and not force.movers:
+        if force.cargo and not force.movers or force.liftable:  # 8.9: airlifters come to the cell
             addable += [u for u in _airlifters(ctx, side, cell) if u.id not in picked]
         options = [Action("add", (u.id,)) for u in addable if may_carry(ctx, force, u, addable)]
         cost = operation_cost(ctx, actions, units) if units else None
@@ -164,6 +164,7 @@ def _choose_force(ctx: Context, actions: list[ActionRule], side: str, cell: str)
         if choice.kind == "go":
             resource, amount, name = cost
             operation.mode = "operation"
+            operation.action = name
             pay(ctx, side, resource, amount, f"{ctx.rules.actions[name].label}: {', '.join(picked)}")
             took(ctx, ctx.rules.actions[name], side)
         else:

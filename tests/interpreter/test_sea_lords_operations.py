@@ -14,8 +14,7 @@ from pathlib import Path
 import pytest
 
 from driving import do_call, drive, options
-from warbook.interpreter.context import Context
-from warbook.interpreter.flow import setup
+from gallery import set_up
 from warbook.interpreter.procedures import PROCEDURES, load_procedures
 from warbook.interpreter.costs import cost_table
 from warbook.interpreter.operation import Operation
@@ -33,10 +32,7 @@ def scenario():
 
 @pytest.fixture
 def ctx(scenario):
-    ctx = Context(scenario, seed=1)
-    for _ in setup(ctx):
-        raise AssertionError("the fixture places every unit at a fixed cell")
-    return ctx
+    return set_up(scenario, seed=1)
 
 
 def ids(ctx, type_name, cell=None):
@@ -184,15 +180,108 @@ def test_moving_into_the_enemy_starts_a_battle_there(ctx):
 
 
 def test_a_hidden_guerrilla_marker_stops_a_free_world_riverine_force(ctx):
-    """8.4 (2): a moving Free World force must stop on first entering a square with Guerrilla
-    markers — even face down, so the move the player chose ends early, at the marker."""
+    """8.4 (2): "if it's a moving Free World force, it must stop on first entering a square with one
+    or more Communist Guerrilla markers" — even face down, so the move the player chose stops early,
+    at the marker, which is revealed there and acts (19.3: "Ambush: … If there are no Communist
+    combat units in the square when revealed, remove the marker without it having any effect")."""
+    ctx.operation = Operation("free_world")
+    pbrs = ids(ctx, "pbr", "2416")
+    ambush = ids(ctx, "ambush")
+    run(ctx, "designate force", "free_world", ["operate 2416", *(f"add {i}" for i in pbrs), "go"])
+    decisions = run(ctx, "move force", "free_world", ["move 2018", "stop"])  # Vinh Long, up the Mekong past 2117
+    assert "move 2018" in shown(decisions[0])
+    assert decisions[1].prompt.startswith("the force at 2117")
+    assert [ctx.state.unit(i).location for i in pbrs] == ["2117", "2117"]
+    assert not ctx.state.unit(ambush[0]).on_map
+    assert ctx.operation.cell is None  # only the marker was there: no battle
+
+
+def test_past_guerrilla_markers_alone_the_force_may_go_on(ctx):
+    """19.4: "If a square contains only Guerrilla markers, the Free World player may continue
+    moving through it" — after 8.4's stop: the force stops at 2117, the ambush is revealed and
+    removed (19.3), and the force goes on to Vinh Long, where it ends its move."""
     ctx.operation = Operation("free_world")
     pbrs = ids(ctx, "pbr", "2416")
     run(ctx, "designate force", "free_world", ["operate 2416", *(f"add {i}" for i in pbrs), "go"])
-    decisions = run(ctx, "move force", "free_world", ["move 2018"])  # Vinh Long, up the Mekong past 2117
-    assert "move 2018" in shown(decisions[0])
-    assert [ctx.state.unit(i).location for i in pbrs] == ["2117", "2117"]
-    assert ctx.operation.cell == "2117"
+    decisions = run(ctx, "move force", "free_world", ["move 2018", "move 2018", "stop"])
+    assert "stop" in shown(decisions[1]) and "move 2018" in shown(decisions[1])
+    assert [ctx.state.unit(i).location for i in pbrs] == ["2018", "2018"]
+    assert ctx.operation.path[0] == "2416" and "2117" in ctx.operation.path and ctx.operation.path[-1] == "2018"
+    assert ctx.operation.cell is None
+
+
+def test_a_minefield_met_on_the_way_attacks_and_the_force_may_go_on(ctx):
+    """19.3: "Minefield: when revealed, immediately attack … Note that a minefield may attack by
+    itself"; 19.4: the square holds only Guerrilla markers, so the force may then continue.  The
+    minefield stays (it leaves only when a first combat round ends), face down again once the force
+    has gone (8.13)."""
+    from attrs import evolve
+
+    mine = next(u for u in ctx.state.units if u.type == "ambush")
+    ctx.state = ctx.state.with_unit(evolve(mine, type="minefield"))
+    ctx.operation = Operation("free_world")
+    pbrs = ids(ctx, "pbr", "2416")
+    run(ctx, "designate force", "free_world", ["operate 2416", *(f"add {i}" for i in pbrs), "go"])
+    attacked = []
+    flow = PROCEDURES["move force"](ctx, do_line(ctx, "move force"))
+    ctx.acting = "free_world"
+    decision = next(flow)
+    decision = flow.send(next(o for o in decision.options if str(o) == "move 2018"))
+    while decision.kind != "move":  # the minefield's attack: rolls and losses
+        attacked.append(decision.kind)
+        decision = flow.send(decision.options[0])
+    assert decision.prompt.startswith("the force at 2117")
+    survivors = [i for i in pbrs if ctx.state.unit(i).on_map]
+    assert "move 2018" in shown(decision) and ctx.state.unit(mine.id).on_map
+    assert any(e.get("kind") == "attack" and e.get("marker") == mine.id for e in ctx.events)
+    assert len(survivors) == 1  # seed 1: the minefield's fire (strength 3) sinks one PBR
+    with pytest.raises(StopIteration):  # one unit left: nothing to drop off at Vinh Long, so no decision there
+        flow.send(next(o for o in decision.options if str(o) == "move 2018"))
+    assert [ctx.state.unit(i).location for i in survivors] == ["2018"]
+    assert ctx.state.unit(mine.id).location == "2117" and ctx.state.unit(mine.id).hidden
+
+
+def test_a_force_drops_a_unit_off_and_goes_on_but_never_its_ccb(ctx):
+    """7.2: "A force consisting of more than one unit may drop off units as it moves"; 7.3: "Units
+    other than the HQ/CCB may still be dropped off along the way, but the HQ/CCB itself may not be
+    dropped off"; 8.8: "A transported unit may be disembarked at any point in a move".  The CCB's
+    force (two PBRs carrying an infantry battalion) sets the battalion down at Vinh Long (2018)
+    and goes on with the PBRs to 2019, up the river."""
+    ctx.operation = Operation("free_world")
+    here = [u.id for u in ctx.state.units_at("2416") if u.type in ("pbr", "us_infantry_bn", "ccb")]
+    ccb, infantry = ids(ctx, "ccb", "2416")[0], ids(ctx, "us_infantry_bn", "2416")[0]
+    pbrs = ids(ctx, "pbr", "2416")
+    ambush = ids(ctx, "ambush")[0]
+    ctx.state = ctx.state.with_unit(evolve_location(ctx.state.unit(ambush), "eliminated"))
+    run(ctx, "designate force", "free_world", ["operate 2416", *(f"add {i}" for i in sorted(here)), "go"])
+    assert cp(ctx, "free_world") == 18  # one CP expenditure for the led force (7.3)
+    decisions = run(ctx, "move force", "free_world", ["move 2018", f"drop {infantry}", "move 2019", "stop"])
+    after = shown(decisions[1])
+    assert f"drop {ccb}" not in after and f"drop {infantry}" in after
+    assert not any(o.startswith("move") for o in after)  # nothing dropped yet: nothing to go on for
+    assert "move 2019" in shown(decisions[2])
+    assert ctx.state.unit(infantry).location == "2018"
+    assert {ctx.state.unit(i).location for i in (ccb, *pbrs)} == {"2019"}
+    assert infantry not in ctx.operation.force
+
+
+def test_the_carriers_keep_the_capacity_for_what_they_still_carry(ctx):
+    """8.8: the transporting unit needs "sufficient transport points to move it": a PBR whose
+    capacity the battalion needs is never offered as a drop, and the battalion cannot go on alone."""
+    ctx.operation = Operation("free_world")
+    infantry = ids(ctx, "us_infantry_bn", "2416")[0]
+    pbrs = ids(ctx, "pbr", "2416")
+    ambush = ids(ctx, "ambush")[0]
+    ctx.state = ctx.state.with_unit(evolve_location(ctx.state.unit(ambush), "eliminated"))
+    run(ctx, "designate force", "free_world", ["operate 2416", *(f"add {i}" for i in (*pbrs, infantry)), "go"])
+    decisions = run(ctx, "move force", "free_world", ["move 2018", "stop"])
+    assert shown(decisions[1]) == [f"drop {infantry}", "stop"]
+
+
+def evolve_location(unit, where):
+    from attrs import evolve
+
+    return evolve(unit, location=where)
 
 
 def test_strategic_redeployment_costs_a_multiple_of_the_transport_cost(ctx):
@@ -302,9 +391,7 @@ def tet(scenario):
     from warbook.interpreter.state import Unit
 
     raid = with_rulebook(scenario, Path(__file__).parents[2] / "scenarios" / "sea_lords_tet.rules")
-    ctx = Context(raid, seed=1)
-    for _ in setup(ctx):
-        raise AssertionError("fixed cells only")
+    ctx = set_up(raid, seed=1)
     # A sapper company and a riverine unit to carry it, at 2712 on the Saigon LoC beside Saigon (2812).
     ctx.state = evolve(ctx.state, turn=1, units=tuple(sorted((
         *ctx.state.units, Unit("S1", "sapper_co", "communist", "2712", hidden=True),
@@ -359,3 +446,94 @@ def test_a_lead_of_75_ends_the_game_at_once_with_a_decisive_victory(scenario):
     assert game.result()["winner"] == "free_world"
     assert game.result()["level"] == "Decisive Victory"
     assert any(e.get("kind") == "victory" and "sudden death" in e["text"] for e in game.log)
+
+
+# --- PBR airmobile transport (8.10) -------------------------------------------------------------
+
+
+def with_helicopter_battalion(ctx):
+    """The helicopter detachment at Can Tho (1820), made a battalion: 3 transport points (the
+    rulebook's provisional value), enough for a PBR's 3 (Transport Costs Table, 8.10)."""
+    from attrs import evolve
+
+    det = next(u for u in ctx.state.units if u.type == "helicopter_det")
+    ctx.state = ctx.state.with_unit(evolve(det, type="helicopter_bn"))
+    return det.id
+
+
+def test_helicopters_lift_a_pbr_which_then_carries_nothing(ctx):
+    """8.10: "PBR units may also be transported; however, a transported PBR unit may not itself be
+    transporting any other unit when it's moved in this way, and PBR units may be transported only
+    by airmobile units."  8.9: the airmobile unit "doesn't have to start the operation in the same
+    square"."""
+    heli = with_helicopter_battalion(ctx)
+    pbr = ids(ctx, "pbr", "2416")[0]
+    ctx.operation = Operation("free_world")
+    decisions = run(ctx, "designate force", "free_world", ["operate 2416", f"add {pbr}", f"add {heli}", "go"])
+    assert f"add {heli}" in shown(decisions[2])  # the helicopters at Can Tho may come to lift it
+    force = Force(ctx, units(ctx, pbr, heli))
+    assert force.lifted == units(ctx, pbr) and force.cargo == units(ctx, pbr) and not force.movers
+    assert force.capacity() == 3 and force.need() == 3
+    by_river = set(Force(ctx, units(ctx, pbr)).destinations())
+    by_air = set(force.destinations())
+    elsewhere = sorted(by_air - by_river)
+    assert elsewhere  # squares a PBR reaches only when flown (no water link, or past the enemy)
+    run(ctx, "move force", "free_world", [f"move {elsewhere[0]}", "stop"])
+    assert [ctx.state.unit(i).location for i in (pbr, heli)] == [elsewhere[0]] * 2
+
+
+def test_a_pbr_is_lifted_only_by_airmobile_units_with_the_transport_points(ctx):
+    """8.10: only airmobile units carry a PBR; 8.9 "Use the total transport value".  With a riverine
+    unit in the force, or too few transport points, the PBR moves by river as an R unit, with
+    its own 1 transport point (a transported PBR may not be transporting)."""
+    heli = with_helicopter_battalion(ctx)
+    pbrs = ids(ctx, "pbr", "2416")
+    ranger = next(u for u in ctx.state.units if u.type == "ranger_bn")
+    assert Force(ctx, units(ctx, pbrs[0], pbrs[1], heli)).lifted == []  # 6 points needed, 3 there
+    assert Force(ctx, units(ctx, pbrs[0], heli)).lifted == units(ctx, pbrs[0])
+    assert Force(ctx, units(ctx, pbrs[0], heli, ids(ctx, "ccb")[0])).lifted == []  # a CCB (R) moves it by river
+    # With a ranger battalion (2 points) the helicopters cannot lift both (5 > 3): the PBR moves by
+    # river and carries, and its 1 point cannot carry the battalion ("a player may not combine
+    # more than one transport type", 8.9).
+    mixed = Force(ctx, [*units(ctx, pbrs[0], heli), ranger])
+    assert mixed.lifted == [] and mixed.movers == units(ctx, pbrs[0])
+    assert mixed.problem() == "the carried units need 2 transport and the carriers have 1"
+
+
+def test_a_force_the_minefield_sinks_starts_no_battle(ctx):
+    """19.3 "a minefield may attack by itself": a lone PBR sunk by it on the way leaves no force to
+    fight, so no battle follows in the minefield's square."""
+    from attrs import evolve
+
+    mine = next(u for u in ctx.state.units if u.type == "ambush")
+    ctx.state = ctx.state.with_unit(evolve(mine, type="minefield"))
+    ctx.operation = Operation("free_world")
+    pbr = ids(ctx, "pbr", "2416")[0]
+    run(ctx, "designate force", "free_world", ["operate 2416", f"add {pbr}", "go"])
+    flow = PROCEDURES["move force"](ctx, do_line(ctx, "move force"))
+    ctx.acting = "free_world"
+    decision = flow.send(None)
+    with pytest.raises(StopIteration):
+        decision = flow.send(next(o for o in decision.options if str(o) == "move 2018"))
+        while True:  # the minefield's attack: its rolls and the loss
+            decision = flow.send(decision.options[0])
+    assert not ctx.state.unit(pbr).on_map  # seed 1: the minefield's fire sinks it
+    assert ctx.operation.cell is None and ctx.state.unit(mine.id).location == "2117"
+
+
+def test_an_arms_cache_met_on_the_way_scores_and_the_force_goes_on(ctx):
+    """19.3: "Arms Cache: … If revealed by Free World forces and there are no Communist combat units
+    in that square, remove it immediately and give the Free World player a VP"; 19.4: the force
+    then continues."""
+    from attrs import evolve
+
+    cache = next(u for u in ctx.state.units if u.type == "ambush")
+    ctx.state = ctx.state.with_unit(evolve(cache, type="arms_cache"))
+    ctx.operation = Operation("free_world")
+    pbrs = ids(ctx, "pbr", "2416")
+    before = ctx.state.resource("free_world", "vp")
+    run(ctx, "designate force", "free_world", ["operate 2416", *(f"add {i}" for i in pbrs), "go"])
+    run(ctx, "move force", "free_world", ["move 2018", "move 2018", "stop"])
+    assert ctx.state.resource("free_world", "vp") == before + 1
+    assert not ctx.state.unit(cache.id).on_map
+    assert [ctx.state.unit(i).location for i in pbrs] == ["2018", "2018"]

@@ -38,6 +38,17 @@ def at_position(scenario, phase: str, *units: Unit, turn: int = 1, **state) -> C
     return ctx
 
 
+def set_up(scenario, seed: int = 0) -> Context:
+    """A context of ``scenario`` after its set-up, which must place every counter at a fixed cell
+    (no decision: a set-up that asks one fails the test)."""
+    from warbook.interpreter.flow import setup
+
+    ctx = Context(scenario, seed=seed)
+    for decision in setup(ctx):
+        raise AssertionError(f"the set-up asks a decision ({decision.kind}): place every counter at a fixed cell")
+    return ctx
+
+
 def random_games_replay_alike(path: Path, seeds=range(4)) -> list[Game]:
     """Random games of ``path``, one per seed, each played to its end twice with the same log."""
     games = []
