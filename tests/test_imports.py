@@ -47,6 +47,7 @@ LAYERS = {
              "caches", "operation", "options", "modes", "control"),
     "mechanics": ("costs", "zones", "stacking", "situation", "cells", "world", "pathfinding", "movement", "tracing", "condition_lines", "conditions",
                   "combat",
+                  "columns", "odds",
                   "advance",
                   "status_effects",
                   "combat_effects", "effects", "results", "steps", "step_effects", "retreats", "resource_effects", "event_effects",
