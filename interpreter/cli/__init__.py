@@ -23,9 +23,10 @@ from typing import NoReturn, Sequence
 
 from ... import __version__
 from . import fmt, lint, listing, play
+from . import odds, sim
 from .common import EXIT_CLEAN, EXIT_ERROR, Parser
 
-COMMANDS = (listing, lint, fmt, play)
+COMMANDS = (listing, lint, fmt, play, odds, sim)
 """Every subcommand module, in the order ``warbook --help`` lists what they register."""
 
 

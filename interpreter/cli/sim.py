@@ -1,0 +1,5 @@
+"""``warbook sim``: placeholder while the study runner is written."""
+
+
+def register(sub) -> None:
+    pass
