@@ -43,7 +43,7 @@ def test_the_language_never_imports_the_interpreter(path):
 
 
 LAYERS = {
-    "core": ("rules", "board", "toml_text", "grid", "state", "rng", "actions", "context", "citations", "flags",
+    "core": ("statistics", "rules", "board", "toml_text", "grid", "state", "rng", "actions", "context", "citations", "flags",
              "caches", "operation", "options", "modes", "control"),
     "mechanics": ("costs", "zones", "stacking", "situation", "cells", "world", "pathfinding", "movement", "tracing", "condition_lines", "conditions",
                   "combat",
@@ -56,7 +56,7 @@ LAYERS = {
                   "exits"),
     "procedures": ("procedures",),
     "flow and game": ("flow", "setup", "game", "savefile", "log_check", "catalogue"),
-    "agents": ("agents", "human"),
+    "agents": ("agents", "human", "study", "study_report", "study_ray"),
     "command line": ("cli", "show", "render", "narrate", "scenario_lint"),
 }
 """Each ``interpreter`` module (by its first name under ``interpreter``) and its layer, lowest first."""
