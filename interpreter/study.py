@@ -77,8 +77,8 @@ class GameRecord:
                    tuple((k, int(v)) for k, v in (data.get("losses") or {}).items()), data.get("error"))
 
     def to_line(self) -> str:
-        """The record as one JSON line (keys sorted), as ``warbook sim --out`` writes it."""
-        return json.dumps(self.to_json(), sort_keys=True, ensure_ascii=False)
+        """The record as one JSON line (phases in the order played), as ``warbook sim --out`` writes it."""
+        return json.dumps(self.to_json(), ensure_ascii=False)
 
 
 _LOADED: dict[StudyArm, object] = {}

@@ -173,7 +173,7 @@ def verdict(comparison: Comparison, sides: Sequence[str]) -> tuple[str, ...]:
     for side, interval in comparison.losses:
         if interval.excludes(0):
             way = "more" if interval.estimate > 0 else "fewer"
-            said.append(f"{side} loses {abs(interval.estimate):.2f} {way} counters a game under the house rule "
+            said.append(f"{side}: {abs(interval.estimate):.2f} {way} counters lost a game under the house rule "
                         f"(95% CI {interval.low:+.2f} to {interval.high:+.2f})")
     if comparison.margin.excludes(0):
         said.append(f"{sides[0]}'s VP margin moves by {comparison.margin.estimate:+.2f} a game "

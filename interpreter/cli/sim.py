@@ -189,6 +189,7 @@ def _report(args, arms, sides, records, interrupted):
         house = [r for r in records if r.arm == "house"]
         base = [r for r in records if r.arm == "base"]
         return Report(args.scenario, arms, sides, args.seed, args.games, interrupted,
-                      (summarize(house, sides, "house"), summarize(base, sides, "base")), compare(house, base, sides))
+                      (summarize(house, sides, "house"), summarize(base, sides, "base")), compare(house, base, sides),
+                      (("house", args.rules), ("base", args.against)))
     return Report(args.scenario, arms, sides, args.seed, args.games, interrupted,
-                  (summarize(records, sides, arms[0].name),), None)
+                  (summarize(records, sides, arms[0].name),), None, ((arms[0].name, args.rules),))

@@ -43,12 +43,14 @@ class Report:
     interrupted: bool
     summaries: tuple[ArmSummary, ...]
     comparison: Comparison | None
+    shown_rules: tuple[tuple[str, str | None], ...] = ()
+    """(arm, its rulebook as the command line named it; ``None``: the scenario's own)."""
 
     def to_json(self) -> dict:
         return {"scenario": self.scenario, "sides": list(self.sides), "first_seed": self.seed,
                 "games": self.games, "interrupted": self.interrupted,
                 "agents": list(self.arms[0].agents) or ["random"] * len(self.sides),
-                "rules": {arm.name: arm.rules for arm in self.arms},
+                "rules": dict(self.shown_rules),
                 "arms": [summary.to_json() for summary in self.summaries],
                 "comparison": self.comparison.to_json() if self.comparison is not None else None}
 
@@ -102,7 +104,7 @@ def _show_comparison(out, report: Report, comparison: Comparison) -> None:
     from rich.table import Table
 
     house, base = comparison.house, comparison.base
-    rules = {arm.name: arm.rules or "the scenario's own rules" for arm in report.arms}
+    rules = {arm: shown or "the scenario's own rules" for arm, shown in report.shown_rules}
     out.print(f"house: {rules['house']}\nbase:  {rules['base']}\npaired games: {comparison.paired}")
     table = Table("Per game", "House", "Base", "Difference", "95% CI", title="House rule against base")
     for (side, _, h), (_, _, b), (_, d) in zip(house.wins, base.wins, comparison.wins):
