@@ -19,5 +19,7 @@ BENCHMARKS: dict[str, str] = {
     "lookups": "benchmarks.lookups",
     "lintprocess": "benchmarks.lint_process",
     "growth": "benchmarks.growth",
+    "sim": "benchmarks.sim_scaling",
+    "simstart": "benchmarks.sim_scaling",
 }
 """Benchmark name → the module whose ``run(name, profile=False)`` returns its figures, in suite order."""
