@@ -144,18 +144,21 @@ def plot_report(report: Report, target: Path) -> None:
     from matplotlib import pyplot
 
     figure, (wins, margins, turns) = pyplot.subplots(1, 3, figsize=(13, 4))
+    from matplotlib.ticker import MaxNLocator
+
     width = 0.8 / len(report.summaries)
     for index, summary in enumerate(report.summaries):
+        offset = (index - (len(report.summaries) - 1) / 2) * width  # the arms side by side around each value
         labels = [side for side, _, _ in summary.wins] + ["no winner"]
         rates = [*(i for _, _, i in summary.wins), summary.draws[1]]
-        xs = [x + index * width for x in range(len(labels))]
-        wins.bar(xs, [r.estimate for r in rates], width, label=summary.arm,
+        wins.bar([x + offset for x in range(len(labels))], [r.estimate for r in rates], width, label=summary.arm,
                  yerr=[[r.estimate - r.low for r in rates], [r.high - r.estimate for r in rates]], capsize=3)
-        wins.set_xticks([x + width * (len(report.summaries) - 1) / 2 for x in range(len(labels))], labels)
-        margins.bar([m + index * width for m, _ in summary.margins], [n for _, n in summary.margins], width,
+        wins.set_xticks(range(len(labels)), labels)
+        margins.bar([m + offset for m, _ in summary.margins], [n for _, n in summary.margins], width,
                     label=summary.arm)
-        turns.bar([t + index * width for t, _ in summary.turns], [n for _, n in summary.turns], width,
-                  label=summary.arm)
+        turns.bar([t + offset for t, _ in summary.turns], [n for _, n in summary.turns], width, label=summary.arm)
+    margins.xaxis.set_major_locator(MaxNLocator(integer=True))
+    turns.set_xticks(sorted({t for summary in report.summaries for t, _ in summary.turns}))
     wins.set_title("Win rate (95% CI)")
     wins.set_ylim(0, 1)
     margins.set_title(f"VP margin for {report.sides[0]}")
