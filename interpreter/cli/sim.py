@@ -10,7 +10,7 @@ report is their difference with its interval and a verdict in words.
 
 The report is the same for the same seeds whatever ``--jobs`` or ``--backend`` (records are sorted
 by seed; nothing timed is in it).  ``--out`` streams one JSON line per game as it finishes, so an
-interrupted study (Ctrl-C) keeps every finished game there; the report of the games finished is
+interrupted study (Ctrl-C, or ``kill``) keeps every finished game there; the report of the games finished is
 still printed, and the exit code is 130.
 
 Exit codes: 0 done, 1 bad rules or scenario (diagnostics on stderr), 2 a usage error, 130 interrupted.
@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import signal
 import sys
 from pathlib import Path
 
@@ -163,6 +164,7 @@ def _play(args: argparse.Namespace, arms) -> tuple[list, bool]:
                         TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn(),
                         console=console(stderr=True), disable=args.quiet, transient=False)
     interrupted = False
+    stop = signal.signal(signal.SIGTERM, _interrupt)  # `kill` keeps the finished games as Ctrl-C does
     try:
         with progress:
             task = progress.add_task("games", total=total)
@@ -176,9 +178,14 @@ def _play(args: argparse.Namespace, arms) -> tuple[list, bool]:
         interrupted = True
     finally:
         games.close()
+        signal.signal(signal.SIGTERM, stop)
         if out is not None:
             out.close()
     return records, interrupted
+
+
+def _interrupt(signum, frame) -> None:
+    raise KeyboardInterrupt
 
 
 def _report(args, arms, sides, records, interrupted):
