@@ -20,10 +20,6 @@ What is applied, and what is only named:
   multiplier (for ``defender``'s type when given, else the terrain's general line); under
   ``terrain shifts columns`` the terrain's ``defence`` shift applies (its line for ``defender``
   when given, else its general line).
-
->>> from fractions import Fraction
->>> sum(Fraction(1, 6) for _ in range(6))
-Fraction(1, 1)
 """
 
 from __future__ import annotations

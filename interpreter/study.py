@@ -152,8 +152,8 @@ def seed_ranges(seeds: range, size: int) -> list[range]:
 
 def range_size(games: int, jobs: int) -> int:
     """Games a unit of work plays: small enough that the workers finish together and the progress
-    moves, large enough that handing out work costs little (1 to 8)."""
-    return max(1, min(8, games // max(1, jobs * 8)))
+    moves and an interrupt loses little, large enough that handing out work costs little (1 to 4)."""
+    return max(1, min(4, games // max(1, jobs * 8)))
 
 
 def iter_study(arms: Sequence[StudyArm], seeds: range, *, jobs: int = 1, backend: str = "process",
