@@ -27,7 +27,7 @@ from benchmarks.harness import REPEATS, Figure, interleaved_rounds, pairs, show_
 NAMES = ("sim", "simstart")
 ROOT = Path(__file__).resolve().parents[1]
 SCENARIOS = sorted((ROOT / "scenarios").glob("*.toml"))
-GAMES = 6
+GAMES = 4
 """Games a round with each number of workers (fresh seeds each round)."""
 STUDY = 100
 """The study size the worker start is compared with."""
