@@ -99,7 +99,12 @@ def run_sim(args: argparse.Namespace) -> int:
     if agents and len(agents) != len(sides):
         return usage(f"--agents names {len(agents)} agents but the scenario has {len(sides)} sides "
                      f"({', '.join(sides)}), in that order")
-    records, interrupted = _play(args, arms)
+    try:
+        out = open(args.out, "w", encoding="utf-8") if args.out else None  # streamed: a line per finished game
+    except OSError as exc:
+        print(f"warbook: error: cannot write --out {args.out!r}: {exc.strerror or exc}", file=sys.stderr)
+        return EXIT_FINDINGS
+    records, interrupted = _play(args, arms, out)
     report = _report(args, arms, sides, records, interrupted)
     if args.json:
         import json
@@ -146,7 +151,7 @@ def _output_problem(args: argparse.Namespace) -> str | None:
     return None
 
 
-def _play(args: argparse.Namespace, arms) -> tuple[list, bool]:
+def _play(args: argparse.Namespace, arms, out) -> tuple[list, bool]:
     """Play the study with a progress bar; (the records finished, whether it was interrupted)."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, \
         TimeRemainingColumn
@@ -157,7 +162,6 @@ def _play(args: argparse.Namespace, arms) -> tuple[list, bool]:
 
     records = []
     total = args.games * len(arms)
-    out = open(args.out, "w", encoding="utf-8") if args.out else None
     games = iter_study(arms, range(args.seed, args.seed + args.games), jobs=args.jobs, backend=args.backend,
                        address=args.address)
     progress = Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), RateColumn(),
