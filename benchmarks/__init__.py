@@ -20,5 +20,7 @@ BENCHMARKS: dict[str, str] = {
     "lintprocess": "benchmarks.lint_process",
     "growth": "benchmarks.growth",
     "render": "benchmarks.render",
+    "sim": "benchmarks.sim_scaling",
+    "simstart": "benchmarks.sim_scaling",
 }
 """Benchmark name → the module whose ``run(name, profile=False)`` returns its figures, in suite order."""

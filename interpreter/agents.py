@@ -441,6 +441,26 @@ class ScriptedAgent:
 # --- playing a game ---------------------------------------------------------------------
 
 
+AUTOMATIC_AGENTS = ("random", "greedy")
+"""The agents that play without a person or a script, by name (``warbook play --agents``, ``warbook sim``)."""
+
+
+def automatic_agent(kind: str, side: str, game) -> Agent:
+    """A ``random`` or ``greedy`` agent for ``side``, its choices seeded from the game's seed (a stream
+    apart from the dice, ``rng.choice_rng``): the same seed and agents play the same game anywhere.
+
+    Raises:
+        ValueError: for another name.
+    """
+    from .rng import choice_rng
+
+    if kind == "random":
+        return RandomAgent(choice_rng(game.seed, f"random:{side}"))
+    if kind == "greedy":
+        return GreedyAgent(choice_rng(game.seed, f"greedy:{side}"), game)
+    raise ValueError(f"unknown automatic agent {kind!r}; choose from {', '.join(AUTOMATIC_AGENTS)}")
+
+
 def iter_play(game, agents: Mapping[str, Agent]) -> Iterator[dict]:
     """Play ``game`` to the end, one agent per side; yield every log entry as it is written.
 

@@ -43,10 +43,11 @@ def test_the_language_never_imports_the_interpreter(path):
 
 
 LAYERS = {
-    "core": ("rules", "board", "grid", "state", "rng", "actions", "context", "citations", "flags",
+    "core": ("statistics", "rules", "board", "grid", "state", "rng", "actions", "context", "citations", "flags",
              "caches", "operation", "options", "modes", "control"),
     "mechanics": ("costs", "zones", "stacking", "situation", "cells", "world", "pathfinding", "movement", "tracing", "condition_lines", "conditions",
                   "combat",
+                  "columns", "odds",
                   "advance",
                   "status_effects",
                   "combat_effects", "effects", "results", "steps", "step_effects", "retreats", "resource_effects", "event_effects",
@@ -55,7 +56,7 @@ LAYERS = {
                   "exits"),
     "procedures": ("procedures",),
     "flow and game": ("flow", "setup", "game", "savefile", "log_check", "catalogue"),
-    "agents": ("agents", "human", "divergence"),
+    "agents": ("agents", "human", "divergence", "study", "study_report", "study_ray"),
     "command line": ("cli", "show", "render", "narrate", "scenario_lint", "lsp", "render_sarif",
                      "picture", "picture_style", "frames", "viewer", "viewer_page"),
 }

@@ -23,10 +23,10 @@ from typing import NoReturn, Sequence
 
 from ... import __version__
 from . import fmt, lint, listing, play
-from . import diff, lsp, render, view
+from . import diff, lsp, odds, render, sim, view
 from .common import EXIT_CLEAN, EXIT_ERROR, Parser
 
-COMMANDS = (listing, lint, fmt, play, diff, render, view, lsp)
+COMMANDS = (listing, lint, fmt, play, diff, odds, sim, render, view, lsp)
 """Every subcommand module, in the order ``warbook --help`` lists what they register."""
 
 

@@ -97,12 +97,9 @@ def make_agent(spec: str, side: str, game):
     of ``game``, with its own seeded stream (``rng.choice_rng``)."""
     from .. import agents
     from ..human import HumanAgent
-    from ..rng import choice_rng
 
-    if spec == "random":
-        return agents.RandomAgent(choice_rng(game.seed, f"random:{side}"))
-    if spec == "greedy":
-        return agents.GreedyAgent(choice_rng(game.seed, f"greedy:{side}"), game)
+    if spec in agents.AUTOMATIC_AGENTS:
+        return agents.automatic_agent(spec, side, game)
     if spec == "human":
         labels = {name: t.label for name, t in game.ctx.rules.unit_types.items()}
         return HumanAgent(sys.stdin, sys.stdout, board=game.scenario.board, labels=labels)

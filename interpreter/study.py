@@ -1,0 +1,220 @@
+"""Balance studies: many seeded games of one scenario, played in worker processes, one record each.
+
+A study plays each seed of a range once per *arm* (the scenario under its own rules, or under a
+house rulebook; an A/B study has two arms on the same seeds).  ``play_seeds(arm, start, stop)`` is
+the unit of work: a worker loads and compiles the arm's scenario once (``arm_scenario`` keeps it
+for the life of the process; compiled rules pickle, but loading them where they are used costs
+less than shipping them) and plays each seed to the end with ``agents.automatic_agent``, so game
+``S`` of a study is the game ``warbook play --seed S`` plays with the same agents.
+
+``iter_study`` splits the seeds into ranges (``seed_ranges``) and hands them to a pool: in this
+process (``jobs`` 1), in ``jobs`` worker processes (``multiprocessing``, spawned, so a worker
+starts the same on every platform), or on a Ray cluster (``interpreter.study_ray``).  Records come
+back as ranges finish, in no fixed order; a report sorts them by seed, so a study's answer is the
+same whatever the pool, the number of workers or the size of the ranges.
+
+Limits: a game that raises inside the engine is recorded with its ``error`` (and counted apart by
+the report) rather than stopping the study; it is a bug in warbook to report, not a result.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator, Sequence
+
+from attrs import field, frozen
+
+BACKENDS = ("process", "ray")
+"""Where a study's games are played: worker processes on this machine, or a Ray cluster."""
+
+
+@frozen
+class StudyArm:
+    """One set of rules a study plays the scenario under (picklable: paths and names only)."""
+
+    name: str
+    """``study`` for a plain study; ``house`` and ``base`` for the two arms of an A/B study."""
+    scenario: str
+    """The scenario file."""
+    rules: str | None = None
+    """A rulebook file played instead of the scenario's own (``warbook play --rules``); ``None``: its own."""
+    agents: tuple[str, ...] = ()
+    """The agent of each side in the scenario's player order (``random``/``greedy``); empty: random."""
+
+
+@frozen
+class GameRecord:
+    """What one game of a study came to: the report is computed from these alone."""
+
+    seed: int
+    arm: str
+    winner: str | None
+    level: str | None
+    margin: int
+    totals: tuple[tuple[str, str], ...] = ()
+    """(side, victory resource total as text), as the result gives them."""
+    turns: int = 0
+    decisions: int = 0
+    phase_decisions: tuple[tuple[str, int], ...] = ()
+    """(phase, decisions made in it), in the order the game first reached each phase."""
+    losses: tuple[tuple[str, int], ...] = ()
+    """(side, its counters eliminated by the end), for every side."""
+    error: str | None = field(default=None)
+    """The engine's error when the game broke off (the other fields are then as far as it got)."""
+
+    def to_json(self) -> dict:
+        return {"seed": self.seed, "arm": self.arm, "winner": self.winner, "level": self.level,
+                "margin": self.margin, "totals": dict(self.totals), "turns": self.turns,
+                "decisions": self.decisions, "phase_decisions": dict(self.phase_decisions),
+                "losses": dict(self.losses), "error": self.error}
+
+    @classmethod
+    def from_json(cls, data: dict) -> "GameRecord":
+        return cls(int(data["seed"]), str(data["arm"]), data.get("winner"), data.get("level"),
+                   int(data.get("margin", 0)), tuple((k, str(v)) for k, v in (data.get("totals") or {}).items()),
+                   int(data.get("turns", 0)), int(data.get("decisions", 0)),
+                   tuple((k, int(v)) for k, v in (data.get("phase_decisions") or {}).items()),
+                   tuple((k, int(v)) for k, v in (data.get("losses") or {}).items()), data.get("error"))
+
+    def to_line(self) -> str:
+        """The record as one JSON line (phases in the order played), as ``warbook sim --out`` writes it."""
+        return json.dumps(self.to_json(), ensure_ascii=False)
+
+
+_LOADED: dict[StudyArm, object] = {}
+"""The scenario of each arm this process has loaded and compiled (a worker compiles once)."""
+
+
+def arm_scenario(arm: StudyArm):
+    """The arm's scenario, loaded and compiled once per process.
+
+    Raises:
+        RulesError: when the scenario or the rulebook does not load, or the rules do not lint.
+    """
+    loaded = _LOADED.get(arm)
+    if loaded is None:
+        from .game import Game
+        from .scenario import load_scenario, with_rulebook
+
+        loaded = load_scenario(arm.scenario)
+        if arm.rules is not None:
+            loaded = with_rulebook(loaded, arm.rules)
+        Game(loaded, 0)  # refuses rules that do not lint, or unsupported procedures, before any game
+        _LOADED[arm] = loaded
+    return loaded
+
+
+def play_game(arm: StudyArm, seed: int) -> GameRecord:
+    """Play one seed of the arm to the end and record it."""
+    from .agents import automatic_agent, iter_play
+    from .game import Game
+
+    scenario = arm_scenario(arm)
+    game = Game(scenario, seed)
+    kinds = dict(zip(scenario.player_order, arm.agents or ("random",) * len(scenario.player_order)))
+    agents = {side: automatic_agent(kinds.get(side, "random"), side, game) for side in scenario.player_order}
+    phases: dict[str, int] = {}
+    phase, decisions, error = "setup", 0, None
+    try:
+        for entry in iter_play(game, agents):
+            if entry.get("type") == "decision":
+                decisions += 1
+                phases[phase] = phases.get(phase, 0) + 1
+            elif entry.get("phase"):
+                phase = str(entry["phase"])
+    except Exception as exc:  # a bug in warbook: recorded and counted, never taken for a result
+        error = f"{type(exc).__name__}: {exc}"
+    result = game.result() or {}
+    eliminated = game.ctx.rules.eliminated_box
+    losses = {side: 0 for side in scenario.player_order}
+    for unit in game.state.units:
+        if unit.location == eliminated and not unit.dummy:
+            losses[unit.side] = losses.get(unit.side, 0) + 1
+    return GameRecord(seed, arm.name, result.get("winner"), result.get("level"), int(result.get("margin", 0)),
+                      tuple((side, str(v)) for side, v in (result.get("totals") or {}).items()),
+                      int(game.state.turn), decisions, tuple(phases.items()), tuple(losses.items()), error)
+
+
+def play_seeds(arm: StudyArm, start: int, stop: int) -> list[GameRecord]:
+    """Play seeds ``start`` to ``stop - 1`` of the arm: the unit of work a worker is given."""
+    return [play_game(arm, seed) for seed in range(start, stop)]
+
+
+def seed_ranges(seeds: range, size: int) -> list[range]:
+    """The seeds cut into consecutive ranges of ``size`` (the last may be shorter).
+
+    >>> seed_ranges(range(10, 15), 2)
+    [range(10, 12), range(12, 14), range(14, 15)]
+    """
+    size = max(1, size)
+    return [range(start, min(start + size, seeds.stop)) for start in range(seeds.start, seeds.stop, size)]
+
+
+def range_size(games: int, jobs: int) -> int:
+    """Games a unit of work plays: small enough that the workers finish together and the progress
+    moves and an interrupt loses little, large enough that handing out work costs little (1 to 4)."""
+    return max(1, min(4, games // max(1, jobs * 8)))
+
+
+def iter_study(arms: Sequence[StudyArm], seeds: range, *, jobs: int = 1, backend: str = "process",
+               size: int | None = None, address: str | None = None) -> Iterator[GameRecord]:
+    """Play every seed under every arm; yield each record as its range finishes (in no fixed order).
+
+    The arms' scenarios are loaded here first, so bad rules are refused before any worker starts.
+    Closing the iterator (an interrupt) stops the workers; the records yielded so far stand.
+
+    Raises:
+        RulesError: when an arm's scenario or rules are bad.
+        ValueError: for an unknown backend.
+    """
+    if backend not in BACKENDS:
+        raise ValueError(f"unknown backend {backend!r}; choose from {', '.join(BACKENDS)}")
+    for arm in arms:
+        arm_scenario(arm)
+    ranges = seed_ranges(seeds, size or range_size(len(seeds), jobs))
+    tasks = [(arm, r.start, r.stop) for r in ranges for arm in arms]
+    if backend == "ray":
+        from .study_ray import iter_ray
+
+        yield from iter_ray(tasks, jobs, address)
+    elif jobs <= 1:
+        for arm, start, stop in tasks:
+            yield from play_seeds(arm, start, stop)
+    else:
+        yield from _iter_pool(tasks, jobs)
+
+
+def _iter_pool(tasks: Iterable[tuple[StudyArm, int, int]], jobs: int) -> Iterator[GameRecord]:
+    import multiprocessing
+
+    pool = multiprocessing.get_context("spawn").Pool(jobs, initializer=worker_started)
+    try:
+        for records in pool.imap_unordered(play_task, tasks):
+            yield from records
+        pool.close()
+    finally:
+        pool.terminate()
+        pool.join()
+
+
+def play_task(task: tuple[StudyArm, int, int]) -> list[GameRecord]:
+    """``play_seeds`` on one (arm, start, stop) task (what a pool's ``imap`` passes)."""
+    return play_seeds(*task)
+
+
+def worker_started() -> None:
+    """A worker process ignores interrupts: the process that started it stops it (``iter_study``)."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def read_records(lines: Iterable[str]) -> list[GameRecord]:
+    """Records from JSON lines (``warbook sim --out``), skipping a last line cut short by an interrupt."""
+    records = []
+    for line in lines:
+        try:
+            records.append(GameRecord.from_json(json.loads(line)))
+        except (ValueError, KeyError, TypeError):
+            continue
+    return records
