@@ -19,7 +19,7 @@ declarations.  A changed declaration is then described aspect by aspect:
   engine reads most properties by name, but a phase runs its ``do`` lines in order).
 
 >>> from warbook.dsl.loader import load_rulebook
->>> rb = load_rulebook("rulebooks/several_klicks.rules")
+>>> rb = load_rulebook("tests/interpreter/fixtures/mini/mini.rules")
 >>> diff_rulebooks(rb, rb).is_empty
 True
 

@@ -20,12 +20,16 @@ the report) rather than stopping the study; it is a bug in warbook to report, no
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 
 from attrs import field, frozen
 
-BACKENDS = ("process", "ray")
-"""Where a study's games are played: worker processes on this machine, or a Ray cluster."""
+Task = tuple["StudyArm", int, int]
+"""One seed range of one arm: (arm, first seed, seed after the last)."""
+
+Runner = Callable[[Sequence[Task], int], Iterator["GameRecord"]]
+"""Where a study's tasks are played, given the tasks and the number of jobs: ``run_locally`` (this
+machine's worker processes) or a cluster's (``interpreter.study_ray.ray_runner``)."""
 
 
 @frozen
@@ -156,28 +160,28 @@ def range_size(games: int, jobs: int) -> int:
     return max(1, min(4, games // max(1, jobs * 8)))
 
 
-def iter_study(arms: Sequence[StudyArm], seeds: range, *, jobs: int = 1, backend: str = "process",
-               size: int | None = None, address: str | None = None) -> Iterator[GameRecord]:
+def iter_study(arms: Sequence[StudyArm], seeds: range, *, jobs: int = 1, size: int | None = None,
+               runner: Runner | None = None) -> Iterator[GameRecord]:
     """Play every seed under every arm; yield each record as its range finishes (in no fixed order).
 
     The arms' scenarios are loaded here first, so bad rules are refused before any worker starts.
-    Closing the iterator (an interrupt) stops the workers; the records yielded so far stand.
+    The seed ranges are the same whatever plays them (``runner``, by default ``run_locally``), so
+    the answer is too.  Closing the iterator (an interrupt) stops the workers; the records yielded
+    so far stand.
 
     Raises:
         RulesError: when an arm's scenario or rules are bad.
-        ValueError: for an unknown backend.
     """
-    if backend not in BACKENDS:
-        raise ValueError(f"unknown backend {backend!r}; choose from {', '.join(BACKENDS)}")
     for arm in arms:
         arm_scenario(arm)
     ranges = seed_ranges(seeds, size or range_size(len(seeds), jobs))
     tasks = [(arm, r.start, r.stop) for r in ranges for arm in arms]
-    if backend == "ray":
-        from .study_ray import iter_ray
+    yield from (runner or run_locally)(tasks, jobs)
 
-        yield from iter_ray(tasks, jobs, address)
-    elif jobs <= 1:
+
+def run_locally(tasks: Sequence[Task], jobs: int) -> Iterator[GameRecord]:
+    """The tasks in this process (``jobs`` 1) or in ``jobs`` spawned worker processes."""
+    if jobs <= 1:
         for arm, start, stop in tasks:
             yield from play_seeds(arm, start, stop)
     else:

@@ -1,5 +1,6 @@
 """The Ray backend of ``warbook sim``: a study's seed ranges as Ray tasks, on a cluster or a local instance.
 
+``ray_runner(address)`` is the ``study.Runner`` that ``iter_study`` is given for ``--backend ray``:
 ``iter_ray(tasks, jobs, address)`` connects to the cluster at ``address`` (``ray://…`` or an
 address ``ray start`` printed; ``None`` starts a local instance with ``jobs`` CPUs), runs each
 (arm, start, stop) task as a remote ``study.play_seeds`` and yields records as tasks finish.  A Ray
@@ -14,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 
-from .study import GameRecord, StudyArm, play_seeds
+from .study import GameRecord, Runner, Task, play_seeds
 
 
 class RayMissing(ImportError):
@@ -30,8 +31,12 @@ def ray_module():
     return ray
 
 
-def iter_ray(tasks: Sequence[tuple[StudyArm, int, int]], jobs: int, address: str | None = None
-             ) -> Iterator[GameRecord]:
+def ray_runner(address: str | None = None) -> Runner:
+    """Play a study's tasks on the Ray cluster at ``address`` (``None``: a local instance)."""
+    return lambda tasks, jobs: iter_ray(tasks, jobs, address)
+
+
+def iter_ray(tasks: Sequence[Task], jobs: int, address: str | None = None) -> Iterator[GameRecord]:
     """Run the tasks on Ray; yield each task's records as it finishes.  Closing the iterator cancels
     the tasks left; a local instance this call started is shut down."""
     ray = ray_module()

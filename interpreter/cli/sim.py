@@ -162,8 +162,12 @@ def _play(args: argparse.Namespace, arms, out) -> tuple[list, bool]:
 
     records = []
     total = args.games * len(arms)
-    games = iter_study(arms, range(args.seed, args.seed + args.games), jobs=args.jobs, backend=args.backend,
-                       address=args.address)
+    runner = None
+    if args.backend == "ray":
+        from ..study_ray import ray_runner
+
+        runner = ray_runner(args.address)
+    games = iter_study(arms, range(args.seed, args.seed + args.games), jobs=args.jobs, runner=runner)
     progress = Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), RateColumn(),
                         TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn(),
                         console=console(stderr=True), disable=args.quiet, transient=False)

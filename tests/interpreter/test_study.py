@@ -170,7 +170,9 @@ def test_bad_options_are_usage_errors(capsys, argv, message):
 
 def test_the_ray_backend_gives_the_same_records():
     pytest.importorskip("ray", reason="the ray backend is an optional extra (pip install 'warbook[ray]')")
+    from warbook.interpreter.study_ray import ray_runner
+
     arm = StudyArm("study", SCENARIO)
     local = sorted(iter_study([arm], range(4)), key=lambda r: r.seed)
-    on_ray = sorted(iter_study([arm], range(4), jobs=1, backend="ray"), key=lambda r: r.seed)
+    on_ray = sorted(iter_study([arm], range(4), jobs=1, runner=ray_runner()), key=lambda r: r.seed)
     assert on_ray == local
