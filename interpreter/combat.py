@@ -7,7 +7,7 @@ result; agents call ``expected_worth``.
 
 Readings of the rules language (each a choice where the language leaves one):
 
-- **Odds and rounding.**  ``odds_column`` compares attack to defence as an exact
+- **Odds and rounding** (``interpreter.columns``, which ``warbook odds`` reads too).  ``odds_column`` compares attack to defence as an exact
   ratio.  ``rounding for defender`` (and ``down``) takes the highest column whose
   odds do not exceed the ratio (7 to 3 is 2.33:1 → 2:1; 3 to 7 is 1:2.33 → 1:3),
   ``for attacker`` (and ``up``) the lowest column at or above it, ``nearest`` the
@@ -66,18 +66,13 @@ from ..dsl.compiled.combat import CombatRule
 from ..dsl.tables import TableView
 from ..dsl.values import Odds, read_dice
 from . import combat_effects
-from .columns import (  # re-exported: callers read the table arithmetic from combat, as before
+from .columns import (
     base_column,
     better_direction,
-    odds_column,
-    odds_edge,
     roll_distribution,
     row_for,
     row_lookup,
     shifted_column,
-    table_rounding,
-    value_column,
-    value_edge,
 )
 from .condition_lines import effect_condition, line_condition
 from .conditions import Scope, holds

@@ -56,17 +56,24 @@ def read_rules(path: str) -> str:
     raise RulesError([diagnostic("E004", Span.point(path), message)])
 
 
-def write_atomically(target: Path, text: str) -> None:
-    """Write ``text`` to a temporary file beside ``target`` (through a symbolic link) and rename it
-    into place, keeping the file's permissions: an interrupted run leaves the old file whole."""
+def write_atomically(target: Path, data: str | bytes) -> None:
+    """Write ``data`` (text as UTF-8, line ends as given) to a temporary file beside ``target``
+    (through a symbolic link) and rename it into place: an interrupted run leaves the old file whole
+    and no half-written one.  A file written over keeps its permissions; a new one gets those a new
+    file gets (the umask), not a temporary file's private ones."""
     import tempfile
 
-    target = target.resolve()
-    mode = target.stat().st_mode & 0o7777
+    target = Path(os.path.realpath(target))
+    try:
+        mode = target.stat().st_mode & 0o7777
+    except FileNotFoundError:
+        mask = os.umask(0)
+        os.umask(mask)
+        mode = 0o666 & ~mask
     fd, name = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
     try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
-            handle.write(text)
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data.encode("utf-8") if isinstance(data, str) else data)
             handle.flush()
             os.fsync(handle.fileno())
         os.chmod(name, mode)
@@ -103,24 +110,3 @@ def usage(message: str) -> int:
 def print_diagnostics(diagnostics) -> None:
     for d in diagnostics:
         print(render.concise(d), file=sys.stderr)
-
-
-def write_new_atomically(target: Path, data: bytes) -> None:
-    """Write ``data`` to a temporary file beside ``target`` and rename it into place, with the
-    permissions a new file gets: an interrupted run leaves no half-written file."""
-    import tempfile
-
-    target = Path(os.path.realpath(target))
-    fd, name = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
-    try:
-        mask = os.umask(0)
-        os.umask(mask)
-        os.fchmod(fd, 0o666 & ~mask)  # temporary files are private; the picture is not
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(name, target)
-    except BaseException:
-        Path(name).unlink(missing_ok=True)
-        raise

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from ...dsl.diagnostics import RulesError, did_you_mean
 from ...dsl.sources import MAX_FILE_BYTES
-from .common import EXIT_CLEAN, EXIT_FINDINGS, print_diagnostics, usage, write_new_atomically
+from .common import EXIT_CLEAN, EXIT_FINDINGS, print_diagnostics, usage, write_atomically
 
 FORMATS = (".svg", ".png")
 
@@ -134,7 +134,7 @@ def run_render(args: argparse.Namespace) -> int:
     else:
         data = svg.encode("utf-8")
     try:
-        write_new_atomically(Path(args.output), data)
+        write_atomically(Path(args.output), data)
     except OSError as exc:
         return usage(f"cannot write {args.output!r}: {exc.strerror or exc}")
     return EXIT_CLEAN

@@ -7,8 +7,6 @@ the games were spread over workers.
 from __future__ import annotations
 
 import io
-import os
-import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -17,6 +15,7 @@ from rich.progress import ProgressColumn
 from rich.text import Text
 
 from ..statistics import Interval
+from .common import write_atomically
 from ..study import StudyArm
 from ..study_report import ArmSummary, Comparison
 from .consoles import console, percent
@@ -170,25 +169,9 @@ def plot_report(report: Report, target: Path) -> None:
     buffer = io.BytesIO()
     figure.savefig(buffer, format=target.suffix.lower().lstrip("."), metadata=_plot_metadata(target))
     pyplot.close(figure)
-    write_bytes_atomically(target, buffer.getvalue())
+    write_atomically(target, buffer.getvalue())
 
 
 def _plot_metadata(target: Path) -> dict:
     """No date in the picture, so the same study draws the same file."""
     return {"Date": None} if target.suffix.lower() == ".svg" else {}
-
-
-def write_bytes_atomically(target: Path, data: bytes) -> None:
-    """Write ``data`` beside ``target`` and rename it into place: an interrupted write leaves no half file."""
-    target = target.resolve()
-    fd, name = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.chmod(name, 0o644)
-        os.replace(name, target)
-    except BaseException:
-        Path(name).unlink(missing_ok=True)
-        raise

@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 
 from ...dsl.diagnostics import RulesError
-from .common import EXIT_CLEAN, EXIT_FINDINGS, print_diagnostics, usage, write_new_atomically
+from .common import EXIT_CLEAN, EXIT_FINDINGS, print_diagnostics, usage, write_atomically
 from .render import output_problem, side_problem
 
 
@@ -51,7 +51,7 @@ def run_view(args: argparse.Namespace) -> int:
     sides = list(dict.fromkeys(args.side)) or [*game.ctx.rules.sides, None]
     text = page(game, sides)
     try:
-        write_new_atomically(Path(output), text.encode("utf-8"))
+        write_atomically(Path(output), text.encode("utf-8"))
     except OSError as exc:
         return usage(f"cannot write {output!r}: {exc.strerror or exc}")
     print(f"wrote {output}")

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from warbook.dsl.values import read_odds
-from warbook.interpreter import combat, results, retreats, rng
+from warbook.interpreter import columns, combat, results, retreats, rng
 from warbook.interpreter.context import Context
 from warbook.interpreter.scenario import load_scenario
 from warbook.interpreter.rules import ELIMINATED
@@ -82,16 +82,16 @@ def column_label(ctx, attackers, defenders, **kw) -> str:
 ])
 def test_odds_round_in_the_defenders_favour_and_clamp(scenario, attack, defence, label):
     view = combat.table_view(make(scenario), "crt")
-    assert combat.table_rounding(view) == "for defender"
-    index = combat.odds_column(view, Fraction(attack), Fraction(defence), "for defender")
+    assert columns.table_rounding(view) == "for defender"
+    index = columns.odds_column(view, Fraction(attack), Fraction(defence), "for defender")
     assert view.columns[index].label == label
 
 
 def test_other_roundings_are_generic(scenario):
     view = combat.table_view(make(scenario), "crt")
-    assert view.columns[combat.odds_column(view, Fraction(7), Fraction(3), "for attacker")].label == "3:1"
-    assert view.columns[combat.odds_column(view, Fraction(7), Fraction(3), "nearest")].label == "2:1"
-    assert view.columns[combat.odds_column(view, Fraction(3), Fraction(7), "nearest")].label == "1:2"
+    assert view.columns[columns.odds_column(view, Fraction(7), Fraction(3), "for attacker")].label == "3:1"
+    assert view.columns[columns.odds_column(view, Fraction(7), Fraction(3), "nearest")].label == "2:1"
+    assert view.columns[columns.odds_column(view, Fraction(3), Fraction(7), "nearest")].label == "1:2"
 
 
 # --- strength: factors and terrain (TERRAIN TABLE "Defence Value") --------------------------------
@@ -187,10 +187,10 @@ def test_totals_find_printed_ranges_and_skip_shifted_only_columns():
     from warbook.dsl.tables import TableView
 
     view = TableView.from_declaration(load_rulebook(find_rulebook("sea_lords")).get("table", "crt"))
-    labels = {total: view.columns[combat.value_column(view, Fraction(total))].label
+    labels = {total: view.columns[columns.value_column(view, Fraction(total))].label
               for total in (0, 1, 5, 6, 11, 26, 27, 40)}
     assert labels == {0: "1", 1: "1", 5: "4-5", 6: "6-7", 11: "10-12", 26: "23-26", 27: "27+", 40: "27+"}
-    assert combat.value_column(view, Fraction(9, 2)) == combat.value_column(view, Fraction(4))  # 4½ → 4-5
+    assert columns.value_column(view, Fraction(9, 2)) == columns.value_column(view, Fraction(4))  # 4½ → 4-5
 
 
 # --- the die: WATCH's -1 and the nearest row --------------------------------------------------------

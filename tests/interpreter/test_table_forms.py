@@ -18,7 +18,7 @@ from driving import do_call, drive
 from warbook.interpreter.actions import Action
 from warbook.dsl.diagnostics import RulesError
 from warbook.dsl.tables import combined_parts, result_parts
-from warbook.interpreter import combat
+from warbook.interpreter import columns
 from warbook.interpreter.context import Context
 from warbook.interpreter.game import Game
 from warbook.interpreter.operation import Operation
@@ -226,7 +226,7 @@ def test_odds_past_the_columns_round_to_whole_odds_as_the_table_rounds(tmp_path)
     """Columns 1:1 2:1.  5 to 2 (2.5:1): 2:1 for the defender, 3:1 (above) for the attacker;
     2 to 3 (1:1.5): 1:2 (below) for the defender, 1:1 for the attacker; 1 to 0: above."""
     view = make(write(tmp_path)).rules.tables["crt"]
-    edge = combat.odds_edge
+    edge = columns.odds_edge
     assert edge(view, Fraction(5), Fraction(2), "for defender") is None
     assert edge(view, Fraction(5), Fraction(2), "for attacker") == "above"
     assert edge(view, Fraction(2), Fraction(3), "for defender") == "below"
