@@ -78,7 +78,7 @@ from ...dsl.values import Dice
 from ..actions import Action
 from ..advance import advance_after_combat
 from ..citations import because
-from ..combat import mode_roll_modifier, unit_factor
+from ..combat import current_units, mode_roll_modifier, reveal_all, unit_factor
 from ..condition_lines import effect_condition
 from ..conditions import Scope, holds
 from ..context import Context, Flow
@@ -87,7 +87,7 @@ from ..event_effects import trigger_moments
 from ..flags import ATTACKED, BOMBARDED, DEFENDED, TRAP
 from . import procedure
 from .attack_choice import (Readiness, attack_cells, attack_options, combat_factor, may_attack_hidden, may_fire,
-                            ranking, targets_in, why_not_attack)
+                            ranking, targets_in, type_facts, why_not_attack)
 from ..results import resolve
 from ..rules import Rules
 from ..side_states import forbids_attack
@@ -224,8 +224,11 @@ def fight_rounds(ctx: Context, combat: CombatRule, attackers: list[Unit], defend
     mode's).  An attack by a counter's effect (``trigger``) has no attacking unit: one round.
     Returns every hex retreated, (unit, from, to) in order (for ``advance after combat``)."""
     places = {u.id: u.location for u in attackers}
-    targets = [u.id for u in defenders]
     retreated: list[tuple[str, str, str]] = []
+    defenders = _unmasked(ctx, combat, defenders, cell, reason)
+    if not defenders:
+        return retreated
+    targets = [u.id for u in defenders]
     for round_ in range(1, MAX_ROUNDS + 1):
         if round_ > 1:
             ctx.say(because(f"{combat.label}: both sides remain in the fight for {cell}, round {round_}",
@@ -243,6 +246,23 @@ def fight_rounds(ctx: Context, combat: CombatRule, attackers: list[Unit], defend
             kind="combat", cell=cell)
     return retreated
 
+
+
+def _unmasked(ctx: Context, combat: CombatRule, defenders: list[Unit], cell: str, reason: str) -> list[Unit]:
+    """The defenders an attack fights, once the face-down ones are turned up: a face-down counter
+    may be attacked whatever it is (``attack_choice.fought``); one that turns out to be neither a
+    dummy nor a unit this combat fights (a trap, an aircraft printed ``defend none``) is revealed
+    and stays where it is, out of the fight.  When nothing is left, nothing is rolled."""
+    kept, found = [], []
+    for unit in defenders:
+        unit = ctx.state.unit(unit.id)
+        (kept if unit.dummy or type_facts(ctx, combat, unit)[0] else found).append(unit)
+    if found:
+        reveal_all(ctx, found)
+        ctx.say(f"{reason}: {', '.join(ctx.label(u) for u in current_units(ctx, found))} "
+                f"{'is' if len(found) == 1 else 'are'} no unit to fight"
+                + ("" if kept else "; nothing is rolled"), kind="combat", cell=cell)
+    return kept
 
 
 # --- bombard ---------------------------------------------------------------------------------------

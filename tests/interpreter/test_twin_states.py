@@ -150,19 +150,13 @@ def play_twins(path: Path, seed: int, owner: str, viewer: str, first: str, secon
     return compared
 
 
-TRAP_LEAK = pytest.mark.xfail(strict=True, reason=(
-    "issue 17 item 2, open: a face-down booby trap is no obstacle to the allies' moves while a face-down "
-    "dummy or unit is (BOOBY TRAPS: 'As soon as unit enters a trap hex it MUST stop', so a trap must be "
-    "enterable; the reading that keeps both is a trap placed in secret, not a counter the allies see)"))
-
 CASES = [
     # (scenario, owner, viewer, first type, second type, which counter of each type)
-    pytest.param(FIREBASE, "vc_nva", "allies", "booby_trap", "dummy", 0, id="firebase-trap-dummy", marks=TRAP_LEAK),
-    pytest.param(FIREBASE, "vc_nva", "allies", "booby_trap", "vc_local", 1, id="firebase-trap-vc_local",
-                 marks=TRAP_LEAK),
+    pytest.param(FIREBASE, "vc_nva", "allies", "booby_trap", "dummy", 0, id="firebase-trap-dummy"),
+    pytest.param(FIREBASE, "vc_nva", "allies", "booby_trap", "vc_local", 1, id="firebase-trap-vc_local"),
     pytest.param(FIREBASE, "vc_nva", "allies", "dummy", "nva", 0, id="firebase-dummy-nva"),
     pytest.param(FIREBASE, "vc_nva", "allies", "nva_sappers", "dummy", 2, id="firebase-sappers-dummy"),
-    pytest.param(SWEEP, "vc_nva", "allies", "booby_trap", "dummy", 0, id="sweep-trap-dummy", marks=TRAP_LEAK),
+    pytest.param(SWEEP, "vc_nva", "allies", "booby_trap", "dummy", 0, id="sweep-trap-dummy"),
     pytest.param(SWEEP, "vc_nva", "allies", "vc_mainforce", "dummy", 1, id="sweep-mainforce-dummy"),
     pytest.param(WARDEN, "communist", "free_world", "main_force_bn", "deception_l", 0, id="warden-bn-deception"),
     pytest.param(WARDEN, "communist", "free_world", "sapper_co", "cadre", 1, id="warden-sappers-cadre"),
@@ -179,8 +173,6 @@ def test_twins_look_the_same_to_the_other_side(path, owner, viewer, first, secon
     assert compared > 0
 
 
-@pytest.mark.xfail(strict=True, reason="issue 17 item 2, open: attack and bombard targets leave out face-down "
-                   "markers (interpreter/procedures/attack_choice.py targets_in, target_holders)")
 @pytest.mark.parametrize("seed", SEEDS)
 def test_attack_targets_do_not_tell_a_trap(seed):
     play_twins(FIREBASE, seed, "vc_nva", "allies", "booby_trap", "dummy", 0)
