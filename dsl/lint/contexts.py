@@ -36,8 +36,8 @@ COMBAT_VERBS = (*(cls.VERB for cls in EFFECT_CLASSES if Where.RESULT in cls.VALI
 """The effect verbs a combat result carries out (the classes valid in ``Where.RESULT``, and ``lose``
 of ``Change``); the other verbs of ``dsl.vocabulary.EFFECTS`` belong to events and markers."""
 
-_COMBAT_HINT = ("a combat result may eliminate, refit, retreat, stand, break off, gain, lose, take a step loss "
-                "or a strength loss, mark a status, roll … on or have no effect")
+_COMBAT_HINT = ("a combat result may eliminate, refit, retreat, stand, break off, abandon mission, gain, lose, "
+                "take a step loss or a strength loss, mark a status, roll … on or have no effect")
 
 
 def _rolled_on(decl: Declaration) -> list[str]:
