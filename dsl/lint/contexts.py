@@ -123,8 +123,8 @@ def effect_not_in_combat(rb: Rulebook) -> Iterator[Diagnostic]:
     """## What it does
     Reports an effect line that combat carries out (a `result`'s, or an `event`'s that a cell of
     a table rolled in combat names) whose verb a combat result cannot carry out: one other than
-    `eliminate`, `refit`, `retreat`, `stand`, `break off`, `gain`, `lose`, `roll … on` and `no
-    effect`; or a `roll … on` a table whose cells are numbers or text.
+    `eliminate`, `refit`, `retreat`, `stand`, `break off`, `abandon mission`, `gain`, `lose`, `roll
+    … on` and `no effect`; or a `roll … on` a table whose cells are numbers or text.
 
     ## Why is this bad?
     The other verbs belong to events and markers (a turn's income, a marker removing itself,

@@ -12,6 +12,7 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
+from attrs import evolve
 
 from driving import do_call, drive, options
 from warbook.interpreter.context import Context
@@ -185,14 +186,34 @@ def test_moving_into_the_enemy_starts_a_battle_there(ctx):
 
 def test_a_hidden_guerrilla_marker_stops_a_free_world_riverine_force(ctx):
     """8.4 (2): a moving Free World force must stop on first entering a square with Guerrilla
-    markers — even face down, so the move the player chose ends early, at the marker."""
+    markers.  Face down, the Ambush at 2117 is a Communist counter the Free World player cannot
+    tell from a unit (issue 17, item 2), so 2117 is offered as a square with enemy counters would
+    be: a force entering it stops there, and one going on to Vinh Long (2018) goes round it."""
     ctx.operation = Operation("free_world")
     pbrs = ids(ctx, "pbr", "2416")
     run(ctx, "designate force", "free_world", ["operate 2416", *(f"add {i}" for i in pbrs), "go"])
-    decisions = run(ctx, "move force", "free_world", ["move 2018"])  # Vinh Long, up the Mekong past 2117
-    assert "move 2018" in shown(decisions[0])
+    decisions = run(ctx, "move force", "free_world", ["move 2117"])
+    assert {"move 2117", "move 2018"} <= set(shown(decisions[0]))
     assert [ctx.state.unit(i).location for i in pbrs] == ["2117", "2117"]
     assert ctx.operation.cell == "2117"
+
+
+def test_a_face_down_guerrilla_marker_offers_what_a_face_down_unit_would(scenario):
+    """The Free World's move options are the same whether the face-down counter at 2117 is the
+    Ambush marker or a main force battalion (issue 17, item 2)."""
+    offered = []
+    for kind in ("ambush", "main_force_bn"):
+        ctx = Context(scenario, seed=1)
+        for _ in setup(ctx):
+            raise AssertionError("the fixture places every unit at a fixed cell")
+        marker = next(u for u in ctx.state.units if u.type == "ambush")
+        ctx.state = ctx.state.with_units([evolve(marker, type=kind, hidden=True)])
+        ctx.operation = Operation("free_world")
+        pbrs = ids(ctx, "pbr", "2416")
+        run(ctx, "designate force", "free_world", ["operate 2416", *(f"add {i}" for i in pbrs), "go"])
+        flow = PROCEDURES["move force"](ctx, do_line(ctx, "move force"))
+        offered.append(shown(next(flow)))
+    assert offered[0] == offered[1] and "move 2117" in offered[0]
 
 
 def test_strategic_redeployment_costs_a_multiple_of_the_transport_cost(ctx):
