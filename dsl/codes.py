@@ -332,6 +332,7 @@ RULES: tuple[CodeInfo, ...] = (
     CodeInfo("E317", "optional-without-side"),
     CodeInfo("E318", "turns-out-of-range"),
     CodeInfo("E319", "unsupported-repeat-condition"),
+    CodeInfo("E320", "held-bombardment-never-made"),
     CodeInfo("E325", "bad-turn-record"),
     CodeInfo("E331", "drop-off-without-unlimited-distance"),  # checked in dsl/lint/forces.py
     CodeInfo("E313", "override-out-of-order", """

@@ -135,6 +135,18 @@ class BreakOff(Effect):
 
 
 @frozen
+class AbandonMission(Effect):
+    """The role's air units abandon this turn's missions: each unit a carrier among them set down
+    this turn is carried back to the cell it boarded in, the carrier with it (a unit that may not
+    stand there again, an enemy or the stacking limit in the way, stays); a bombardment of theirs
+    held for fire against aircraft (``do bombard … held for fire at aircraft``) is not made; and
+    they are no longer exposed to fire this turn."""
+
+    VERB = "abandon"
+    VALID = frozenset({Where.RESULT})
+
+
+@frozen
 class Change(Effect):
     """``gain|lose RESOURCE (N | DICE) [to ROLE] [minimum N]``.
 
@@ -375,7 +387,7 @@ class NoEffect(Effect):
 
 
 EFFECT_CLASSES: tuple[type[Effect], ...] = (
-    Eliminate, Refit, Retreat, Stand, BreakOff, Change, ReduceIncome, MultiplyGains, Reveal, RollOn,
+    Eliminate, Refit, Retreat, Stand, BreakOff, AbandonMission, Change, ReduceIncome, MultiplyGains, Reveal, RollOn,
     PickReinforcement, ReturnUnits, Attack, ModifyRoll, Shift, Supply, RemoveSelf, Score, Stop, StepLoss,
     StrengthLoss, Restore, NoEffect, Mark, SetWeather,
 )

@@ -28,6 +28,7 @@ EFFECTS: dict[str, Pattern] = {
         f"retreat {_ROLE} <distance:INT> {_WHEN}",
         f"stand {_ROLE}",
         f"break off {_ROLE} {_WHEN}",
+        f"abandon mission {_ROLE} {_WHEN}",
         f"gain <resource:REF(resource)> {_AMOUNT} [to {_ROLE}] {_WHEN}",
         f"lose <resource:REF(resource)> {_AMOUNT} [to {_ROLE}] [minimum <floor:INT>] {_WHEN}",
         f"reduce income <resource:REF(resource)> {_AMOUNT} [minimum <floor:INT>] {_WHEN}",
@@ -57,7 +58,7 @@ EFFECTS: dict[str, Pattern] = {
 _PROCEDURE_SOURCES = [
     "declare <mode:REF(mode)>",
     f"move [only <only:{SEL}>+] [using <using:REF(movement)>] [order by <factor:REF(factor)> (ascending | descending)]",
-    "bombard with <combat:REF(combat)>",
+    "bombard with <combat:REF(combat)> [held for fire at aircraft]",
     "fire at aircraft with <table:REF(table)> [when <condition:WORD>+]",
     "fight <combat:REF(combat)>",
     "roll events on <table:REF(table)>",

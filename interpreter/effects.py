@@ -18,7 +18,7 @@ the linter reports before play as E220/E222) stops the game with that positioned
 
 Limits: the registry is filled by importing the modules ``IMPLEMENTED_IN`` names, by name, as
 the procedures' registry is; an implementation that asks players a question of a procedure
-(drawing a reinforcement) lives with that procedure, so three of them are procedure modules.
+(drawing a reinforcement) lives with that procedure, so some of them are procedure modules.
 """
 
 from __future__ import annotations
@@ -43,7 +43,7 @@ READERS: dict[type[Effect], str] = {}
 
 IMPLEMENTED_IN = ("results", "step_effects", "status_effects", "resource_effects", "event_effects", "situation",
                   "procedures.roll_modifiers", "procedures.combat", "procedures.reinforcements", "procedures.supply",
-                  "turns")
+                  "procedures.missions", "turns")
 """The modules of ``interpreter`` that register implementations or readers, imported (once) before
 an effect is first carried out, whatever the caller imported."""
 

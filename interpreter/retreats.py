@@ -38,7 +38,7 @@ from .costs import cost_table, never_moves
 from .flags import BROKE_OFF
 from .stacking import stacking_problem
 from .state import Unit
-from .zones import enemy_zones, is_counter
+from .zones import enemy_zones, is_counter, occupies
 
 
 DEFAULT_RETREAT = RetreatRule()
@@ -57,8 +57,9 @@ def in_enemy_zone(ctx: Context, cell: str, side: str) -> bool:
 
 
 def enemy_occupied(ctx: Context, cell: str, side: str) -> bool:
-    """Enemy units or dummies (which look like units) in the cell; markers such as traps do not occupy."""
-    return any(u.side != side and is_counter(ctx.rules.unit_type(u.type)) for u in ctx.state.units_at(cell))
+    """Enemy units or dummies (which look like units) in the cell, or face-down counters the side cannot
+    identify (``zones.occupies``); markers it sees, such as a revealed trap, do not occupy."""
+    return any(u.side != side and occupies(ctx.rules, side, u) for u in ctx.state.units_at(cell))
 
 
 def entry_problem(ctx: Context, unit: Unit, cell: str) -> str | None:

@@ -9,8 +9,10 @@ markers in a cell stop a given unit.
 Readings of the rules language (each a choice where the language leaves one):
 
 - **Enemy counters.**  Every counter on the map occupies its cell, face down or
-  not, dummy or not (the mover sees a counter, not what it is).  What an enemy cell
-  does to a move (passed through, barred, stopped in) is the search's to decide.
+  not, dummy or not, and so does any face-down counter the side cannot identify,
+  a marker such as a trap included (the mover sees a counter, not what it is:
+  ``zones.unidentified``).  What an enemy cell does to a move (passed through,
+  barred, stopped in) is the search's to decide.
 - **Hidden information.**  The situation is what the moving side knows.  Markers
   that stop the side's units (``effect stop opponent``, a class's ``stops on
   entering MARKER``) count only when the side can see them; hidden ones are sprung
@@ -34,7 +36,7 @@ from .effects import reads
 from .rules import Rules
 from .state import Unit
 from .world import World
-from .zones import ZoneRule, counter_types, enemy_zones, others_on_map
+from .zones import ZoneRule, enemy_zones, occupies, others_on_map
 
 
 def stop_markers(world: World, unit: Unit, cell: str, *, known_only: bool = False) -> list[Unit]:
@@ -152,8 +154,9 @@ def _enemy_reading(world: World, side: str, omniscient: bool,
     last = memo.get((side, omniscient))
     if last is not None and last[0] == others:
         return last[1]
-    counters = counter_types(world.rules)
-    enemy = frozenset([u.location for u in others if counters[u.type] and u.location[:1].isdigit()])  # on_map
+    rules = world.rules
+    enemy = frozenset([u.location for u in others
+                       if u.location[:1].isdigit() and occupies(rules, side, u, omniscient=omniscient)])  # on_map
     zones = enemy_zones(world, side, omniscient=omniscient, others=others)
     found = (enemy, zones, frozenset(zones))
     memo[side, omniscient] = (others, found)

@@ -15,9 +15,11 @@ Readings of the rules language (each a choice where the language leaves one):
   Mid-move a zone-to-zone step cannot happen, since entering a zone stops.
   (What stops a move, and the zone-to-zone step, are the search's: ``interpreter.movement``.)
 - **Dummies and hidden information.**  Legal moves are computed from what the
-  moving side knows.  A face-down enemy dummy could be a unit, so it exerts a zone
-  like one; a revealed dummy exerts none (a dummy "only hides real units").
-  Otherwise a unit's legal moves would tell its owner which counters are dummies.
+  moving side knows.  A face-down enemy counter the side cannot identify
+  (``unidentified``: a unit, a dummy or a marker such as a trap) could be a unit,
+  so it exerts a zone like one; a revealed dummy or marker exerts none (a dummy
+  "only hides real units").  Otherwise a unit's legal moves would tell its owner
+  which counters are dummies or traps.
 
 Guarantees: a unit's zone is read once per (type, cell, mode, zone) and rules and map; the enemy
 zones of a side are read again only when the other sides' units on the map change.  Limits: a zone
@@ -46,6 +48,29 @@ def zone_rules(rules: Rules) -> tuple[ZoneRule, ...]:
 def is_counter(unit_type: UnitType) -> bool:
     """A unit, or a dummy standing in for one: what occupies a cell and may exert a zone."""
     return unit_type.kind == "unit" or unit_type.dummy
+
+
+def unidentified(rules: Rules, side: str, unit: Unit) -> bool:
+    """Whether ``side`` cannot tell what ``unit`` is: another side's counter, face down, on the map,
+    before a side that does not ``inspects enemy stacks``.
+
+    Such a counter is, for everything the side is offered, an enemy counter of unknown type: it
+    holds its cell, exerts zones, may be attacked; what it really is counts only when an action
+    is carried out (a marker found by a move springs, a dummy or marker attacked is revealed)."""
+    if not unit.hidden or unit.side == side or not unit.on_map:
+        return False
+    inspects = rules_cache(rules).get("inspects_stacks")
+    if inspects is None:
+        inspects = rules_cache(rules)["inspects_stacks"] = frozenset(
+            name for name, rule in rules.side_rules.items() if rule.inspects_stacks)
+    return side not in inspects
+
+
+def occupies(rules: Rules, side: str, unit: Unit, *, omniscient: bool = False) -> bool:
+    """Whether another side's ``unit`` holds its cell against ``side``: a unit or a dummy (which
+    looks like one), or any counter ``side`` cannot identify (``unidentified``; ``omniscient``
+    identifies them all, so a marker then holds nothing)."""
+    return counter_types(rules)[unit.type] or (not omniscient and unidentified(rules, side, unit))
 
 
 def zone_extra(rules: Rules, unit: Unit, unit_type: UnitType) -> int:
@@ -110,7 +135,7 @@ def enemy_zones(world: World, side: str, *, stopping: bool | None = None, blocki
     """Cells in zones exerted by enemies of ``side``, with the zone each is in (the first, in rulebook order).
 
     ``stopping``/``blocking_retreat`` keep only zones that (do or do not) stop movement or block retreat.
-    ``omniscient`` drops face-down dummies, which the moving side cannot tell from units.
+    ``omniscient`` drops face-down dummies and markers, which the moving side cannot tell from units.
     ``others``: the other sides' units on the map, when the caller has read them (``others_on_map``).
     """
     if others is None:
@@ -158,8 +183,8 @@ def _enemy_zones(world: World, others: tuple[Unit, ...], side: str, zones: list[
     one = zones[0] if len(zones) == 1 else None
     held = []  # with one zone: each unit's cells, joined at the end
     for unit in others:
-        # Units and dummies exert zones; a dummy only while the mover cannot tell it from a unit.
-        if not counters[unit.type] or (unit.dummy and not (unit.hidden and not omniscient)):
+        # Units exert zones; a dummy or marker only while the mover cannot tell it from a unit.
+        if (unit.dummy or not counters[unit.type]) and (omniscient or not unidentified(world.rules, side, unit)):
             continue
         for zone in zones:
             cells = known.get((unit.type, unit.location, unit.mode, zone.decl.name))

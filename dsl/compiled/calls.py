@@ -79,6 +79,9 @@ class Move(Call):
 @frozen
 class Bombard(Call):
     combat: str
+    held: bool
+    """``held for fire at aircraft``: a bombardment by units that fly to their target is resolved
+    by the turn's next ``do fire at aircraft`` step, after its fire (``interpreter.procedures.combat``)."""
 
 
 @_call("fire at aircraft")

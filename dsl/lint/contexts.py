@@ -36,8 +36,8 @@ COMBAT_VERBS = (*(cls.VERB for cls in EFFECT_CLASSES if Where.RESULT in cls.VALI
 """The effect verbs a combat result carries out (the classes valid in ``Where.RESULT``, and ``lose``
 of ``Change``); the other verbs of ``dsl.vocabulary.EFFECTS`` belong to events and markers."""
 
-_COMBAT_HINT = ("a combat result may eliminate, refit, retreat, stand, break off, gain, lose, take a step loss "
-                "or a strength loss, mark a status, roll … on or have no effect")
+_COMBAT_HINT = ("a combat result may eliminate, refit, retreat, stand, break off, abandon mission, gain, lose, "
+                "take a step loss or a strength loss, mark a status, roll … on or have no effect")
 
 
 def _rolled_on(decl: Declaration) -> list[str]:
@@ -123,8 +123,8 @@ def effect_not_in_combat(rb: Rulebook) -> Iterator[Diagnostic]:
     """## What it does
     Reports an effect line that combat carries out (a `result`'s, or an `event`'s that a cell of
     a table rolled in combat names) whose verb a combat result cannot carry out: one other than
-    `eliminate`, `refit`, `retreat`, `stand`, `break off`, `gain`, `lose`, `roll … on` and `no
-    effect`; or a `roll … on` a table whose cells are numbers or text.
+    `eliminate`, `refit`, `retreat`, `stand`, `break off`, `abandon mission`, `gain`, `lose`, `roll
+    … on` and `no effect`; or a `roll … on` a table whose cells are numbers or text.
 
     ## Why is this bad?
     The other verbs belong to events and markers (a turn's income, a marker removing itself,

@@ -494,3 +494,30 @@ def turns_out_of_range(rb: Rulebook) -> Iterator[Diagnostic]:
         if count is not None and not 1 <= count <= MAX_TURNS:
             yield diagnostic("E318", line.span, f"the sequence lasts {count} turns",
                              f"give from 1 to {MAX_TURNS} turns, or 'turns per scenario'")
+
+
+@check("E320", "held-bombardment-never-made")
+def held_bombardment_never_made(rb: Rulebook) -> Iterator[Diagnostic]:
+    """## What it does
+    Reports `do bombard with COMBAT held for fire at aircraft` with no `do fire at aircraft` after
+    it in the sequence of play.
+
+    ## Why is this bad?
+    A held bombardment of units that fly to their target is made by the turn's next `do fire at
+    aircraft`, after its fire; with none after it, the bombardment is declared and never made.
+
+    ## Example
+    ```
+    phase bombardment {
+        do bombard with barrage held for fire at aircraft
+    }
+    ```
+    Use instead: a later phase with `do fire at aircraft with flak`, or `do bombard with barrage`.
+    """
+    lines = [line for decl, _, _ in _sequence_runs(rb) for line in decl.all("do")]
+    for n, line in enumerate(lines):
+        if line.get("procedure") == "bombard" and line.has("held") and \
+                not any(later.get("procedure") == "fire at aircraft" for later in lines[n + 1:]):
+            yield diagnostic("E320", line.span, "a bombardment held for fire at aircraft, but no 'do fire at "
+                             "aircraft' comes after it in the sequence: it would never be made",
+                             "add a later 'do fire at aircraft with TABLE', or drop 'held for fire at aircraft'")

@@ -32,13 +32,13 @@ too weak, so it tells nothing about face-down counters.
 The table and its results are rolled and carried out by ``interpreter.combat`` and ``interpreter.results`` (``roll_on_table``
 and ``apply_result``), with the firers as attackers and the air units as defenders, so results
 mean here what they mean in combat: ``eliminate 1 targets`` lets the air units' owner choose the
-loss (scored as eliminated); ``break off targets`` ("air units abandon mission") gives them the
-``broke off`` turn flag: they take no further part this turn, and what they did earlier in the
-turn stands, as the phases before this one are over.
+loss (scored as eliminated); ``break off targets`` gives them the ``broke off`` turn flag: they
+take no further part this turn, and what they did earlier in the turn stands; ``abandon mission
+targets`` ("air units abandon mission") undoes their landings of this turn and takes away their
+bombardments still held for this fire (``interpreter.procedures.missions``).  After every
+engagement, the bombardments held for fire against aircraft are made (``resolve_held``).
 
-Limits: units carried aboard a transport are not followed (who a transport set down is not
-recorded, so an aborted landing is not undone and a transport shot down takes no passengers
-with it).
+Limits: a transport shot down takes no passengers with it (they were set down already).
 """
 
 from __future__ import annotations
@@ -55,6 +55,7 @@ from ..status_effects import status_forbids
 from ..results import apply_result
 from ..context import Context, Flow
 from . import procedure
+from .missions import resolve_held
 from ..state import Unit
 
 FIRED_ON = frozenset({BOMBARDED, BOARDED, UNBOARDED})
@@ -72,6 +73,7 @@ def fire_at_aircraft(ctx: Context, call: FireAtAircraft) -> Flow:
             roles = engagement(ctx, side, cell, [s for s in firing_sides if s != side])
             if roles["targets"]:
                 yield from _engage(ctx, call, cell, roles)
+    yield from resolve_held(ctx)
 
 
 def exposed_at(ctx: Context, unit: Unit) -> set[str]:

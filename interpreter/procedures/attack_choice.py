@@ -67,15 +67,24 @@ def type_facts(ctx: Context, combat: CombatRule, unit: Unit) -> tuple[bool, bool
 
 
 def targets_in(ctx: Context, combat: CombatRule, cell: str, side: str) -> list[Unit]:
-    """The enemy counters of ``side`` in ``cell`` that an attack there fights: units and dummies."""
+    """The enemy counters of ``side`` in ``cell`` that an attack there is made on: units and dummies,
+    and any face-down counter (``fought``)."""
     out = []
+    hidden_ok = may_attack_hidden(ctx)
     for unit in ctx.state.units_at(cell):
-        if unit.side == side or (unit.hidden and not may_attack_hidden(ctx)) or \
-                (combat.model.defenders_once and DEFENDED in unit.spent):
+        if unit.side == side or (combat.model.defenders_once and DEFENDED in unit.spent):
             continue
-        if unit.dummy or type_facts(ctx, combat, unit)[0]:
+        if fought(unit, type_facts(ctx, combat, unit)[0], hidden_ok):
             out.append(unit)
     return out
+
+
+def fought(unit: Unit, fights: bool, hidden_ok: bool) -> bool:
+    """Whether an attack may be made on ``unit``: a face-down counter where hidden counters may be
+    attacked, whatever it turns out to be (the attacker cannot tell a trap or a dummy from a unit:
+    ``fight_rounds`` reveals it and fights only what it fights); a face-up one when it is a dummy
+    or a unit this combat fights (``fights``: ``type_facts``)."""
+    return hidden_ok if unit.hidden else (unit.dummy or fights)
 
 
 def may_fire(ctx: Context, combat: CombatRule, unit: Unit, flag: str, *, ground: bool = True) -> bool:
@@ -201,10 +210,10 @@ def target_holders(ctx: Context, facts, once: bool = False) -> dict[str, set[str
 
 
 def holders(here: Iterable[Unit], facts, hidden_ok: bool, once: bool = False) -> set[str]:
-    """The sides of the counters in one cell that may be attacked: units this combat fights, and
-    dummies; a face-down one only where hidden counters may be attacked; with ``once``
+    """The sides of the counters in one cell that may be attacked (``fought``): units this combat
+    fights, and dummies; any face-down one, only where hidden counters may be attacked; with ``once``
     (``each defender attacked once per phase``), none attacked already this phase."""
-    return {u.side for u in here if (hidden_ok or not u.hidden) and (u.dummy or facts(u)[0])
+    return {u.side for u in here if fought(u, u.dummy or facts(u)[0], hidden_ok)
             and not (once and DEFENDED in u.spent)}
 
 

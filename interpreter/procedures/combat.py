@@ -48,7 +48,11 @@ reaching a cell may join (``bombard CELL with ID…``: "the combined
 bombardment"), or one alone.  Each unit bombards once a phase (``bombarded`` in
 its phase flags); an air unit also gets ``bombarded`` and ``bombarded:CELL`` in
 its turn flags, for fire against aircraft.  It is not moved: the flag names its
-bombardment hex.
+bombardment hex.  With ``held for fire at aircraft`` the bombardment of units that fly to
+their target is only declared here (``held:COMBAT:CELL`` in their turn flags): the turn's
+next ``do fire at aircraft`` makes it after its fire, with the units still holding it
+(``interpreter.procedures.missions``); an ``abandon mission`` result takes it away, and one
+still held when the turn ends is not made.
 
 ``trigger``: for each marker of the named types on the map, the enemy counters (of the
 effect's role and selectors) in its cell that stopped there this phase (``trap`` in their phase flags, set by
@@ -78,22 +82,23 @@ from ...dsl.values import Dice
 from ..actions import Action
 from ..advance import advance_after_combat
 from ..citations import because
-from ..combat import mode_roll_modifier, unit_factor
+from ..combat import current_units, mode_roll_modifier, reveal_all, unit_factor
 from ..condition_lines import effect_condition
 from ..conditions import Scope, holds
 from ..context import Context, Flow
 from ..effects import Target, carries_out, reads, sides_for
 from ..event_effects import trigger_moments
-from ..flags import ATTACKED, BOMBARDED, DEFENDED, TRAP
+from ..flags import ATTACKED, BOMBARDED, DEFENDED, HELD, TRAP, with_arg
 from . import procedure
 from .attack_choice import (Readiness, attack_cells, attack_options, combat_factor, may_attack_hidden, may_fire,
-                            ranking, targets_in, why_not_attack)
+                            ranking, targets_in, type_facts, why_not_attack)
 from ..results import resolve
 from ..rules import Rules
 from ..side_states import forbids_attack
 from ..state import Unit, replace
 
-__all__ = ["attack_cells", "bombard", "fight", "fight_rounds", "may_attack_hidden", "targets_in", "trigger"]
+__all__ = ["attack_cells", "bombard", "bombardment", "fight", "fight_rounds", "may_attack_hidden", "targets_in",
+           "trigger"]
 
 
 def _flag(ctx: Context, ids: Iterable[str], flag: str, turn: bool = False) -> None:
@@ -224,8 +229,11 @@ def fight_rounds(ctx: Context, combat: CombatRule, attackers: list[Unit], defend
     mode's).  An attack by a counter's effect (``trigger``) has no attacking unit: one round.
     Returns every hex retreated, (unit, from, to) in order (for ``advance after combat``)."""
     places = {u.id: u.location for u in attackers}
-    targets = [u.id for u in defenders]
     retreated: list[tuple[str, str, str]] = []
+    defenders = _unmasked(ctx, combat, defenders, cell, reason)
+    if not defenders:
+        return retreated
+    targets = [u.id for u in defenders]
     for round_ in range(1, MAX_ROUNDS + 1):
         if round_ > 1:
             ctx.say(because(f"{combat.label}: both sides remain in the fight for {cell}, round {round_}",
@@ -243,6 +251,23 @@ def fight_rounds(ctx: Context, combat: CombatRule, attackers: list[Unit], defend
             kind="combat", cell=cell)
     return retreated
 
+
+
+def _unmasked(ctx: Context, combat: CombatRule, defenders: list[Unit], cell: str, reason: str) -> list[Unit]:
+    """The defenders an attack fights, once the face-down ones are turned up: a face-down counter
+    may be attacked whatever it is (``attack_choice.fought``); one that turns out to be neither a
+    dummy nor a unit this combat fights (a trap, an aircraft printed ``defend none``) is revealed
+    and stays where it is, out of the fight.  When nothing is left, nothing is rolled."""
+    kept, found = [], []
+    for unit in defenders:
+        unit = ctx.state.unit(unit.id)
+        (kept if unit.dummy or type_facts(ctx, combat, unit)[0] else found).append(unit)
+    if found:
+        reveal_all(ctx, found)
+        ctx.say(f"{reason}: {', '.join(ctx.label(u) for u in current_units(ctx, found))} "
+                f"{'is' if len(found) == 1 else 'are'} no unit to fight"
+                + ("" if kept else "; nothing is rolled"), kind="combat", cell=cell)
+    return kept
 
 
 # --- bombard ---------------------------------------------------------------------------------------
@@ -296,11 +321,23 @@ def bombard(ctx: Context, call: Bombard) -> Flow:
                 if reach[uid][1]:
                     _flag(ctx, [uid], BOMBARDED, turn=True)
                     _flag(ctx, [uid], f"{BOMBARDED}:{cell}", turn=True)
-            attackers = [ctx.state.unit(i) for i in ids]
-            ctx.say(f"{', '.join(ctx.label(u) for u in attackers)} bombard {cell}", kind="attack", cell=cell,
-                    units=list(ids), side=side)
-            yield from fight_rounds(ctx, combat, attackers, targets_in(ctx, combat, cell, side), cell,
-                                    reason=f"bombardment of {cell}", side=side)
+            held = [uid for uid in ids if call.held and reach[uid][1]]
+            if held:
+                _flag(ctx, held, with_arg(HELD, f"{combat.name}:{cell}"), turn=True)
+                ctx.say(f"{', '.join(ctx.label(ctx.state.unit(i)) for i in held)} fly to bombard {cell}: the "
+                        "bombardment is made after the fire against aircraft", kind="attack", cell=cell,
+                        units=held, side=side, held=True)
+            attackers = [ctx.state.unit(i) for i in ids if i not in held]
+            if attackers:
+                yield from bombardment(ctx, combat, side, cell, attackers)
+
+
+def bombardment(ctx: Context, combat: CombatRule, side: str, cell: str, attackers: list[Unit]) -> Flow:
+    """``attackers`` of ``side`` bombard ``cell``: narrated, then fought (``fight_rounds``)."""
+    ctx.say(f"{', '.join(ctx.label(u) for u in attackers)} bombard {cell}", kind="attack", cell=cell,
+            units=[u.id for u in attackers], side=side)
+    yield from fight_rounds(ctx, combat, attackers, targets_in(ctx, combat, cell, side), cell,
+                            reason=f"bombardment of {cell}", side=side)
 
 
 # --- trigger ---------------------------------------------------------------------------------------

@@ -2,8 +2,10 @@
 
 - **Where it goes.**  Its owner chooses one of the cells the whole force may end in
   (``interpreter.forces.Force.destinations``) and the force takes ``Force.path`` there.  On the
-  way it stops early on entering a cell with enemy markers that stop its class (they may be face
-  down, so legal moves cannot know them), or where the enemy intercepts it
+  way it stops early on entering a cell with enemy markers that stop its class (face up ones: a
+  face-down counter the side cannot identify is offered as an enemy counter, ``zones.unidentified``,
+  so a path never passes one and the force stops only by entering its cell), or where the enemy
+  intercepts it
   (``interpreter.procedures.interception``).  A force that ends its move in a cell with enemy
   counters starts a battle there (``ctx.operation.cell``).
 - **Drop-offs and going on** (``move force dropping off SELECTOR…``, a class's ``may go on past
@@ -11,7 +13,7 @@
   units off (``drop UNIT``: those the selectors name, never a unit the force's action is ``led
   by``, only where the unit may end a move and no enemy counter stands, and only while the rest
   still move together), then ``move CELL`` the rest on or ``stop``.  A force stopped by markers
-  alone (no enemy unit there) of a class that may go on past them turns them face up; they meet
+  alone (no enemy unit there; stopped short, or ending its leg in their cell) of a class that may go on past them turns them face up; they meet
   ``revealed``, and the force may go on without a drop; markers it has gone on from do not stop it
   again.  Going on needs a drop or such markers, so a move has at most one leg more than it has
   units and marker cells.  Dropped units leave the force (they take no part in its battle).
@@ -122,7 +124,7 @@ def _leg(ctx: Context, force: Force, target: str, met: set[str]) -> Flow:
     if interceptors:
         return final, [], "ended"
     how = "open"
-    if final != target and _only_markers(ctx, force, final):
+    if _only_markers(ctx, force, final):  # stopped short by them, or entered (face down, they are offered as enemy)
         met.add(final)
         how = "markers"
         yield from _meet_markers(ctx, force, final)

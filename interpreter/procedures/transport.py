@@ -15,7 +15,8 @@ set-downs at their ends.
   a leg that ends where the carrier must stop ends its move.  ``carries N`` is
   read as N units per turn (the carrying example in MOVEMENT), counted by
   ``carried:UNIT`` turn flags; ``boarded`` and ``unboarded`` turn flags on the
-  carrier tell the air-defence procedure it was exposed.
+  carrier tell the air-defence procedure it was exposed, and a ``landed:CELL`` turn flag on a
+  unit set down names the cell it boarded in (an ``abandon mission`` result carries it back).
 
 Limits: a carried unit cannot be carried twice in a phase; a carrier does not
 fly through the cell of a hidden marker it stops on without stopping (the move
@@ -26,7 +27,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from ..flags import BOARDED, CARRIED, TRAP, UNBOARDED, with_arg
+from ..flags import BOARDED, CARRIED, LANDED, TRAP, UNBOARDED, with_arg
 from .. import movement as mv
 from ..actions import Action
 from ..citations import because
@@ -129,7 +130,8 @@ class Transport:
         for unit_id in cargo:
             unit = ctx.state.unit(unit_id)
             if unit.on_map:
-                ctx.update_unit(replace(unit, location=cell))
+                flags = unit.turn_flags | {with_arg(LANDED, unit.location)} if cell != unit.location else None
+                ctx.update_unit(replace(unit, location=cell, turn_flags=flags or unit.turn_flags))
                 ctx.say(f"{ctx.label(unit)} is set down at {cell}", kind="unboard", unit=unit_id,
                         carrier=carrier_id, cell=cell)
         carrier = ctx.state.unit(carrier_id)

@@ -215,10 +215,72 @@ def test_three_to_seven_the_air_units_abandon_the_mission(dice, effect):
                     vc("V1", "0205", "nva"), vc("V2", "0104", "nva"), vc("V3", "0203", "nva"))
     run(ctx)
     assert results(ctx) == ["hit", "abort"]
-    for uid in ("A1", "A2"):  # both break off: they take no further part this turn
-        assert ctx.state.unit(uid).location == "0204" and "broke off" in ctx.state.unit(uid).turn_flags
+    for uid in ("A1", "A2"):  # both abandon the mission: no longer exposed, nothing to carry back
+        assert ctx.state.unit(uid).location == "0204" and not ctx.state.unit(uid).turn_flags
+        assert f"{uid} {'Huey' if uid == 'A1' else 'Gunship'} abandons its mission (fire at aircraft in 0204)" \
+            in texts(ctx)
     # The ground troops stay where they are, face down.
     assert all(ctx.state.unit(v).hidden and ctx.state.unit(v).on_map for v in ("V1", "V2", "V3"))
+
+
+def drive_phase(ctx: Context, procedure: str, answers: list[str], *words: str) -> None:
+    """Run the rulebook's first ``do PROCEDURE`` line (with ``words``), answering its decisions in order."""
+    ctx.state = evolve(ctx.state, phase=next(d.name for d in KLICKS.rulebook.walk() if d.kind == "phase" and any(
+        line.get("procedure") == procedure for line in d.all("do"))))
+    flow = PROCEDURES[procedure](ctx, do_call(ctx.rules, procedure, *words))
+    left = list(answers)
+    try:
+        decision = next(flow)
+        while True:
+            answer = Action.parse(left.pop(0))
+            assert answer in decision.options, (str(answer), [str(o) for o in decision.options])
+            decision = flow.send(answer)
+    except StopIteration:
+        pass
+    assert left == []
+
+
+@pytest.mark.parametrize("effect, landed", [(5, False), (9, True)])
+def test_an_abandoned_mission_carries_the_landed_troops_back(dice, effect, landed):
+    # FIRE AGAINST AIRCRAFT "3-7 = air units abandon mission (the LZ is too hot!)": the Huey sets US
+    # Infantry down on the landing zone 0204 in the Move Phase; NVA (3) next to it outgun the Huey (1)
+    # in the Air Defence Phase, hit, and turn it back: the troops are carried back to 0207, where they
+    # boarded, and the Huey with them (the rulebook's gap on result abort).  8-10: they stay.
+    ctx = game_with(air("A1", "0207"), Unit("A3", "us_infantry", "allies", "0207"), vc("V1", "0205", "nva"))
+    drive_phase(ctx, "move", ["stay A3", "stay V1", "carry A1 A3", "move A1 0204", "stay A1"])
+    assert ctx.state.unit("A3").location == ctx.state.unit("A1").location == "0204"
+    dice.extend([(10, 1), (10, effect)])
+    drive_phase(ctx, "fire at aircraft", [])
+    assert results(ctx) == ["hit", "no_effect" if landed else "abort"]
+    where = "0204" if landed else "0207"
+    assert ctx.state.unit("A3").location == ctx.state.unit("A1").location == where
+    if not landed:
+        assert "A3 US Infantry* is carried back to 0207" in texts(ctx)
+        assert "A1 Huey flies back to 0207" in texts(ctx)
+
+
+@pytest.mark.parametrize("to_hit, effect, bombarded", [(2, 4, False), (5, None, True)])
+def test_an_air_bombardment_is_made_after_the_fire_unless_the_mission_is_abandoned(dice, to_hit, effect, bombarded):
+    # FIRE AGAINST AIRCRAFT "Aircraft may only be fired upon when dropping their payload": the gunship
+    # flies to 0201 in the Bombardment Phase and drops its payload in the Air Defence Phase, after the
+    # ground fire (NVA 3 + 3 exceed its 5).  Turned back (3-7), it bombards nothing; missed, it
+    # bombards: 5 against NVA defend 4 in clear, 1:1; rolled 1, ½D: the one NVA is lost.
+    ctx = game_with(air("A2", "0105", "gunship"), vc("V1", "0201", "nva"), vc("V2", "0202", "nva"))
+    drive_phase(ctx, "bombard", ["bombard 0201 with A2"])
+    assert ctx.state.rolls == 0 and "bombarded:0201" in ctx.state.unit("A2").turn_flags
+    dice.append((10, to_hit))
+    if effect is not None:
+        dice.append((10, effect))
+    if bombarded:
+        dice.append((6, 1))
+    drive_phase(ctx, "fire at aircraft", [])
+    v1 = ctx.state.unit("V1")
+    if bombarded:
+        assert results(ctx)[:2] == ["miss", "½D"] and v1.location == ELIMINATED
+    else:
+        assert results(ctx) == ["hit", "abort"] and v1.location == "0201" and v1.hidden
+        assert "A2 Gunship does not bombard 0201" in texts(ctx)
+    assert not any(f.startswith("held") for f in ctx.state.unit("A2").turn_flags)
 
 
 @pytest.mark.parametrize("effect", [8, 10])

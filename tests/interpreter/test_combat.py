@@ -429,6 +429,50 @@ def test_only_dummies_defending_means_no_roll(scenario):
     assert ctx.state.unit("V1").location == ELIMINATED and ctx.state.unit("A1").location == "0304"
 
 
+def _fight_or_bombard(scenario, procedure: str, words: tuple[str, ...], attacker: Unit, hidden: Unit):
+    """``do fight``/``do bombard`` with ``attacker`` and one face-down VC/NVA counter ``hidden`` at 0303:
+    the allies' first decision, and the context."""
+    from driving import do_call
+
+    from warbook.interpreter.procedures import PROCEDURES, load_procedures
+
+    load_procedures()
+    ctx = make(scenario, attacker, hidden)
+    flow = PROCEDURES[procedure](ctx, do_call(ctx.rules, procedure, *words))
+    return ctx, flow, next(flow)
+
+
+@pytest.mark.parametrize("procedure, words, attacker", [
+    ("fight", ("assault",), Unit("A1", "us_marines", "allies", "0304")),
+    ("bombard", ("bombardment",), Unit("A1", "artillery", "allies", "0101")),
+])
+def test_a_face_down_trap_is_offered_as_a_target_like_a_dummy(scenario, procedure, words, attacker):
+    # SPOTTING "if not spotted the allied player may attack the hidden counter (obviously he won't
+    # know what it is until the attack is declared)": the allies are offered the same attack on a
+    # face-down booby trap as on a face-down dummy (issue 17 item 2), and the trap, found, is turned
+    # face up and stays: it is no unit to fight, nothing is rolled (as against a dummy alone).
+    offered = {}
+    for kind in ("booby_trap", "dummy"):
+        hidden = Unit("V1", kind, "vc_nva", "0303", hidden=True, dummy=kind == "dummy")
+        ctx, flow, decision = _fight_or_bombard(scenario, procedure, words, attacker, hidden)
+        offered[kind] = [str(o) for o in decision.options]
+        chosen = next(o for o in decision.options if o.kind == procedure.replace("fight", "attack"))
+        assert chosen.args[0] == "0303"
+        try:
+            flow.send(chosen)
+        except StopIteration:
+            pass
+        assert ctx.state.rolls == 0
+        v1 = ctx.state.unit("V1")
+        if kind == "booby_trap":
+            assert not v1.hidden and v1.location == "0303"
+            assert any("no unit to fight; nothing is rolled" in e.get("text", "") for e in ctx.events)
+        else:
+            assert v1.location == ELIMINATED
+        assert ctx.state.unit("A1").location == attacker.location
+    assert offered["booby_trap"] == offered["dummy"]
+
+
 # --- expected worth (for agents) ---------------------------------------------------------------
 
 

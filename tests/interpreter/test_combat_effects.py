@@ -266,6 +266,7 @@ EXAMPLES = {
     "retreat": "retreat defenders 1",
     "stand": "stand both",
     "break": "break off defenders",
+    "abandon": "abandon mission defenders",
     "gain": "gain vp 1 to attackers",
     "lose": "lose vp 1 to defenders minimum 0",
     "reduce": "reduce income vp 1",
@@ -290,8 +291,8 @@ EXAMPLES = {
 }
 """One effect line per verb of the vocabulary, with names the overlay declares."""
 
-CARRIED_OUT = {"eliminate", "refit", "retreat", "stand", "break", "gain", "lose", "roll", "step", "strength", "no",
-               "mark"}
+CARRIED_OUT = {"eliminate", "refit", "retreat", "stand", "break", "abandon", "gain", "lose", "roll", "step", "strength",
+               "no", "mark"}
 """The verbs a combat result carries out; every other verb is rejected before play (E220)."""
 
 EXTRA_ROLLS = {"roll": [(6, 1)]}
@@ -311,7 +312,7 @@ def test_every_effect_verb_is_listed():
 @pytest.mark.parametrize("verb", sorted(EXAMPLES))
 def test_every_effect_verb_in_a_combat_result_is_carried_out_or_rejected_before_play(tmp_path, dice, verb):
     """Reference, Results, events, combat: "A combat result may `eliminate`, `refit`, `retreat`,
-    `stand`, `break off`, `gain` or `lose` a resource, take a `step loss` or a `strength loss`,
+    `stand`, `break off`, `abandon mission`, `gain` or `lose` a resource, take a `step loss` or a `strength loss`,
     `roll … on` a table of results or events, or have `no effect`; any other effect there is an
     error before play (E220)"; in play it is that
     positioned diagnostic, never an internal error."""

@@ -164,14 +164,19 @@ def test_combined_bombardment_adds_attack_factors(scenario, monkeypatch):
 
 def test_air_units_bombard_anywhere_and_are_flagged(scenario, monkeypatch):
     # "Artillery units / air units may bombard an enemy hex"; helicopters and aircraft have
-    # unlimited movement, so any enemy hex.  Gunship 5 on NVA 4: 5:4 → 1:1; row 1: ½D, and the
-    # NVA (alone, so lost) has no survivor to retreat.
+    # unlimited movement, so any enemy hex.  The payload is dropped after the Air Defence Phase's
+    # fire (the rulebook's gap on "held for fire at aircraft"): NVA 3 does not exceed the gunship's
+    # 5, so no ground fire.  Gunship 5 on NVA 4: 5:4 → 1:1; row 1: ½D, and the NVA (alone, so
+    # lost) has no survivor to retreat.
     ctx = make(scenario, Unit("A1", "gunship", "allies", "0605"), Unit("V1", "nva", "vc_nva", "0101"))
     script_dice(monkeypatch, 1)
     decisions = run(ctx, "bombard", ["bombard 0101 with A1"])
     assert shown(decisions[0]) == ["bombard 0101 with A1", "done"]
+    assert ctx.state.unit("A1").turn_flags == {"bombarded", "bombarded:0101", "held:bombardment:0101"}
+    assert ctx.state.unit("A1").location == "0605" and ctx.state.unit("V1").location == "0101"
+    run(ctx, "fire at aircraft", [])
     assert ctx.state.unit("A1").turn_flags == {"bombarded", "bombarded:0101"}
-    assert ctx.state.unit("A1").location == "0605"
+    assert rolls(ctx) == ["Combat Results Table 1:1 (bombardment of 0101)"]
     assert ctx.state.unit("V1").location == ELIMINATED
 
 

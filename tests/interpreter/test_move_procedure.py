@@ -148,13 +148,29 @@ def test_move_decision_and_why_not(klicks):
     assert event["start"] == "0101" and event["cell"] == "0401" and "(3 movement points)" in event["text"]
 
 
-def test_hidden_booby_trap_stops_the_move_and_marks_the_unit(klicks):
-    # BOOBY TRAPS "As soon as unit enters a trap hex it MUST stop": the allies do not see the face-down
-    # trap, so 0501 is offered, but the move ends at 0301 with "trap" for the trigger procedure.
+def test_hidden_booby_trap_holds_its_hex_like_any_face_down_counter(klicks):
+    # UNITS "The VC and NVA counters are placed face down, so the allied player does not know which
+    # unit is which"; MOVEMENT "No unit my enter an enemy occupied hex": a face-down trap is, to the
+    # allies, a face-down counter like a dummy or a unit (issue 17 item 2): its hex is barred and its
+    # zone (into the clear 0201) stops A1, whatever it really is.
+    for kind in ("booby_trap", "dummy", "vc_local"):
+        ctx = make_ctx(klicks, ["....."], [unit("A1", "allies", "us_infantry", "0101"),
+                                           unit("T1", "vc_nva", kind, "0301", hidden=True)])
+        driver = Driver(ctx, klicks)
+        if first_arg(driver.pending) == "T1":  # a unit or a dummy (motivation 1, or none) moves first
+            driver.answer("stay T1")
+        assert [str(o) for o in driver.pending.options] == ["move A1 0201", "stay A1"], kind
+
+
+def test_a_booby_trap_the_allies_see_stops_the_move_and_marks_the_unit(klicks):
+    # BOOBY TRAPS "As soon as unit enters a trap hex it MUST stop": a trap turned face up (spotted or
+    # attacked) is no counter holding its hex; A1 may enter it, and stops there with "trap" for the
+    # trigger procedure.
     ctx = make_ctx(klicks, ["....."], [unit("A1", "allies", "us_infantry", "0101"),
-                                       unit("T1", "vc_nva", "booby_trap", "0301", hidden=True)])
+                                       unit("T1", "vc_nva", "booby_trap", "0301")])
     driver = Driver(ctx, klicks)
-    driver.answer("move A1 0501")
+    assert {str(o) for o in driver.pending.options} == {"move A1 0201", "move A1 0301", "stay A1"}
+    driver.answer("move A1 0301")
     a1 = ctx.state.unit("A1")
     assert a1.location == "0301" and {"moved", "trap"} <= a1.spent
     assert any(e.get("kind") == "trap" and e["cell"] == "0301" for e in ctx.events)
@@ -406,18 +422,6 @@ def assert_halted_short(ctx, rulebook, mover: str, side: str, target: str) -> No
     assert any(e.get("kind") == "trap" and e.get("found") == "0301" and e["cell"] == "0201" for e in ctx.events)
 
 
-def test_a_trap_under_a_full_stack_halts_the_move_short(klicks):
-    # MOVEMENT "Units may move in a stack of up to 4 units" (``checked always``), "Units may move
-    # through friendly units"; BOOBY TRAPS "As soon as unit enters a trap hex it MUST stop".  Four US
-    # Infantry share 0301 with a face-down trap: a fifth unit moving 0101 → 0501 meets it there, but
-    # stopping would make five, so it halts at 0201, the last hex of its path where it may stand,
-    # and the trap, found, is turned face up (before the fix: five units on 0301).
-    ctx = make_ctx(klicks, ["....."], [unit("A9", "allies", "us_infantry", "0101"),
-                                       *full_stack("allies", "us_infantry", "0301", "A"),
-                                       unit("T1", "vc_nva", "booby_trap", "0301", hidden=True)])
-    assert_halted_short(ctx, klicks, "A9", "allies", "0501")  # the stack's units are asked first: they stay
-
-
 STEP_THROUGH = """extends "several_klicks"
 
 # The printed stacking without "enemy cells forbidden": a move may pass through enemy-held hexes.
@@ -447,10 +451,10 @@ def test_a_trap_met_under_a_full_stack_halts_the_move_short_through_enemy_hexes(
 
 def test_a_booby_trap_stops_ground_units_only(klicks):
     # MOVEMENT "Helicopters and aircraft ... may only be attacked by ground troops on their
-    # bombardment hex or when boarding/unboarding": a Huey flies over a hidden trap to 0501 (the
+    # bombardment hex or when boarding/unboarding": a Huey flies over a trap to 0501 (the
     # rulebook's gap: traps stop and attack ground units only), where infantry would stop at 0301.
     ctx = make_ctx(klicks, ["....."], [unit("H1", "allies", "huey", "0101"),
-                                       unit("T1", "vc_nva", "booby_trap", "0301", hidden=True)])
+                                       unit("T1", "vc_nva", "booby_trap", "0301")])
     driver = Driver(ctx, klicks)
     driver.answer("move H1 0501")
     h1 = ctx.state.unit("H1")
@@ -458,13 +462,31 @@ def test_a_booby_trap_stops_ground_units_only(klicks):
     assert not any(e.get("kind") == "trap" for e in ctx.events)
 
 
+def test_a_hidden_trap_met_on_the_way_springs_where_enemy_hexes_may_be_passed(tmp_path):
+    # Where a move may pass through enemy-held hexes (STEP_THROUGH), the face-down trap's hex is
+    # offered like any face-down counter's, and the move is resolved against what is really there:
+    # CIDG (Move 9, jungle 3 a hex) walking 0101 → 0401 finds the trap at 0301 and must stop there
+    # (BOOBY TRAPS "As soon as unit enters a trap hex it MUST stop").
+    path = tmp_path / "step_through.rules"
+    path.write_text(STEP_THROUGH)
+    rulebook = load_rulebook(path)
+    ctx = make_ctx(rulebook, ["jjjjj"], [unit("A1", "allies", "cidg", "0101"),
+                                         unit("T1", "vc_nva", "booby_trap", "0301", hidden=True)])
+    driver = Driver(ctx, rulebook)
+    assert "move A1 0401" in {str(o) for o in driver.pending.options}
+    driver.answer("move A1 0401")
+    a1 = ctx.state.unit("A1")
+    assert a1.location == "0301" and {"moved", "trap"} <= a1.spent
+    assert any(e.get("kind") == "trap" and e["cell"] == "0301" for e in ctx.events)
+
+
 def test_a_unit_a_trap_stopped_is_not_flown_out_in_the_same_phase(klicks):
     # BOOBY TRAPS "As soon as unit enters a trap hex it MUST stop. ... surviving units move off next
-    # turn": A1 (motivation 2) walks into the trap at 0301 as its destination; the Huey (which moves
+    # turn": A1 (motivation 2) walks into the trap (face up) at 0301 as its destination; the Huey (which moves
     # later) may not pick it up there, so the trap's attack at the end of the phase finds it.
     ctx = make_ctx(klicks, ["....."], [unit("A1", "allies", "us_infantry", "0101"),
                                        unit("H1", "allies", "huey", "0501"),
-                                       unit("T1", "vc_nva", "booby_trap", "0301", hidden=True)])
+                                       unit("T1", "vc_nva", "booby_trap", "0301")])
     driver = Driver(ctx, klicks)
     assert first_arg(driver.pending) == "A1"
     driver.answer("move A1 0301")

@@ -12,6 +12,7 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
+from attrs import evolve
 
 from driving import do_call, drive, options
 from gallery import set_up
@@ -188,8 +189,8 @@ def test_a_hidden_guerrilla_marker_stops_a_free_world_riverine_force(ctx):
     pbrs = ids(ctx, "pbr", "2416")
     ambush = ids(ctx, "ambush")
     run(ctx, "designate force", "free_world", ["operate 2416", *(f"add {i}" for i in pbrs), "go"])
-    decisions = run(ctx, "move force", "free_world", ["move 2018", "stop"])  # Vinh Long, up the Mekong past 2117
-    assert "move 2018" in shown(decisions[0])
+    decisions = run(ctx, "move force", "free_world", ["move 2117", "stop"])  # up the Mekong, towards Vinh Long
+    assert "move 2117" in shown(decisions[0])
     assert decisions[1].prompt.startswith("the force at 2117")
     assert [ctx.state.unit(i).location for i in pbrs] == ["2117", "2117"]
     assert not ctx.state.unit(ambush[0]).on_map
@@ -203,7 +204,7 @@ def test_past_guerrilla_markers_alone_the_force_may_go_on(ctx):
     ctx.operation = Operation("free_world")
     pbrs = ids(ctx, "pbr", "2416")
     run(ctx, "designate force", "free_world", ["operate 2416", *(f"add {i}" for i in pbrs), "go"])
-    decisions = run(ctx, "move force", "free_world", ["move 2018", "move 2018", "stop"])
+    decisions = run(ctx, "move force", "free_world", ["move 2117", "move 2018", "stop"])
     assert "stop" in shown(decisions[1]) and "move 2018" in shown(decisions[1])
     assert [ctx.state.unit(i).location for i in pbrs] == ["2018", "2018"]
     assert ctx.operation.path[0] == "2416" and "2117" in ctx.operation.path and ctx.operation.path[-1] == "2018"
@@ -226,7 +227,7 @@ def test_a_minefield_met_on_the_way_attacks_and_the_force_may_go_on(ctx):
     flow = PROCEDURES["move force"](ctx, do_line(ctx, "move force"))
     ctx.acting = "free_world"
     decision = next(flow)
-    decision = flow.send(next(o for o in decision.options if str(o) == "move 2018"))
+    decision = flow.send(next(o for o in decision.options if str(o) == "move 2117"))
     while decision.kind != "move":  # the minefield's attack: rolls and losses
         attacked.append(decision.kind)
         decision = flow.send(decision.options[0])
@@ -282,6 +283,37 @@ def evolve_location(unit, where):
     from attrs import evolve
 
     return evolve(unit, location=where)
+
+
+def test_a_face_down_marker_square_is_offered_as_an_enemy_square(ctx):
+    """8.4 (2): a moving Free World force must stop on first entering a square with Guerrilla
+    markers.  Face down, the Ambush at 2117 is a Communist counter the Free World player cannot
+    tell from a unit (issue 17, item 2), so 2117 is offered as a square with enemy counters would
+    be: a force entering it stops there (where the marker, revealed, turns out to be alone, 19.4 then
+    lets it go on), and one going on to Vinh Long (2018) goes round it."""
+    ctx.operation = Operation("free_world")
+    pbrs = ids(ctx, "pbr", "2416")
+    run(ctx, "designate force", "free_world", ["operate 2416", *(f"add {i}" for i in pbrs), "go"])
+    decisions = run(ctx, "move force", "free_world", ["move 2117", "stop"])
+    assert {"move 2117", "move 2018"} <= set(shown(decisions[0]))
+    assert [ctx.state.unit(i).location for i in pbrs] == ["2117", "2117"]
+    assert decisions[1].prompt.startswith("the force at 2117") and "stop" in shown(decisions[1])
+
+
+def test_a_face_down_guerrilla_marker_offers_what_a_face_down_unit_would(scenario):
+    """The Free World's move options are the same whether the face-down counter at 2117 is the
+    Ambush marker or a main force battalion (issue 17, item 2)."""
+    offered = []
+    for kind in ("ambush", "main_force_bn"):
+        ctx = set_up(scenario, seed=1)
+        marker = next(u for u in ctx.state.units if u.type == "ambush")
+        ctx.state = ctx.state.with_units([evolve(marker, type=kind, hidden=True)])
+        ctx.operation = Operation("free_world")
+        pbrs = ids(ctx, "pbr", "2416")
+        run(ctx, "designate force", "free_world", ["operate 2416", *(f"add {i}" for i in pbrs), "go"])
+        flow = PROCEDURES["move force"](ctx, do_line(ctx, "move force"))
+        offered.append(shown(next(flow)))
+    assert offered[0] == offered[1] and "move 2117" in offered[0]
 
 
 def test_strategic_redeployment_costs_a_multiple_of_the_transport_cost(ctx):
@@ -514,7 +546,7 @@ def test_a_force_the_minefield_sinks_starts_no_battle(ctx):
     ctx.acting = "free_world"
     decision = flow.send(None)
     with pytest.raises(StopIteration):
-        decision = flow.send(next(o for o in decision.options if str(o) == "move 2018"))
+        decision = flow.send(next(o for o in decision.options if str(o) == "move 2117"))
         while True:  # the minefield's attack: its rolls and the loss
             decision = flow.send(decision.options[0])
     assert not ctx.state.unit(pbr).on_map  # seed 1: the minefield's fire sinks it
@@ -533,7 +565,8 @@ def test_an_arms_cache_met_on_the_way_scores_and_the_force_goes_on(ctx):
     pbrs = ids(ctx, "pbr", "2416")
     before = ctx.state.resource("free_world", "vp")
     run(ctx, "designate force", "free_world", ["operate 2416", *(f"add {i}" for i in pbrs), "go"])
-    run(ctx, "move force", "free_world", ["move 2018", "move 2018", "stop"])
+    run(ctx, "move force", "free_world", ["move 2117", "move 2018", "stop"])
     assert ctx.state.resource("free_world", "vp") == before + 1
     assert not ctx.state.unit(cache.id).on_map
     assert [ctx.state.unit(i).location for i in pbrs] == ["2018", "2018"]
+

@@ -484,7 +484,7 @@ def test_turn_sequence_order(rulebook):
     assert procedures[0] == ["do declare watch"]
     assert procedures[1] == ["do declare patrol"]
     assert procedures[2][0] == "do move order by motivation ascending"
-    assert procedures[3] == ["do bombard with bombardment"]
+    assert procedures[3] == ["do bombard with bombardment held for fire at aircraft"]
     assert procedures[4][0].startswith("do fire at aircraft with aa_hit")
     assert procedures[5][-1] == "do fight assault"
     # "Declare units on PATROL orders (Allies only)."

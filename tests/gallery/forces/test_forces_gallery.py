@@ -10,7 +10,9 @@ face down``); a snare stops boats (``stops on entering snare``), and on being re
 1 VP and leaves (``remove self``).  Red's raft is at 0801: an enemy unit, where a move ends in a
 battle.  ``move force dropping off launch squad``: launches and the squad may be left behind,
 never the flagship; ``may go on past markers``: a force stopped by snares alone may move on.
-Row 2 is land.  Blue's gull (class ``air``: ``ignores enemy``, ``joins any force``, lift 1) is at
+Blue ``inspects enemy stacks``, so it knows a snare from a unit (the gallery is about drop-offs,
+not hidden counters: a side that cannot tell them apart treats a face-down counter as an enemy
+counter, ``zones.unidentified``, so its moves would end on entering a snare's square).  Row 2 is land.  Blue's gull (class ``air``: ``ignores enemy``, ``joins any force``, lift 1) is at
 0202; Blue's skiff at 0101 is a boat (lift 1, bulk 1) that is ``carried as foot by air``.
 """
 
