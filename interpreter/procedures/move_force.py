@@ -67,7 +67,7 @@ def move_force(ctx: Context, call: MoveForce) -> Flow:
     choice = yield from ctx.choose(side, "move", f"move the force from {operation.origin} to", options)
     target = choice.args[0]
     path = force.path(target)
-    if target in force.raids:  # the carriers set the raiders down and stay a step short (25.10 reading)
+    if target in force.raids:  # the carriers set the raiders down and stay a step short (a reading: ``Force.raids``)
         via = force.raids[target]
         final, interceptors = yield from _walk(ctx, force, path[:-1])
         carriers = [u for u in units if u not in force.cargo]
