@@ -146,7 +146,7 @@ class FireAtAircraft(Call):
 class Fight(Call):
     """The acting side's units (every side's, in a mutual phase; none of a side whose state
     forbids attacks) attack enemy counters in adjacent cells (in their own cell when COMBAT is not
-    ``adjacent``), each unit at most once a phase.  Turn by turn, the units that may still attack
+    ``adjacent``), each unit at most once a phase.  Again and again, the units that may still attack
     and rank first by COMBAT's ``order by`` factor lead (player order breaks a tie between sides),
     and their side chooses ``attack CELL with ID…`` (every unit of the side that may still attack
     and reaches CELL), ``attack CELL with ID`` (a leader alone), ``pass ID`` or ``done``.  A unit
@@ -177,8 +177,8 @@ class RollEvents(Call):
 class GainIncome(Call):
     """The acting side (each side, in a mutual phase) gains its scenario income of RESOURCE
     (``[scenario.income.SIDE]``) plus this turn's changes to it (``reduce income`` effects, each
-    narrated), never less than 0 and within the resource's cap; the gain is logged with the line's
-    sections."""
+    narrated), never less than 0, multiplied by this turn's ``multiply gains`` and within the
+    resource's cap; the gain is logged with the line's sections."""
 
     resource: str
 
@@ -193,8 +193,8 @@ class Reinforce(Call):
     chooses ``take ID`` (one option per unit type that ACTION prices, that it can pay for and can
     place) or ``done``, paying ACTION's line for that type.  A ``once per turn`` action gives one
     draw or one counter a turn; counters are placed by their ``placement`` lines, and a draw is
-    logged without its id or type unless the box's ``draws shown to opponent`` names the
-    opponent."""
+    logged without its id or type unless the box's ``draws shown to opponent for`` names the
+    drawing side."""
 
     box: str
     action: str
@@ -245,8 +245,8 @@ class CheckSupply(Call):
     counter that supplies ``once`` is used up doing so (revealed and removed from play; its owner
     picks which when several types could serve).  Each unit still out of supply is then ``pay
     ID`` (ACTION's price for its type) or ``send ID BOX``, its owner's choice, and is sent without
-    asking when the side cannot pay; being sent scores nothing.  Each supply used, payment and
-    unit sent is narrated and logged with the line's sections."""
+    asking when the side cannot pay; being sent scores nothing.  Each counter used up, payment
+    and unit sent is narrated and logged."""
 
     example = "do check supply except airborne by supply_line paying resupply else to depot"
     exempt: tuple[str, ...]
@@ -273,7 +273,7 @@ class Score(Call):
 @frozen
 class DesignateForce(Call):
     """In an operation step that the phase alternates between the sides, the acting
-    side chooses a cell of its movable units to ``operate CELL`` from, a cell to ``strike CELL``
+    side chooses a cell where it can form a force to ``operate CELL`` from, a cell to ``strike CELL``
     (with one of the ACTIONs that says ``strike with MARKER…``: those markers alone attack it), or
     ``pass``.  For an operation it adds units one at a time (``add UNIT``; a carried unit may call
     carriers from elsewhere on the map), then ``go``, paying the listed ACTIONs' price for the
@@ -345,7 +345,7 @@ class CommitSupport(Call):
 @_call("resolve fire")
 @frozen
 class ResolveFire(Call):
-    """A battle's fire step: the side with first fire (won at recon, else the attacker)
+    """A battle's fire step: the side with first fire (settled at recon, else the attacker)
     fires, its losses taken at once, then the other side fires with what it has left.  A side
     fires the total of COMBAT's ``attack factor`` of its counters in the battle on COMBAT's table,
     adding its ``modify fire roll`` markers and turn modifiers; terrain shifts apply only to fire
@@ -390,8 +390,8 @@ class Spot(Call):
 @frozen
 class Trigger(Call):
     """For each marker of these types on the map, the enemy counters that a move stopped in its
-    cell this phase (``do move``) are attacked by each of the marker's ``attack`` effects without a
-    moment whose condition holds, its role and selectors naming who: the marker is turned face up
+    cell this phase (``do move``) are attacked by each of the marker's ``attack`` effects that waits for
+    no moment and whose condition holds, its role and selectors naming who: the marker is turned face up
     and the attack narrated and resolved on the first combat comparing odds (or totals, for
     ``attack … with N``), with no attacking unit, so a result against attackers falls on nobody.
     The marker stays.  During an operation the markers' ``… when SIDE force enters`` and ``… when
