@@ -86,9 +86,10 @@ class Move(Call):
     has no points, one whose mode or status forbids ``move``, and one in an enemy zone that
     ``locks units in it`` as the phase begins.  Its owner chooses ``move UNIT CELL`` among the
     cells it may reach, or ``stay UNIT``; the unit walks its path cell by cell and stops early on
-    entering a cell with a marker that stops it (flagged for ``do trigger``), or when fire from
-    adjacent enemy units in a mode that fires eliminates or retreats it; a carrier's move is a
-    series of legs with pickups and set-downs.  Each move is narrated and logged, and a counter
+    entering a cell with a marker that stops it (flagged for ``do trigger``), or when it is
+    eliminated or retreated by an adjacent enemy unit whose mode ``fires during enemy movement``
+    (its owner chooses ``watch-fire WATCHER UNIT`` or ``hold WATCHER``, once a phase per
+    watcher); a carrier's move is a series of legs with pickups and set-downs.  Each move is narrated and logged, and a counter
     whose move ends in the cells of an ``award … on infiltrated`` scores it.  ``only WHO…`` moves
     only the counters it names; ``using CLASS`` moves each as that movement class for the phase
     (a carrier then carries nothing); ``order by FACTOR ascending|descending`` moves them in
