@@ -3,7 +3,9 @@
 The section between ``<!-- BEGIN GENERATED -->`` and ``<!-- END GENERATED -->``
 lists every declaration kind with its header and properties, the directives,
 the effect verbs and the procedures, each as the pattern the loader itself
-matches, so the reference cannot drift from the language.  Everything outside
+matches, so the reference cannot drift from the language; each effect and procedure
+also says what the interpreter does with it (``dsl.meanings``), with an example of
+a procedure's options.  Everything outside
 the markers is written by hand and left alone.
 
 Usage::
@@ -22,7 +24,9 @@ from pathlib import Path
 
 from warbook.dsl.patterns import TYPES, Pattern, compile_pattern
 from warbook.dsl.schema import COMMON, DIRECTIVES, KINDS, SEL, KindSpec, PropertySpec
-from warbook.dsl.effects import effect_class, meaning
+from warbook.dsl.compiled.calls import CALLS
+from warbook.dsl.effects import effect_class
+from warbook.dsl.meanings import meaning
 from warbook.dsl.vocabulary import EFFECTS, PROCEDURES, ROLES
 
 ROLE = "(" + " | ".join(ROLES) + ")"
@@ -73,6 +77,12 @@ def _effect(verb: str, pattern: Pattern) -> str:
     return f"- {form(pattern)} — in {places}: {meaning(cls).replace('``', '`')}"
 
 
+def _procedure(name: str, pattern: Pattern) -> str:
+    cls = CALLS[name]
+    example = f" For example: `{cls.example}`." if cls.example else ""
+    return f"- {form(pattern)} — {meaning(cls).replace('``', '`')}{example}"
+
+
 def generate() -> str:
     """The generated section's content, without the markers."""
     lines = [
@@ -116,9 +126,11 @@ def generate() -> str:
         "",
         "### Procedures",
         "",
-        "Written `do …` in a `phase` or `step`; the interpreter runs them in order.",
+        "Written `do …` in a `phase` or `step`; the interpreter runs them in order. Each form says",
+        "what the interpreter does with it: who acts (the phase's side, or every side in a `mutual`",
+        "phase, unless the form says otherwise), what it is offered, what is rolled, changed and logged.",
         "",
-        *(f"- {form(p)}" for p in PROCEDURES.values()),
+        *(_procedure(name, p) for name, p in PROCEDURES.items()),
     ]
     return "\n".join(lines)
 

@@ -27,12 +27,12 @@ carried out.
 from __future__ import annotations
 
 import enum
-import inspect
 from typing import ClassVar
 
 from attrs import frozen
 
 from .conditions import Condition, ConditionError, Names, read_condition
+from .meanings import meaning  # noqa: F401  (re-exported: a verb's meaning, read from its class)
 from .model import Declaration, Property
 from .vocabulary import ROLES
 
@@ -406,14 +406,6 @@ def effect_class(verb: str) -> type[Effect]:
         KeyError: for a verb ``dsl.vocabulary.EFFECTS`` does not know.
     """
     return _BY_VERB[verb]
-
-
-def meaning(cls: type[Effect]) -> str:
-    """What the interpreter does with a line of ``cls``, in one paragraph (its docstring after the form)."""
-    paragraphs = inspect.cleandoc(cls.__doc__ or "").split("\n\n")
-    if paragraphs[0].startswith("``") and len(paragraphs) > 1:
-        paragraphs = paragraphs[1:]
-    return " ".join(" ".join(paragraphs).split())
 
 
 def role_of(line: Property) -> str | None:

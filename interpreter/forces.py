@@ -22,10 +22,10 @@ declarations:
   cell to another at its ``cost … times N transport`` price (strategic redeployment).  A ``once
   per turn`` action is offered a side until it takes it, then not again that turn (``may_take``).
 - **Where it may go.**  Every mover's reachable cells (``interpreter.movement.search``),
-  intersected, where every carried unit may also be set down (into a battle too: 8.9).  A force of
+  intersected, where every carried unit may also be set down (into a battle too).  A force of
   one kind follows the canonical path of its first mover; a mixed force (several classes,
   joiners, carried units) the shortest path over cells every member may enter and steps every
-  mover class may take (7.5).
+  mover class may take (it moves together).
 - **Raids.**  A cell only this turn's ``may enter … on turn N`` opens to the carried units is
   offered one step past where the force may end (``Force.raids``).
 
@@ -257,7 +257,7 @@ class Force:
 
     def _common_paths(self, sit) -> dict[str, str]:
         """Breadth-first over the cells every member may enter and the steps every mover class may
-        take (a mixed force moves together: 7.5), stopping at enemy cells for classes that stop
+        take (a mixed force moves together), stopping at enemy cells for classes that stop
         there.  Returns each reached cell's predecessor (lowest cell id first, so it is canonical)."""
         ctx = self.ctx
         turn = ctx.state.turn
@@ -344,7 +344,7 @@ class Force:
         with the cell the carriers bring them from: one step from
         where the force may end, across a step the carriers' class may take.  READING (marked as a gap
         where a rulebook uses it): the carriers set such units down there and stop a step short, since
-        those units cannot move by themselves (8.7) and the carriers may not go in (8.3)."""
+        those units cannot move by themselves and the carriers may not go in."""
         ctx = self.ctx
         if not self.cargo or first is None:
             return {}

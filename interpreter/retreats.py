@@ -235,7 +235,7 @@ def never_breaks_off(ctx: Context, combat: CombatRule, unit: Unit) -> bool:
 
 
 def _enemy_counter_in(ctx: Context, cell: str, side: str) -> bool:
-    """Any counter of another side, face down or not, unit or marker (10.3: 'no enemy units or markers')."""
+    """Any counter of another side, face down or not, unit or marker: a retreat may end where no enemy counter of any kind stands."""
     return any(u.side != side for u in ctx.state.units_at(cell))
 
 

@@ -106,7 +106,7 @@ def _leg(ctx: Context, force: Force, target: str, met: set[str]) -> Flow:
     ``markers`` (stopped by markers alone, met: it may go on) or ``open`` (it may drop units off)."""
     units = force.units
     path = force.path(target)
-    if target in force.raids:  # the carriers set the raiders down and stay a step short (25.10 reading)
+    if target in force.raids:  # the carriers set the raiders down and stay a step short (a reading: ``Force.raids``)
         via = force.raids[target]
         final, interceptors = yield from _walk(ctx, force, path[:-1], met)
         carriers = [u for u in units if u not in force.cargo]
