@@ -17,7 +17,7 @@ from __future__ import annotations
 from attrs import frozen
 
 from ..dsl.ast import Span
-from ..dsl.compiled.calls import Call
+from ..dsl.compiled.calls import Call, Move
 from ..dsl.diagnostics import diagnostic
 from .costs import cost_table
 from .rules import Rules
@@ -154,7 +154,7 @@ def _sides_doing(rules: Rules, procedure: str, order: tuple[str, ...]) -> set[st
     side of a ``side first|second|NAME`` one."""
     out: set[str] = set()
     for plan in rules.phase_plans():
-        if not any(isinstance(run, Call) and run.procedure == procedure for run in plan.runs):
+        if not any(_does(run, procedure) for run in plan.runs):
             continue
         sides = plan.sides
         if sides is None or sides == () or sides == (None,):
@@ -164,6 +164,13 @@ def _sides_doing(rules: Rules, procedure: str, order: tuple[str, ...]) -> set[st
         else:
             out.update(s for s in sides if s is not None)
     return out
+
+
+def _does(run, procedure: str) -> bool:
+    """Whether a phase's run carries ``procedure`` out: its ``do`` line, or for arrivals a ``do move
+    … bringing in arrivals``."""
+    return isinstance(run, Call) and (run.procedure == procedure or (
+        procedure == "arrivals" and isinstance(run, Move) and run.bringing))
 
 
 def _line_span(source: ScenarioText, line: int) -> Span:

@@ -14,7 +14,7 @@ with its error when the grammar cannot read it).  The interpreter's procedure fo
 >>> from warbook.dsl.model import Rulebook
 >>> line = Property("do", Span("x", 1, 1, 1, 9), (), (("procedure", "move"), ("factor", "speed")))
 >>> compile_call(line, Names(Rulebook("x", ())))
-Move(only=(), using=None, factor='speed', descending=False)
+Move(only=(), using=None, factor='speed', descending=False, bringing=False)
 """
 
 from __future__ import annotations
@@ -73,6 +73,9 @@ class Move(Call):
     factor: Optional[str]
     """``order by FACTOR``: the order the side's units move in (``None``: the side picks)."""
     descending: bool
+    bringing: bool = False
+    """``bringing in arrivals``: the scenario's arrivals due now enter in this phase, paying the entry
+    cell's cost from their allowance (``interpreter.procedures.entering``)."""
 
 
 @_call("bombard")
