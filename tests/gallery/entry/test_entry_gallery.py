@@ -9,13 +9,16 @@ touches 0102 and 0201; 0102 touches 0101, 0103, 0201 and 0202; 0201 touches 0101
 0301 and 0302.
 """
 
+import shutil
 from pathlib import Path
 
 from driving import do_call, drive, options
 from gallery import at_position, greedy_game, random_games_replay_alike, scenario_fixture
+from warbook.dsl.diagnostics import RulesError
 from warbook.interpreter import movement as mv
 from warbook.interpreter.game import Game
 from warbook.interpreter.procedures import PROCEDURES
+from warbook.interpreter.scenario import load_scenario
 from warbook.interpreter.state import Unit, replace
 
 HERE = Path(__file__).parent
@@ -120,3 +123,34 @@ def test_greedy_agents_play_it_to_the_end():
     game = greedy_game(SCENARIO, 2)
     assert game.is_over()
     assert {e["unit"] for e in game.log if e.get("kind") == "arrival" and "cell" in e} == {"B2", "R2"}
+
+
+# --- what the schedule needs from the rulebook (E713) -----------------------------------------------
+
+
+def _problems(tmp_path, rules_text: str) -> list[tuple[str, str]]:
+    shutil.copy(HERE / "map.toml", tmp_path / "map.toml")
+    shutil.copy(SCENARIO, tmp_path / "entry.toml")
+    (tmp_path / "entry.rules").write_text(rules_text, encoding="utf-8")
+    try:
+        load_scenario(tmp_path / "entry.toml")
+    except RulesError as error:
+        return [(d.code, d.message) for d in error.diagnostics]
+    return []
+
+
+RULES = (HERE / "entry.rules").read_text(encoding="utf-8")
+
+
+def test_a_move_phase_bringing_in_arrivals_carries_the_schedule_out(tmp_path):
+    assert _problems(tmp_path, RULES) == []
+    assert _problems(tmp_path, RULES.replace(" bringing in arrivals", "")) == [
+        ("E713", "the scenario schedules arrivals of blue, but no phase of the rulebook does arrivals for blue"),
+        ("E713", "the scenario schedules arrivals of red, but no phase of the rulebook does arrivals for red")]
+
+
+def test_a_move_phase_that_does_not_move_the_arriving_type_does_not_bring_it_in(tmp_path):
+    # `only rifles`: the militia never moves in the phase, so nothing would bring it in.
+    rules = RULES.replace("do move bringing in arrivals", "do move only rifles bringing in arrivals")
+    assert _problems(tmp_path, rules) == [
+        ("E713", "the scenario schedules arrivals of red, but no phase of the rulebook does arrivals for red")]
