@@ -11,6 +11,9 @@ mutual phase) whose turn has come, in the order the entries are written:
   CELL``); with every entry cell blocked it is **delayed**: it stays on the turn track and tries
   again the next time ``do arrivals`` runs (narrated).
 
+A move phase may bring the same arrivals in as movement instead (``do move … bringing in
+arrivals``: ``interpreter.procedures.entering``), sharing ``due``, ``may_enter`` and the narration here.
+
 ``do withdrawals`` takes each ``[[withdrawal]]`` due this turn off the map: the owner chooses which
 of its counters of the type on the map leave (``withdraw ID``, when it has more than it must give),
 each to ``offmap``; for each it cannot give, every other side gains the ``penalty``.  A counter
@@ -47,7 +50,8 @@ def schedule_arrivals(ctx: Context, numbered: dict[str, int], short: dict[str, s
                     cell=unit.location, side=side)
 
 
-def _sides(ctx: Context) -> tuple[str, ...]:
+def acting_sides(ctx: Context) -> tuple[str, ...]:
+    """The sides whose schedule a phase carries out: the acting side, or every side in player order."""
     return (ctx.acting,) if ctx.acting is not None else tuple(ctx.player_order)
 
 
@@ -80,7 +84,7 @@ def delayed(ctx: Context, arrival: Arrival, unit: Unit) -> None:
 @procedure("arrivals")
 def arrivals(ctx: Context, call: Arrivals) -> Flow:
     """Bring in every waiting counter whose turn has come (module docstring)."""
-    for side in _sides(ctx):
+    for side in acting_sides(ctx):
         for arrival, unit in due(ctx, side):
             if arrival.box is not None:
                 into_box(ctx, arrival, unit)
@@ -116,7 +120,7 @@ def may_enter(ctx: Context, unit: Unit, cell: str) -> bool:
 def withdrawals(ctx: Context, call: Withdrawals) -> Flow:
     """Take off the map every counter due to leave this turn, or pay the penalty (module docstring)."""
     turn = ctx.state.turn
-    for side in _sides(ctx):
+    for side in acting_sides(ctx):
         for due in ctx.scenario.withdrawals:
             if due.side != side or due.turn != turn:
                 continue

@@ -37,7 +37,7 @@ from .. import movement as mv
 from ..actions import Action
 from ..context import Flow
 from ..state import Unit, replace
-from .arrivals import delayed, due, into_box, late, may_enter
+from .arrivals import acting_sides, delayed, due, into_box, late, may_enter
 
 if TYPE_CHECKING:
     from .move import MovePhase
@@ -46,7 +46,7 @@ if TYPE_CHECKING:
 def bring_in(phase: MovePhase) -> Flow:
     """Bring the moving side's due arrivals in and move each on (module docstring)."""
     ctx = phase.ctx
-    for side in (phase.side,) if phase.side is not None else tuple(ctx.player_order):
+    for side in acting_sides(ctx):
         for arrival, unit in due(ctx, side):
             if arrival.box is not None:
                 into_box(ctx, arrival, unit)

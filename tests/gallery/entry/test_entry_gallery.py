@@ -154,3 +154,45 @@ def test_a_move_phase_that_does_not_move_the_arriving_type_does_not_bring_it_in(
     rules = RULES.replace("do move bringing in arrivals", "do move only rifles bringing in arrivals")
     assert _problems(tmp_path, rules) == [
         ("E713", "the scenario schedules arrivals of red, but no phase of the rulebook does arrivals for red")]
+
+
+def test_an_entry_cell_costing_more_than_the_whole_allowance_is_blocked(tmp_path):
+    # Rifles with 1 point cannot pay the wood 0102's 2: only 0101 takes B2, so no choice is asked,
+    # and it enters there with nothing left.
+    shutil.copy(HERE / "map.toml", tmp_path / "map.toml")
+    shutil.copy(SCENARIO, tmp_path / "entry.toml")
+    (tmp_path / "entry.rules").write_text(RULES.replace("    move 3\n", "    move 1\n"), encoding="utf-8")
+    slow = load_scenario(tmp_path / "entry.toml")
+    ctx = make(slow, B2, Unit("R1", "militia", "red", "0602"))
+    assert mv.entering(ctx, B2, "0102") == mv.BLOCKED and mv.entering(ctx, B2, "0101") == 0
+    assert move_phase(ctx) == []
+    assert ctx.state.unit("B2").location == "0101"
+    assert "B2 Rifles enters at 0101 (scenario arrival, 0 movement points left)" in texts(ctx)
+
+
+def test_a_phase_that_does_not_move_the_type_leaves_its_arrival_waiting_for_one_that_does(tmp_path):
+    # A first phase moves only militia: B2 (rifles) is neither brought in nor reported delayed
+    # there; the second phase, which moves every counter, brings it in.
+    phases = RULES.replace('''    phase movement "Movement" {
+        for each side
+        do move bringing in arrivals
+    }''', '''    phase first "Militia movement" {
+        for each side
+        do move only militia bringing in arrivals
+    }
+    phase movement "Movement" {
+        for each side
+        do move bringing in arrivals
+    }''')
+    assert phases != RULES
+    shutil.copy(HERE / "map.toml", tmp_path / "map.toml")
+    shutil.copy(SCENARIO, tmp_path / "entry.toml")
+    (tmp_path / "entry.rules").write_text(phases, encoding="utf-8")
+    two = load_scenario(tmp_path / "entry.toml")
+    ctx = make(two, B2, Unit("R1", "militia", "red", "0602"))
+    assert drive(PROCEDURES["move"](ctx, do_call(two.rules, "move", step="first"))) == []
+    assert ctx.state.unit("B2").location == "turn_track:2" and texts(ctx) == []
+    (decision, _) = drive(PROCEDURES["move"](ctx, do_call(two.rules, "move", step="movement")),
+                          ["arrive B2 0101", "stay B2"])
+    assert options(decision) == ["arrive B2 0101", "arrive B2 0102"]
+    assert ctx.state.unit("B2").location == "0101"
