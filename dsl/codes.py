@@ -485,7 +485,8 @@ DATA: tuple[CodeInfo, ...] = (
         ## What it does
         Reports a scenario's `[[arrival]]` (or `[[withdrawal]]`) for a side that no phase of the
         rulebook does `do arrivals` (`do withdrawals`) for: none does it, or only phases run for
-        another side (`side first`, `side NAME`).
+        another side (`side first`, `side NAME`). A `do move … bringing in arrivals` brings in the
+        arrivals of the types it moves (and those going into a box).
         ## Why is this bad?
         Nothing would ever bring the counters in or take them off: the schedule would be ignored.
     """),

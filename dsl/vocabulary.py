@@ -57,7 +57,8 @@ EFFECTS: dict[str, Pattern] = {
 
 _PROCEDURE_SOURCES = [
     "declare <mode:REF(mode)>",
-    f"move [only <only:{SEL}>+] [using <using:REF(movement)>] [order by <factor:REF(factor)> (ascending | descending)]",
+    f"move [only <only:{SEL}>+] [using <using:REF(movement)>] [order by <factor:REF(factor)> (ascending | descending)]"
+    " [bringing in arrivals]",
     "bombard with <combat:REF(combat)> [held for fire at aircraft]",
     "fire at aircraft with <table:REF(table)> [when <condition:WORD>+]",
     "fight <combat:REF(combat)>",

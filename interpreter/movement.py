@@ -443,6 +443,37 @@ def reach(world: World, unit: Unit, points: Fraction | None | str = "full", *, u
     return UnionReach(unit, [search(world, unit, "full", as_type=t, sit=sit, **options) for t in types])
 
 
+def entering(world: World, unit: Unit, cell: str, *, as_type: str | None = None) -> Fraction | None | str:
+    """What entering the map at ``cell`` leaves ``unit`` (a counter off the map, as type ``as_type``
+    when given): its allowance less the cell's cost (``None``: unlimited), ``ZERO`` when an enemy zone
+    or counter there stops it; ``"blocked"`` when it may not enter there now: the type may not enter
+    the cell (terrain, turn, weather), an enemy counter stands there, its class ``avoids`` the cell,
+    or the cost is more than its whole allowance.  No hexside is crossed: it comes from off the map."""
+    rules = world.rules
+    type_name = as_type or unit.type
+    plan = _plan(rules, world.board, type_name, world.state.turn, world.state.weather)
+    table = plan.table
+    sit = situation(world, unit.side)
+    scaled = table.cost.get(cell)
+    if scaled is None or cell in sit.enemy_cells or \
+            ((plan.avoids_enemy or plan.avoids_zones) and cell in avoided_cells(world, sit, type_name)):
+        return BLOCKED
+    if table.allowance is None:
+        left = None
+    elif scaled > table.full_budget:
+        return BLOCKED
+    else:
+        left = table.points(table.full_budget - scaled)
+    zone = sit.zone.get(cell)
+    if zone is not None and (zone.stops or plan.class_zone) and not zone.is_ignored_by(rules.unit_type(type_name)):
+        return ZERO
+    return left
+
+
+BLOCKED = "blocked"
+"""``entering``'s answer for a cell a counter may not enter the map at."""
+
+
 def reachable(world: World, unit: Unit, points: Fraction | None | str = "full", **options: Any) -> dict[str, Fraction]:
     """The cells ``unit`` may end its move in, with what reaching each costs.
 

@@ -17,9 +17,9 @@ from __future__ import annotations
 from attrs import frozen
 
 from ..dsl.ast import Span
-from ..dsl.compiled.calls import Call
+from ..dsl.compiled.calls import Call, Move
 from ..dsl.diagnostics import diagnostic
-from .costs import cost_table
+from .costs import allowance, cost_table
 from .rules import Rules
 from .scenario_records import EDGES, Zone
 from .scenario_resolve import EntryReader
@@ -139,22 +139,22 @@ def check_schedule(source: ScenarioText, rules: Rules, turns: int, arrivals: lis
                         "write one entry, with every entry cell its counters may use"))
                 seen.add((entry.side, entry.unit, entry.turn))
     for key, entries, procedure in (("arrival", arrivals, "arrivals"), ("withdrawal", withdrawals, "withdrawals")):
-        covered = _sides_doing(rules, procedure, player_order or rules.sides)
         for entry in entries:
-            if entry.side not in covered:
+            if entry.side not in _sides_doing(rules, procedure, player_order or rules.sides, entry):
                 source.problems.append(diagnostic(
                     "E713", _line_span(source, entry.line), f"the scenario schedules {key}s of {entry.side}, but no "
                     f"phase of the rulebook does {procedure} for {entry.side}",
-                    f"add 'do {procedure}' to a phase run for each side, for {entry.side} or for no side (mutual)"))
+                    f"add 'do {procedure}' to a phase run for each side, for {entry.side} or for no side (mutual)"
+                    + (", or 'bringing in arrivals' to a 'do move' that moves the type" if key == "arrival" else "")))
 
 
-def _sides_doing(rules: Rules, procedure: str, order: tuple[str, ...]) -> set[str]:
-    """The sides a ``do PROCEDURE`` line of the rulebook runs for: every side for a phase run for each
-    side, for none (mutual: every side's, in player order) or a step run for the acting side; the one
-    side of a ``side first|second|NAME`` one."""
+def _sides_doing(rules: Rules, procedure: str, order: tuple[str, ...], entry: Arrival | Withdrawal) -> set[str]:
+    """The sides a ``do PROCEDURE`` line of the rulebook runs for (for ``entry``): every side for a phase
+    run for each side, for none (mutual: every side's, in player order) or a step run for the acting
+    side; the one side of a ``side first|second|NAME`` one."""
     out: set[str] = set()
     for plan in rules.phase_plans():
-        if not any(isinstance(run, Call) and run.procedure == procedure for run in plan.runs):
+        if not any(_does(rules, run, procedure, entry) for run in plan.runs):
             continue
         sides = plan.sides
         if sides is None or sides == () or sides == (None,):
@@ -164,6 +164,30 @@ def _sides_doing(rules: Rules, procedure: str, order: tuple[str, ...]) -> set[st
         else:
             out.update(s for s in sides if s is not None)
     return out
+
+
+def _does(rules: Rules, run, procedure: str, entry: Arrival | Withdrawal) -> bool:
+    """Whether a phase's run carries ``procedure`` out for ``entry``: its ``do`` line, or for an arrival
+    a ``do move … bringing in arrivals`` (that moves the arrival's type, unless it goes into a box)."""
+    if not isinstance(run, Call):
+        return False
+    if run.procedure == procedure:
+        return True
+    if procedure != "arrivals" or not isinstance(run, Move) or not run.bringing:
+        return False
+    return isinstance(entry, Arrival) and (entry.box is not None or _moves_in(rules, run, entry.unit))
+
+
+def _moves_in(rules: Rules, run: Move, type_name: str) -> bool:
+    """Whether a counter of ``type_name`` moves in the phase of ``run`` (``MovePhase.type_moves``, read
+    from the rules alone): ``only`` names it, and it has points as the type it moves as."""
+    unit_type = rules.unit_type(type_name)
+    if unit_type.dummy:
+        return True  # it moves as itself or as its side's unit types (``movement.proxies``)
+    if unit_type.kind != "unit" or (run.only and not unit_type.matches(run.only)):
+        return False
+    moved = type_name if run.using is None else rules.moving_as.get((type_name, run.using))
+    return moved is not None and allowance(rules, rules.unit_type(moved)) != 0
 
 
 def _line_span(source: ScenarioText, line: int) -> Span:

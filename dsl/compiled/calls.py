@@ -19,7 +19,7 @@ carried out elsewhere says so, and stays in step with that module's docstring.
 >>> from warbook.dsl.model import Rulebook
 >>> line = Property("do", Span("x", 1, 1, 1, 9), (), (("procedure", "move"), ("factor", "speed")))
 >>> compile_call(line, Names(Rulebook("x", ())))
-Move(only=(), using=None, factor='speed', descending=False)
+Move(only=(), using=None, factor='speed', descending=False, bringing=False)
 """
 
 from __future__ import annotations
@@ -94,9 +94,14 @@ class Move(Call):
     only the counters it names; ``using CLASS`` moves each as that movement class for the phase
     (a carrier then carries nothing); ``order by FACTOR ascending|descending`` moves them in
     batches of equal FACTOR (counters without it last, and a dummy may ``wait UNIT`` for a later
-    batch); within a batch, and without ``order by``, they move in player order, then by id."""
+    batch); within a batch, and without ``order by``, they move in player order, then by id.  With
+    ``bringing in arrivals``, once the counters on the map have moved, each of the side's scenario
+    arrivals due now enters: at an entry cell it may enter, with no enemy counter and room to
+    stack, paying that cell's cost from its allowance (the owner choosing ``arrive UNIT CELL``
+    among several, with no choice to stay off), then moving on with what is left; with every
+    entry cell blocked it is delayed to the next phase that brings arrivals in (narrated)."""
 
-    example = "do move only infantry using road order by speed descending"
+    example = "do move only infantry using road order by speed descending bringing in arrivals"
     only: tuple[str, ...]
     """``only WHO…``: the counters that move in this phase (empty: every counter that may move)."""
     using: Optional[str]
@@ -104,6 +109,9 @@ class Move(Call):
     factor: Optional[str]
     """``order by FACTOR``: the order the side's units move in (``None``: the side picks)."""
     descending: bool
+    bringing: bool = False
+    """``bringing in arrivals``: the scenario's arrivals due now enter in this phase, paying the entry
+    cell's cost from their allowance (``interpreter.procedures.entering``)."""
 
 
 @_call("bombard")

@@ -11,6 +11,9 @@ mutual phase) whose turn has come, in the order the entries are written:
   CELL``); with every entry cell blocked it is **delayed**: it stays on the turn track and tries
   again the next time ``do arrivals`` runs (narrated).
 
+A move phase may bring the same arrivals in as movement instead (``do move … bringing in
+arrivals``: ``interpreter.procedures.entering``), sharing ``due``, ``may_enter`` and the narration here.
+
 ``do withdrawals`` takes each ``[[withdrawal]]`` due this turn off the map: the owner chooses which
 of its counters of the type on the map leave (``withdraw ID``, when it has more than it must give),
 each to ``offmap``; for each it cannot give, every other side gains the ``penalty``.  A counter
@@ -25,6 +28,7 @@ from ...dsl.compiled.calls import Arrivals, Withdrawals
 from ..actions import Action
 from ..context import Context, Flow
 from ..costs import cost_table
+from ..scenario_arrivals import Arrival
 from ..stacking import problem
 from ..state import OFFMAP, Unit, replace
 from ..victory import gain
@@ -46,41 +50,60 @@ def schedule_arrivals(ctx: Context, numbered: dict[str, int], short: dict[str, s
                     cell=unit.location, side=side)
 
 
-def _sides(ctx: Context) -> tuple[str, ...]:
+def acting_sides(ctx: Context) -> tuple[str, ...]:
+    """The sides whose schedule a phase carries out: the acting side, or every side in player order."""
     return (ctx.acting,) if ctx.acting is not None else tuple(ctx.player_order)
+
+
+def due(ctx: Context, side: str) -> list[tuple[Arrival, Unit]]:
+    """``side``'s counters waiting on the turn track whose turn has come, with their entry, in the
+    order the entries are written."""
+    turn = ctx.state.turn
+    return [(arrival, unit) for arrival in ctx.scenario.arrivals if arrival.side == side and arrival.turn <= turn
+            for unit in ctx.state.units_at(arrival.waiting) if unit.side == side and unit.type == arrival.unit]
+
+
+def late(ctx: Context, arrival: Arrival) -> str:
+    """``", due on turn N"`` for an arrival delayed from an earlier turn, for its narration."""
+    return f", due on turn {arrival.turn}" if arrival.turn < ctx.state.turn else ""
+
+
+def into_box(ctx: Context, arrival: Arrival, unit: Unit) -> None:
+    """Put an arrival ``into`` a box: it is available there from its turn."""
+    ctx.update_unit(replace(unit, location=arrival.box))
+    ctx.say(f"{ctx.label(unit)} is available in the {arrival.box} (scenario arrival{late(ctx, arrival)})",
+            kind="arrival", unit=unit.id, box=arrival.box, side=unit.side)
+
+
+def delayed(ctx: Context, arrival: Arrival, unit: Unit) -> None:
+    """Narrate that every entry cell of ``unit``'s arrival is blocked: it waits for the next chance."""
+    ctx.say(f"{ctx.label(unit)} is delayed: no entry cell is free ({', '.join(arrival.cells)})",
+            kind="arrival", unit=unit.id, side=unit.side, delayed=True)
 
 
 @procedure("arrivals")
 def arrivals(ctx: Context, call: Arrivals) -> Flow:
     """Bring in every waiting counter whose turn has come (module docstring)."""
-    turn = ctx.state.turn
-    for side in _sides(ctx):
-        for arrival in ctx.scenario.arrivals:
-            if arrival.side != side or arrival.turn > turn:
+    for side in acting_sides(ctx):
+        for arrival, unit in due(ctx, side):
+            if arrival.box is not None:
+                into_box(ctx, arrival, unit)
                 continue
-            for unit in [u for u in ctx.state.units_at(arrival.waiting) if u.side == side and u.type == arrival.unit]:
-                late = f", due on turn {arrival.turn}" if arrival.turn < turn else ""
-                if arrival.box is not None:
-                    ctx.update_unit(replace(unit, location=arrival.box))
-                    ctx.say(f"{ctx.label(unit)} is available in the {arrival.box} (scenario arrival{late})",
-                            kind="arrival", unit=unit.id, box=arrival.box, side=side)
-                    continue
-                cells = [c for c in arrival.cells if _may_enter(ctx, unit, c)]
-                if not cells:
-                    ctx.say(f"{ctx.label(unit)} is delayed: no entry cell is free ({', '.join(arrival.cells)})",
-                            kind="arrival", unit=unit.id, side=side, delayed=True)
-                    continue
-                cell = cells[0]
-                if len(cells) > 1:
-                    action = yield from ctx.choose(side, "arrive", f"{ctx.label(unit)} arrives: choose its entry cell",
-                                                   [Action("arrive", (unit.id, c)) for c in cells])
-                    cell = action.args[1]
-                ctx.update_unit(replace(ctx.state.unit(unit.id), location=cell))
-                ctx.say(f"{ctx.label(unit)} arrives at {cell} (scenario arrival{late})", kind="arrival",
-                        unit=unit.id, cell=cell, side=side)
+            cells = [c for c in arrival.cells if may_enter(ctx, unit, c)]
+            if not cells:
+                delayed(ctx, arrival, unit)
+                continue
+            cell = cells[0]
+            if len(cells) > 1:
+                action = yield from ctx.choose(side, "arrive", f"{ctx.label(unit)} arrives: choose its entry cell",
+                                               [Action("arrive", (unit.id, c)) for c in cells])
+                cell = action.args[1]
+            ctx.update_unit(replace(ctx.state.unit(unit.id), location=cell))
+            ctx.say(f"{ctx.label(unit)} arrives at {cell} (scenario arrival{late(ctx, arrival)})",
+                    kind="arrival", unit=unit.id, cell=cell, side=side)
 
 
-def _may_enter(ctx: Context, unit: Unit, cell: str) -> bool:
+def may_enter(ctx: Context, unit: Unit, cell: str) -> bool:
     """An entry cell takes the counter: it may enter it now, no enemy counter is there, and every
     stacking rule allows it there."""
     if ctx.rules.unit_type(unit.type).kind == "unit" and \
@@ -97,7 +120,7 @@ def _may_enter(ctx: Context, unit: Unit, cell: str) -> bool:
 def withdrawals(ctx: Context, call: Withdrawals) -> Flow:
     """Take off the map every counter due to leave this turn, or pay the penalty (module docstring)."""
     turn = ctx.state.turn
-    for side in _sides(ctx):
+    for side in acting_sides(ctx):
         for due in ctx.scenario.withdrawals:
             if due.side != side or due.turn != turn:
                 continue

@@ -41,6 +41,8 @@ Readings (each a choice the rules leave open):
 - **Points left.**  A unit's unused points stay with it for the phase (``stay``
   keeps them all); stopping in a zone or on a marker, a zone-to-zone step, and
   being carried leave none.
+- **Arrivals.**  ``bringing in arrivals``: once the counters on the map have moved, the side's
+  scheduled arrivals due now enter and move on (``interpreter.procedures.entering``).
 - **Infiltration.**  The counters a turn to move left elsewhere (a carrier and its
   cargo too) score an ``award … on infiltrated`` (``interpreter.infiltration``).
 """
@@ -67,6 +69,7 @@ from ..situation import stop_markers
 from ..stacking import stacking_problem
 from ..state import Unit, replace
 from ..zones import is_counter, locking_zone, zone_rules
+from .entering import bring_in
 from .transport import Transport
 from .watch_fire import WatchFire
 
@@ -153,6 +156,10 @@ class MovePhase:
                 (unit.status and status_forbids(self.ctx, unit, "move")) or \
                 unit.id in self.locked:
             return False
+        return self.type_moves(unit)
+
+    def type_moves(self, unit: Unit) -> bool:
+        """Whether a counter of ``unit``'s type and side moves in this phase (``only``, ``using``, points)."""
         # What a type may do: the side matters for a dummy's proxies, as do `only` and `using`.
         key = (unit.type, unit.side, self.only, self.using)
         found = self.types_moving.get(key)
@@ -198,6 +205,8 @@ class MovePhase:
                 if before is not None:
                     yield from infiltrate_moved(self.ctx, before)
             waiting = [uid for uid in waiting if uid not in self.done]
+        if self.call.bringing:
+            yield from bring_in(self)
 
     def finish(self, unit_id: str) -> None:
         """``unit_id`` has had its turn to move this phase (and is flagged ``moved``)."""
