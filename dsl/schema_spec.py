@@ -7,7 +7,7 @@ write their kinds with ``kind_spec`` and the ``dsl.patterns`` notation here.
 
 from __future__ import annotations
 
-from attrs import frozen
+from attrs import Factory, field, frozen
 
 from .patterns import Pattern, compile_pattern
 
@@ -23,17 +23,14 @@ class PropertySpec:
     """The pattern as written, compiled on first use (``pattern``)."""
     doc: str
     repeat: bool = False
+    name: str = field(init=False, default=Factory(lambda self: self.source.split(maxsplit=1)[0], takes_self=True))
+    """The pattern's first word, its keyword (read without compiling the pattern)."""
 
     @property
     def pattern(self) -> Pattern:
         """The compiled pattern (``compile_pattern`` keeps it): compiled when first asked for, since a
         rulebook uses few of the schema's properties and a lint process compiles only those."""
         return compile_pattern(self.source)
-
-    @property
-    def name(self) -> str:
-        """The pattern's first word, its keyword (read without compiling the pattern)."""
-        return self.source.split(maxsplit=1)[0]
 
 
 @frozen
