@@ -122,21 +122,73 @@ def _text(value: Any, _: Any) -> str:
     raise ValueError("not a string")
 
 
+HOOKS = {Strings: _strings, str: _text}
+"""The converter's own hooks for the leaf types; ``structure_plain`` calls the same functions."""
+TABLES = (LintTable, ConfigTable)
+
+
 @functools.cache
 def converter():
     """The one converter configurations are read with (made, and cattrs imported, only when a
-    project has a configuration: linting elsewhere does not pay for it)."""
+    configuration is not plain: see ``structure_plain``)."""
     from cattrs.gen import make_dict_structure_fn, override
     from cattrs.preconf.tomllib import make_converter
 
     made = make_converter(forbid_extra_keys=True)
-    made.register_structure_hook(Strings, _strings)
-    made.register_structure_hook(str, _text)
-    for cls in (LintTable, ConfigTable):
+    for kind, hook in HOOKS.items():
+        made.register_structure_hook(kind, hook)
+    for cls in TABLES:
         attrs.resolve_types(cls)
         renames = {a.name: override(rename=a.metadata["toml"]) for a in attrs.fields(cls) if "toml" in a.metadata}
         made.register_structure_hook(cls, make_dict_structure_fn(cls, made, _cattrs_forbid_extra_keys=True, **renames))
     return made
+
+
+class _NotPlain(Exception):
+    """A value ``structure_plain`` leaves to the converter."""
+
+
+def structure_plain(data: Any, cls: type) -> Any:
+    """``data`` structured as ``cls`` without cattrs, when it is plainly valid: every key one of
+    the table's, every value of the shape its type takes, read by the converter's own hooks
+    (``HOOKS``); ``None`` otherwise, and the converter reads it (and reports what is wrong).
+
+    Why: importing cattrs and making the converter cost more than linting a rules file, and most
+    configurations are a few lists of strings.  This only builds what the converter would build
+    from the same hooks; it decides nothing the converter does not (``tests/lint/test_config.py``
+    checks the two agree on any table).
+    """
+    try:
+        return _plain(data, cls)
+    except _NotPlain:
+        return None
+
+
+@functools.cache
+def _table_fields(cls: type) -> dict[str, tuple[str, Any]]:
+    """A table's TOML keys, each to its attribute's name and type."""
+    attrs.resolve_types(cls)
+    return {a.metadata.get("toml", a.name): (a.name, a.type) for a in attrs.fields(cls)}
+
+
+def _plain(value: Any, kind: Any) -> Any:
+    if kind in TABLES:
+        fields = _table_fields(kind)
+        if not isinstance(value, dict) or not value.keys() <= fields.keys():
+            raise _NotPlain
+        return kind(**{fields[key][0]: _plain(item, fields[key][1]) for key, item in value.items()})
+    if kind == str | None:
+        kind = str
+    elif kind == dict[str, Strings]:
+        if not isinstance(value, dict):
+            raise _NotPlain
+        return {_plain(key, str): _plain(item, Strings) for key, item in value.items()}
+    if kind not in HOOKS:
+        raise _NotPlain
+    try:
+        return HOOKS[kind](value, kind)
+    except ValueError:
+        raise _NotPlain from None
 
 
 def find_config(start: str | os.PathLike) -> Path | None:
@@ -224,6 +276,9 @@ class _Reader:
 
     def structure(self, data: dict) -> ConfigTable:
         """The table as a ``ConfigTable``; on a problem, each key that failed reported and left out."""
+        plain = structure_plain(data, ConfigTable)
+        if plain is not None:
+            return plain
         from cattrs import ClassValidationError, ForbiddenExtraKeysError
 
         from .toml_text import iter_failures

@@ -7,7 +7,7 @@ write their kinds with ``kind_spec`` and the ``dsl.patterns`` notation here.
 
 from __future__ import annotations
 
-from attrs import frozen
+from attrs import Factory, field, frozen
 
 from .patterns import Pattern, compile_pattern
 
@@ -19,13 +19,18 @@ SEL = "REF(side,nationality,tag,unit,marker,movement,size,terrain)"
 class PropertySpec:
     """One property: its pattern, whether it may repeat, and what it means."""
 
-    pattern: Pattern
+    source: str
+    """The pattern as written, compiled on first use (``pattern``)."""
     doc: str
     repeat: bool = False
+    name: str = field(init=False, default=Factory(lambda self: self.source.split(maxsplit=1)[0], takes_self=True))
+    """The pattern's first word, its keyword (read without compiling the pattern)."""
 
     @property
-    def name(self) -> str:
-        return self.pattern.items[0].word
+    def pattern(self) -> Pattern:
+        """The compiled pattern (``compile_pattern`` keeps it): compiled when first asked for, since a
+        rulebook uses few of the schema's properties and a lint process compiles only those."""
+        return compile_pattern(self.source)
 
 
 @frozen
@@ -34,7 +39,8 @@ class KindSpec:
 
     kind: str
     doc: str
-    header: Pattern
+    header_source: str
+    """The header's pattern as written, compiled on first use (``header``)."""
     properties: dict[str, PropertySpec]
     rows: str | None = None
     """What table rows in the block mean, or ``None`` if rows are not allowed."""
@@ -46,26 +52,31 @@ class KindSpec:
     """At most one per rulebook; the name may be omitted."""
     top_level: bool = True
 
+    @property
+    def header(self) -> Pattern:
+        """The header's compiled pattern, compiled when first asked for (as ``PropertySpec.pattern``)."""
+        return compile_pattern(self.header_source)
+
 
 def props(*specs: tuple) -> dict[str, PropertySpec]:
     out: dict[str, PropertySpec] = {}
     for spec in specs:
         source, doc, *flags = spec
-        prop = PropertySpec(compile_pattern(source), doc, repeat="repeat" in flags)
+        prop = PropertySpec(source, doc, repeat="repeat" in flags)
         if prop.name in out:
             # Several patterns for one property: keep them as alternatives.
             prev = out[prop.name]
-            prop = PropertySpec(_alternatives(prev.pattern.source, source), f"{prev.doc} {doc}",
+            prop = PropertySpec(_alternatives(prev.source, source), f"{prev.doc} {doc}",
                                 repeat=prev.repeat or prop.repeat)
         out[prop.name] = prop
     return out
 
 
-def _alternatives(a: str, b: str) -> Pattern:
+def _alternatives(a: str, b: str) -> str:
     head_a, rest_a = a.split(" ", 1) if " " in a else (a, "")
     head_b, rest_b = b.split(" ", 1) if " " in b else (b, "")
     assert head_a == head_b
-    return compile_pattern(f"{head_a} ( {_strip(rest_a)} | {_strip(rest_b)} )")
+    return f"{head_a} ( {_strip(rest_a)} | {_strip(rest_b)} )"
 
 
 def _strip(rest: str) -> str:
@@ -87,7 +98,7 @@ COMMON = props(
 
 def kind_spec(kind: str, doc: str, header: str, *properties: tuple, **kw) -> KindSpec:
     """A kind's spec: its header pattern and its properties (with the common ones)."""
-    return KindSpec(kind, doc, compile_pattern(header), {**COMMON, **props(*properties)}, **kw)
+    return KindSpec(kind, doc, header, {**COMMON, **props(*properties)}, **kw)
 
 
 NAMED = "<name:NAME> [<label:TEXT>]"

@@ -28,7 +28,6 @@ from typing import Any, Union, get_args, get_origin
 
 import attrs
 from attrs import frozen
-from cattrs import ClassValidationError, IterableValidationError
 
 from .ast import Span
 from .diagnostics import RulesError, diagnostic
@@ -184,6 +183,8 @@ class Failure:
 
 def iter_failures(error: BaseException, cls: Any, path: KeyPath) -> Iterator[Failure]:
     """Each leaf failure under a cattrs error raised structuring a ``cls`` at ``path``."""
+    from cattrs import ClassValidationError, IterableValidationError  # here: reading good TOML needs no cattrs
+
     if isinstance(error, ClassValidationError):
         fields = attrs.fields_dict(cls)
         for exc in error.exceptions:

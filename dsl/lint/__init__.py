@@ -44,7 +44,7 @@ import sys
 import types
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Callable, Iterable, Iterator
+from typing import Callable, Iterable, Iterator, NamedTuple
 
 from attrs import frozen
 
@@ -57,8 +57,9 @@ from ..model import Declaration, Rulebook
 Check = Callable[[Rulebook], Iterable[Diagnostic]]
 
 
-@frozen
-class RegisteredCheck:
+class RegisteredCheck(NamedTuple):
+    """A check in the registry (a plain tuple: built once per check at import, read by this module only)."""
+
     code: str
     name: str
     function: Check
@@ -115,8 +116,9 @@ def load_checks() -> None:
 _SUPPRESSION = re.compile(r"#\s*lint:\s*ignore\[([^\]]*)\]")
 
 
-@frozen
-class Suppression:
+class Suppression(NamedTuple):
+    """A ``# lint: ignore[...]`` comment and the lines it covers (read by this module only)."""
+
     span: Span
     codes: tuple[str, ...]
     first_line: int

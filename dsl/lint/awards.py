@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from ..compiled.scoring import compile_award
 from ..diagnostics import Diagnostic, diagnostic
 from ..values import Range
 from ..model import Rulebook
@@ -38,6 +37,8 @@ def factor_points_for_cells(rb: Rulebook) -> Iterator[Diagnostic]:
     Use instead: `points 2`, or an award `on eliminated` when the points are the counter's.
     """
     for decl in rb.of_kind("award"):
+        from ..compiled.scoring import compile_award  # here: a rulebook without awards does not build its records
+
         award = compile_award(decl)
         if award.on not in _FOR_CELLS:
             continue

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from ..compiled.terrain import DRAWN_ON_EDGES, compile_feature
 from ..diagnostics import Diagnostic, diagnostic
 from ..model import Rulebook
 from . import check
@@ -34,6 +33,8 @@ def crossing_cost_off_edges(rb: Rulebook) -> Iterator[Diagnostic]:
     Use instead: `on sides cells`, so the road lies on the sides between its cells too.
     """
     for decl in rb.of_kind("feature"):
+        from ..compiled.terrain import DRAWN_ON_EDGES, compile_feature  # here: only features need the terrain records
+
         if decl.all("cost") and not (compile_feature(decl, {}).on & DRAWN_ON_EDGES):
             for line in decl.all("cost"):
                 yield diagnostic("E139", line.span, f"feature {decl.name!r} lies on cells only, so its crossing "

@@ -23,7 +23,6 @@ from typing import Callable, Iterator, TypeVar
 
 from ..diagnostics import Diagnostic, diagnostic, did_you_mean
 from . import check
-from ..compiled.scoring import compile_award
 from ..model import Declaration, Provenance, Rulebook
 from ..tables import TableView
 from ..values import MAX_DICE, MAX_FACES, read_dice, shorten
@@ -451,6 +450,8 @@ def award_scored_outside_its_phases(rb: Rulebook) -> Iterator[Diagnostic]:
                 continue
             for name in (str(n) for n in line.get("awards") or ()):
                 award = rb.get("award", name)
+                from ..compiled.scoring import compile_award  # here: only a rulebook that scores awards needs it
+
                 phases = (compile_award(award).scored_during or ()) if award is not None else ()
                 if phases and around.get(decl.name, frozenset()).isdisjoint(phases):
                     yield diagnostic("E130", line.span, f"{decl.kind} {decl.name!r} scores award {name!r}, which "

@@ -9,7 +9,6 @@ stderr) or the command line is wrong.  The differences go to stdout, a summary t
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 
 from ...dsl.diagnostics import RulesError, Severity
@@ -35,6 +34,7 @@ def register(sub) -> None:
 
 
 def run_diff(args: argparse.Namespace) -> int:
+    import json  # here, not at the top: every command's parser is built, so 'warbook lint' would pay
     from ...dsl.diff import diff_rulebooks
 
     if len(args.paths) > 2:
@@ -143,6 +143,7 @@ def _replay(old, new, args: argparse.Namespace, specs: list[str]) -> dict | str:
 
 def diff_lines(found, replay: dict | None) -> list[str]:
     """The text output: each declaration added, removed or changed, then the replay's finding."""
+    import json  # here: see run_diff
     from ...dsl.diff import iter_line_edits
 
     lines = [f"--- {found.old}", f"+++ {found.new}"] if not found.is_empty else []
@@ -199,6 +200,7 @@ def _replay_lines(replay: dict) -> list[str]:
 
 def describe_entry(entry: dict | None) -> str:
     """One log entry in a line: a decision with its options and choice, else its narration."""
+    import json  # here: see run_diff
     from ..narrate import Narrator
 
     if entry is None:

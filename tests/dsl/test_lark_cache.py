@@ -63,3 +63,16 @@ def test_linting_a_rules_file_imports_neither_the_engine_nor_networkx(tmp_path: 
              "print('HEAVY', heavy)\n")
     done = subprocess.run([sys.executable, "-c", probe, str(rules)], capture_output=True, text=True, check=False)
     assert "HEAVY []" in done.stdout, done.stdout + done.stderr
+
+
+def test_linting_a_rulebook_in_the_checkout_imports_only_what_it_uses() -> None:
+    """The repository's ``pyproject.toml`` has a plain ``[tool.warbook]`` table: read without cattrs
+    (``dsl.config.structure_plain``).  several_klicks.rules has no awards and no map features, so the
+    scoring and terrain records are not built; good text is read without Lark (``dsl.reader``)."""
+    root = Path(__file__).resolve().parents[2]
+    probe = ("import sys\nfrom warbook.interpreter.cli import main\n"
+             "code = main(['lint', '--exit-zero', 'rulebooks/several_klicks.rules'])\n"
+             "print('LOADED', sorted(m for m in sys.modules if m.split('.')[0] in ('cattrs', 'lark') or m in "
+             "('warbook.dsl.compiled.scoring', 'warbook.dsl.compiled.terrain', 'json')), code)\n")
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=False, cwd=root)
+    assert "LOADED [] 0" in done.stdout, done.stdout + done.stderr

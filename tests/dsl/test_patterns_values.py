@@ -62,3 +62,17 @@ def test_text_captures_need_quotes():
     p = compile_pattern("source <text:TEXT>")
     assert p.match(words("source", '"Decision Games"')).ok
     assert not p.match(words("source", "Decision")).ok
+
+
+def test_every_schema_pattern_compiles_and_starts_with_its_keyword():
+    """The schema's patterns are compiled on first use (``dsl.schema_spec``), so a malformed one
+    would surface only when a rulebook writes it: compile them all here.  A property's keyword is
+    read from its source without compiling; it must be the compiled pattern's first literal."""
+    from warbook.dsl.patterns import Literal
+    from warbook.dsl.schema import KINDS
+
+    for spec in KINDS.values():
+        assert spec.header.source == spec.header_source
+        for name, prop in spec.properties.items():
+            first = prop.pattern.items[0]
+            assert isinstance(first, Literal) and first.word == prop.name == name, (spec.kind, prop.source)

@@ -2,6 +2,8 @@
 positioned E009 (never a traceback), and the command line's flags overriding it."""
 
 import os
+import subprocess
+import sys
 import textwrap
 from pathlib import Path
 
@@ -9,7 +11,7 @@ import pytest
 import tomli_w
 from hypothesis import given, settings, strategies as st
 
-from warbook.dsl.config import config_for, find_config, load_config
+from warbook.dsl.config import ConfigTable, config_for, converter, find_config, load_config, structure_plain
 from warbook.interpreter.cli import main
 from warbook.interpreter.render import concise
 
@@ -94,6 +96,42 @@ def test_any_values_are_diagnostics_never_an_exception(tmp_path_factory, top, li
     config, problems = load_config(path)
     assert all(d.code == "E009" and d.span.line >= 1 for d in problems)
     assert config.root == folder
+
+
+PLAIN = st.lists(st.text(max_size=4), max_size=3)
+PLAIN_TABLE = st.fixed_dictionaries({}, optional={"select": PLAIN, "fail-level": st.text(max_size=5),
+                                                  "per-file-ignores": st.dictionaries(st.text(max_size=4), PLAIN)})
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.dictionaries(KEYS, VALUES | PLAIN, max_size=4), st.dictionaries(KEYS, VALUES | PLAIN, max_size=4) | PLAIN_TABLE)
+def test_the_plain_reading_agrees_with_the_converter(top, lint_table):
+    """``structure_plain`` (no cattrs) builds exactly what the converter builds, or declines."""
+    from cattrs import BaseValidationError
+
+    data = {**top, "lint": lint_table}
+    plain = structure_plain(data, ConfigTable)
+    try:
+        structured = converter().structure(data, ConfigTable)
+    except (BaseValidationError, ValueError):
+        assert plain is None
+    else:
+        assert plain is None or plain == structured
+
+
+def test_a_plain_configuration_is_read_without_cattrs(tmp_path):
+    """The common case (lists of strings, a string) does not import cattrs; the repository's own is one."""
+    path = write(tmp_path / "warbook.toml", '[lint]\nselect = ["W"]\nfail-level = "error"\n'
+                 '[lint.per-file-ignores]\n"house/*.rules" = ["W4"]\n')
+    table = {"lint": {"select": ["W"], "fail-level": "error", "per-file-ignores": {"house/*.rules": ["W4"]}}}
+    assert structure_plain(table, ConfigTable) == converter().structure(table, ConfigTable)
+    assert structure_plain({"lint": {"select": "W"}}, ConfigTable) is None  # a string, not a list: the converter's
+    assert structure_plain({"lnit": {}}, ConfigTable) is None
+    code = ("import sys; from pathlib import Path; from warbook.dsl.config import load_config; "
+            f"c, p = load_config(Path({str(path)!r})); assert c.select == ('W',) and not p, p; "
+            "assert 'cattrs' not in sys.modules, 'cattrs imported'")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
 
 
 @settings(max_examples=60, deadline=None)
