@@ -1,5 +1,5 @@
 """Fire at range: which cells a unit may fire at, nearer than its range, past its combat's
-``minimum range``, along a clear line of fire (a combat's ``line of fire blocked by …``).
+``fires at least N hexes away``, along a clear line of fire (a combat's ``line of fire blocked by …``).
 
 The line of fire from one cell to another is the line between their centres
 (``grid.hex_lines``, ``grid.square_lines``), drawn twice with the usual epsilon nudge, one
@@ -18,6 +18,7 @@ from __future__ import annotations
 from .board import Board
 from .cells import cell_selectors, within
 from .context import Context
+from .rules import Rules
 from . import grid
 
 
@@ -39,35 +40,35 @@ def _edge_blocks(board: Board, a: str, b: str, names: frozenset[str]) -> str | N
     return None
 
 
-def _drawing_blocked(ctx: Context, line: list[str], names: frozenset[str]) -> str | None:
-    selectors = cell_selectors(ctx.rules, ctx.board)
+def _drawing_blocked(rules: Rules, board: Board, line: list[str], names: frozenset[str]) -> str | None:
+    selectors = cell_selectors(rules, board)
     for cell in line[1:-1]:
         found = selectors.get(cell, frozenset()) & names
         if found:
             return f"{cell} holds {sorted(found)[0]}"
     for a, b in zip(line, line[1:]):
-        why = _edge_blocks(ctx.board, a, b, names)
+        why = _edge_blocks(board, a, b, names)
         if why is not None:
             return why
     return None
 
 
-def line_blocked(ctx: Context, names: tuple[str, ...], a: str, b: str) -> str | None:
+def line_blocked(rules: Rules, board: Board, names: tuple[str, ...], a: str, b: str) -> str | None:
     """Why no clear line of fire runs from ``a`` to ``b`` past cells and edges ``names`` select
     (``None``: a clear line; module docstring)."""
     if not names or a == b:
         return None
     wanted = frozenset(names)
-    one, two = lines_between(ctx.board, a, b)
+    one, two = lines_between(board, a, b)
     for x, y in zip(one, two):  # where the drawings part, the line runs along the edge between them
         if x != y:
-            why = _edge_blocks(ctx.board, x, y, wanted)
+            why = _edge_blocks(board, x, y, wanted)
             if why is not None:
                 return why
-    first = _drawing_blocked(ctx, one, wanted)
+    first = _drawing_blocked(rules, board, one, wanted)
     if first is None or one == two:
         return first
-    second = _drawing_blocked(ctx, two, wanted)
+    second = _drawing_blocked(rules, board, two, wanted)
     return None if second is None else first if first == second else f"{first} and {second}"
 
 
@@ -77,4 +78,4 @@ def cells_in_range(ctx: Context, cell: str, reach: int, minimum: int, blocked_by
     minimum below 1 counts as 1) with a clear line of fire from it, in id order."""
     low = max(minimum, 1)
     return sorted(c for c, d in within(ctx.board, [cell], reach).items()
-                  if d >= low and c in among and line_blocked(ctx, blocked_by, cell, c) is None)
+                  if d >= low and c in among and line_blocked(ctx.rules, ctx.board, blocked_by, cell, c) is None)

@@ -149,7 +149,7 @@ class AttackModel:
 
 
 def _attack_model(decl: Declaration) -> AttackModel:
-    minimum = next((p for p in decl.all("minimum") if p.has("odds")), None)
+    minimum = decl.first("minimum")
     mandatory = decl.all("mandatory")
     return AttackModel(decl.has("each"), minimum.get("odds") if minimum is not None else None, decl.has("any"),
                        any(p.has("zones") for p in mandatory), any(p.has("adjacent") for p in mandatory),
@@ -159,7 +159,7 @@ def _attack_model(decl: Declaration) -> AttackModel:
 @frozen
 class RangeFire:
     """How far, and across what, a unit fires at range (``do bombard``, supporting fire): the
-    combat's ``minimum range`` and ``line of fire blocked by`` lines (``interpreter.line_of_fire``)."""
+    combat's ``fires at least N hexes away`` and ``line of fire blocked by`` lines (``interpreter.line_of_fire``)."""
 
     minimum: int = 0
     """The nearest a target may be, in hexes (0 or 1: any cell in range)."""
@@ -170,7 +170,7 @@ class RangeFire:
 
 
 def _range_fire(decl: Declaration) -> RangeFire:
-    minimum = next((p for p in decl.all("minimum") if p.has("range")), None)
+    minimum = decl.first("fires")
     blocked = decl.first("line")
     return RangeFire(int(minimum.get("hexes")) if minimum is not None else 0,
                      as_names(blocked.get("where")) if blocked is not None else (), minimum, blocked)

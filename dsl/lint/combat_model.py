@@ -37,7 +37,7 @@ def minimum_odds_never_read(rb: Rulebook) -> Iterator[Diagnostic]:
     Use instead: drop the line, or compare odds.
     """
     for combat in rb.of_kind("combat"):
-        line = next((p for p in combat.all("minimum") if p.has("odds")), None)
+        line = combat.first("minimum")
         if line is None:
             continue
         compare = combat.first("compare")
@@ -138,7 +138,7 @@ def combat_model_never_fought(rb: Rulebook) -> Iterator[Diagnostic]:
         if combat.name in fought:
             continue
         for line in combat.properties:
-            if line.name in _MODEL_LINES and not (line.name == "minimum" and line.has("range")):
+            if line.name in _MODEL_LINES:
                 yield diagnostic("E232", line.span, f"combat {combat.name!r}: '{line.text}' says what 'do fight' "
                                  f"offers, but no 'do fight {combat.name}' fights it",
                                  f"add 'do fight {combat.name}' to a phase, or drop the line")
@@ -170,14 +170,14 @@ def locking_zone_passable(rb: Rulebook) -> Iterator[Diagnostic]:
                              "a unit may pass through it", "add 'stops movement'")
 
 
-_RANGE_LINES = ("line", "supporting")
-"""The first words of the combat lines only fire at range reads (with ``minimum range``)."""
+_RANGE_LINES = ("fires", "line", "supporting")
+"""The first words of the combat lines only fire at range reads."""
 
 
 @check("E240", "range-fire-without-range-factor")
 def range_fire_without_range_factor(rb: Rulebook) -> Iterator[Diagnostic]:
     """## What it does
-    Reports `minimum range`, `line of fire blocked by` or `supporting fire from range` on a combat
+    Reports `fires at least N hexes away`, `line of fire blocked by` or `supporting fire from range` on a combat
     with no `range factor`.
 
     ## Why is this bad?
@@ -187,7 +187,7 @@ def range_fire_without_range_factor(rb: Rulebook) -> Iterator[Diagnostic]:
     ## Example
     ```
     combat shelling {
-        minimum range 2 hexes
+        fires at least 2 hexes away
     }
     ```
     Use instead: add `range factor FACTOR`, or drop the line.
@@ -196,7 +196,7 @@ def range_fire_without_range_factor(rb: Rulebook) -> Iterator[Diagnostic]:
         if combat.has("range"):
             continue
         for line in combat.properties:
-            if line.name in _RANGE_LINES or (line.name == "minimum" and line.has("range")):
+            if line.name in _RANGE_LINES:
                 yield diagnostic("E240", line.span, f"combat {combat.name!r}: '{line.text}' is about fire at range, "
                                  "but the combat has no 'range factor'", "add 'range factor FACTOR', or drop the line")
 

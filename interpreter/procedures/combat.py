@@ -267,7 +267,7 @@ def _reach(ctx: Context, combat: CombatRule, unit: Unit) -> tuple[list[str], boo
         return [], False
     reach = unit_factor(ctx, unit, combat_factor(combat, "range"))
     flies = False
-    if reach is not None and combat.range_fire != RangeFire():  # `minimum range`, `line of fire blocked by`
+    if reach is not None and combat.range_fire != RangeFire():  # `fires at least N hexes away`, `line of fire blocked by`
         occupied = {u.location for u in ctx.state.units if u.side != unit.side and u.on_map}
         fire = combat.range_fire
         cells = cells_in_range(ctx, unit.location, int(reach), fire.minimum, fire.blocked_by, occupied)

@@ -1,7 +1,7 @@
 """Supporting fire from range in ``do fight`` (a combat's ``supporting fire from range``).
 
-A unit that could bombard a hex (the combat's ``range factor``, ``minimum range`` and ``line of
-fire blocked by``: ``interpreter.line_of_fire``), not adjacent to it, may add its attack factor
+A unit that could bombard a hex (the combat's ``range factor``, ``fires at least N hexes away`` and
+``line of fire blocked by``: ``interpreter.line_of_fire``), not adjacent to it, may add its attack factor
 to an assault on it: each group of attackers ``fight`` offers is offered again with the units
 that may support it, all of them (with ``any combination of attackers``, every group of them),
 before the combat's ``minimum odds`` drops those below them.  A supporting unit has attacked for the phase; results
