@@ -364,6 +364,11 @@ _add(_kind(
      "factor to the attack; results against the attackers leave it unharmed, and it has attacked for the "
      "phase. Each attack offered is also offered with every unit that may support it (with `any combination "
      "of attackers`, with every group of them)."),
+    ("one attack on several hexes", "`do fight` also offers one attack against two or more hexes holding enemy "
+     "counters (`attack CELL CELL… with ID…`), by units each adjacent to every one of them (all of them, or "
+     "a leading unit alone; with `any combination of attackers`, every group holding a leading unit): the "
+     "attackers' total against the defenders' total, each defender's terrain its own, the column shifts of "
+     "the hex best for the defender, the result applied to all of them."),
 ))
 _add(_kind(
     "status", "A state a combat result puts units in (disrupted, disorganised): what it forbids, the factors "

@@ -146,6 +146,9 @@ class AttackModel:
     supporting_fire: bool = False
     """``supporting fire from range``: units in range, not adjacent, may add their attack factor to an
     attack and are unharmed by its results."""
+    several_hexes: bool = False
+    """``one attack on several hexes``: one combat against several adjacent hexes, every attacker
+    adjacent to each of them."""
 
 
 def _attack_model(decl: Declaration) -> AttackModel:
@@ -153,7 +156,7 @@ def _attack_model(decl: Declaration) -> AttackModel:
     mandatory = decl.all("mandatory")
     return AttackModel(decl.has("each"), minimum.get("odds") if minimum is not None else None, decl.has("any"),
                        any(p.has("zones") for p in mandatory), any(p.has("adjacent") for p in mandatory),
-                       decl.has("attacks"), decl.has("supporting"))
+                       decl.has("attacks"), decl.has("supporting"), decl.has("one"))
 
 
 @frozen

@@ -302,6 +302,9 @@ def attack_options(ctx: Context, combat: CombatRule, side: str, leaders: list[Un
         if model.minimum_odds is not None:
             groups = [g for g in groups if odds_allowed(ctx, combat, g, cell, side)]
         options.extend(Action("attack", (cell, "with", *g)) for g in groups)
+    if model.several_hexes:  # (imported here: several_hexes reads this module)
+        from .several_hexes import several_hex_attacks
+        options.extend(several_hex_attacks(ctx, combat, side, leaders, mine))
     must = obligations(ctx, combat, side, mine, able) if model.from_zones or model.on_adjacent else []
     bound = {u for u in must if u in mine}
     for cell in (c for c in must if c not in mine):
