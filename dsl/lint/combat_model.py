@@ -13,7 +13,7 @@ from ..diagnostics import Diagnostic, diagnostic
 from ..model import Rulebook
 from . import check
 
-_MODEL_LINES = ("each", "minimum", "any", "mandatory", "attacks", "supporting")
+_MODEL_LINES = ("each", "minimum", "any", "mandatory", "attacks", "supporting", "one")
 """The first words of the combat lines that only ``do fight`` reads."""
 
 
@@ -107,8 +107,8 @@ def mandatory_adjacent_not_adjacent(rb: Rulebook) -> Iterator[Diagnostic]:
 def combat_model_never_fought(rb: Rulebook) -> Iterator[Diagnostic]:
     """## What it does
     Reports `each defender attacked once per phase`, `minimum odds`, `any combination of
-    attackers`, `mandatory attack …`, `attacks declared before any is resolved` or `supporting
-    fire from range` on a combat
+    attackers`, `mandatory attack …`, `attacks declared before any is resolved`, `supporting
+    fire from range` or `one attack on several hexes` on a combat
     that no `do fight COMBAT` line fights.
 
     ## Why is this bad?
@@ -201,14 +201,16 @@ def range_fire_without_range_factor(rb: Rulebook) -> Iterator[Diagnostic]:
                                  "but the combat has no 'range factor'", "add 'range factor FACTOR', or drop the line")
 
 
-@check("E241", "supporting-fire-not-adjacent")
-def supporting_fire_not_adjacent(rb: Rulebook) -> Iterator[Diagnostic]:
+@check("E241", "assault-line-not-adjacent")
+def assault_line_not_adjacent(rb: Rulebook) -> Iterator[Diagnostic]:
     """## What it does
-    Reports `supporting fire from range` on a combat that is not `adjacent`.
+    Reports `supporting fire from range` or `one attack on several hexes` on a combat that is not
+    `adjacent`.
 
     ## Why is this bad?
-    Supporting fire adds to an assault on an adjacent hex; a combat fought in the attackers' own
-    cell has no such assault, and no unit "not adjacent" to it to support it.
+    Both are about assaults on adjacent hexes: supporting fire adds to one from a unit not adjacent,
+    an attack on several hexes is one on every hex next to its attackers.  A combat fought in the
+    attackers' own cell has neither.
 
     ## Example
     ```
@@ -220,7 +222,9 @@ def supporting_fire_not_adjacent(rb: Rulebook) -> Iterator[Diagnostic]:
     Use instead: add `adjacent`, or drop the line.
     """
     for combat in rb.of_kind("combat"):
-        line = combat.first("supporting")
-        if line is not None and not combat.has("adjacent"):
-            yield diagnostic("E241", line.span, f"combat {combat.name!r} has supporting fire from range, but it is "
-                             "not 'adjacent': it fights in the attackers' own cell", "add 'adjacent', or drop the line")
+        if combat.has("adjacent"):
+            continue
+        for line in (*combat.all("supporting"), *combat.all("one")):
+            yield diagnostic("E241", line.span, f"combat {combat.name!r}: '{line.text}' is about assaults on adjacent "
+                             "hexes, but the combat is not 'adjacent': it fights in the attackers' own cell",
+                             "add 'adjacent', or drop the line")
