@@ -14,8 +14,8 @@ from pathlib import Path
 
 from attrs import evolve
 
-from driving import do_call, drive, options, run_cli
-from gallery import at_position, greedy_game, random_games_replay_alike, scenario_fixture
+from driving import do_call, drive, run_cli
+from gallery import at_position, fixed_roll, greedy_game, offered, random_games_replay_alike, scenario_fixture
 from warbook.dsl.compiled.combat import RangeFire
 from warbook.interpreter.board import board_from_text
 from warbook.interpreter.line_of_fire import line_blocked, lines_between
@@ -26,18 +26,6 @@ HERE = Path(__file__).parent
 SCENARIO = HERE / "range_fire.toml"
 scenario = scenario_fixture(SCENARIO)
 BLOCKING = ("woods", "wall")
-
-
-def offered(decision) -> set[str]:
-    found = options(decision)
-    assert len(set(found)) == len(found)  # none offered twice
-    return set(found)
-
-
-def fixed_roll(monkeypatch, value: int) -> None:
-    from warbook.interpreter import rng
-
-    monkeypatch.setattr(rng, "roll", lambda seed, n, faces, count=1: value)
 
 
 # --- the line between two centres ---------------------------------------------------------------------
@@ -199,3 +187,19 @@ def test_play_narrates_the_fire(capsys):
     code, out, _ = run_cli(capsys, "play", str(SCENARIO), "--seed", "1")
     # Turn 1: the guns at 0101 (B1) join the infantry's assault on 0102, supported by the other guns.
     assert code == 0 and "  B1 Guns, B3 Infantry attack 0102, supported by B2 Guns\n" in out and "Result:" in out
+
+
+def test_a_declared_attack_keeps_its_support(scenario, monkeypatch):
+    fixed_roll(monkeypatch, 1)  # DE
+    ctx = at_position(scenario, "assault", RIFLES, INFANTRY, G1, G2)
+    assault = ctx.rules.combats["assault"]
+    ctx.rules.combats["assault"] = evolve(assault, model=evolve(assault.model, declared=True))
+    try:
+        fight(ctx, "assault", ["attack 0302 with B1 G1 G2", "done"])  # (then red declares none)
+    finally:
+        ctx.rules.combats["assault"] = assault
+    said = [e["text"] for e in ctx.events if e["type"] == "event"]
+    # Declared with its support, then resolved with it: 7 against 2.
+    assert "B1 Infantry will attack 0302, supported by G1 Guns, G2 Guns" in said
+    assert "B1 Infantry attack 0302, supported by G1 Guns, G2 Guns" in said
+    assert any("attack 7 against defence 2 at 3:1" in s for s in said)

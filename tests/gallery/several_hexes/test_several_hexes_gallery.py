@@ -10,8 +10,8 @@ red hexes) only.
 
 from pathlib import Path
 
-from driving import do_call, drive, options, run_cli
-from gallery import at_position, greedy_game, random_games_replay_alike, scenario_fixture
+from driving import do_call, drive, run_cli
+from gallery import at_position, fixed_roll, greedy_game, offered, random_games_replay_alike, scenario_fixture
 from warbook.interpreter.procedures import PROCEDURES
 from warbook.interpreter.state import Unit
 
@@ -21,18 +21,6 @@ scenario = scenario_fixture(SCENARIO)
 
 REDS = (Unit("R1", "rifles", "red", "0302"), Unit("R2", "rifles", "red", "0303"), Unit("R3", "rifles", "red", "0103"))
 B1, B2 = Unit("B1", "infantry", "blue", "0202"), Unit("B2", "infantry", "blue", "0301")
-
-
-def offered(decision) -> set[str]:
-    found = options(decision)
-    assert len(set(found)) == len(found)  # none offered twice
-    return set(found)
-
-
-def fixed_roll(monkeypatch, value: int) -> None:
-    from warbook.interpreter import rng
-
-    monkeypatch.setattr(rng, "roll", lambda seed, n, faces, count=1: value)
 
 
 def flow(ctx, combat: str):
@@ -103,3 +91,27 @@ def test_random_games_play_to_the_end_and_replay_alike():
 def test_greedy_games_play_to_the_end():
     for seed in (1, 2):
         assert greedy_game(SCENARIO, seed).is_over()
+
+
+def test_play_narrates_an_attack_on_two_hexes(capsys):
+    code, out, _ = run_cli(capsys, "play", str(SCENARIO), "--seed", "1")
+    # Two rifles, one in each hex (defence 1 + 1), against the infantry's 3: 3:2, the 1:1 column.
+    assert code == 0 and "  B1 Infantry attack 0201 and 0202\n  Attack on 0201 and 0202: attack 3 against " \
+        "defence 2 at 1:1: column 1:1\n" in out and "Result:" in out
+
+
+def test_a_declared_attack_on_two_hexes_is_resolved_against_both(scenario, monkeypatch):
+    from attrs import evolve
+
+    fixed_roll(monkeypatch, 1)  # DE
+    ctx = at_position(scenario, "assault", *REDS[:2], B1)
+    assault = ctx.rules.combats["assault"]
+    ctx.rules.combats["assault"] = evolve(assault, model=evolve(assault.model, declared=True))
+    try:
+        # Red's rifles both touch B1 but declare nothing; then B1 may advance into each hex in turn.
+        drive(flow(ctx, "assault"), ["attack 0302 0303 with B1", "done", "done", "done"])
+    finally:
+        ctx.rules.combats["assault"] = assault
+    said = [e["text"] for e in ctx.events if e["type"] == "event"]
+    assert "B1 Infantry will attack 0302 and 0303" in said and "B1 Infantry attack 0302 and 0303" in said
+    assert [ctx.state.unit(i).location for i in ("R1", "R2")] == [ctx.rules.eliminated_box] * 2
