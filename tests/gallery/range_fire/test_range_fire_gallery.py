@@ -108,6 +108,23 @@ def test_bombard_reaches_from_the_minimum_to_the_range_along_a_clear_line(scenar
     assert offered(decision) == {"bombard 0104 with B1", "bombard 0302 with B1", "done"}
 
 
+def test_perft_every_place_the_guns_may_bombard_a_hex_from(scenario):
+    cells = [f"{c:02d}{r:02d}" for c in range(1, 7) for r in range(1, 5) if (c, r) != (3, 2)]
+    firing = []
+    for cell in cells:
+        ctx = at_position(scenario, "barrage", Unit("B1", "guns", "blue", cell), Unit("R1", "rifles", "red", "0302"))
+        decision = next(PROCEDURES["bombard"](ctx, do_call(ctx.rules, "bombard", "barrage")), None)
+        if decision is not None and "bombard 0302 with B1" in offered(decision):
+            firing.append(cell)
+    # By hand, of the 23 hexes: the 6 next to 0302 are below the minimum range; every other is at
+    # most 4 away (0604: 4).  Of those 17, three have no clear line: 0103 (through the centre of
+    # the woods), 0104 (its line holds 0203, then 0202: the point ⅔ of the way, (3.5, 2.67√3), is
+    # nearest 0202's centre) and 0502 (along the walled hexside 0401|0402).  0102 and 0203 run
+    # along a hexside of the woods with a clear hex on the other side; 0403 along 0303|0402.
+    assert firing == ["0101", "0102", "0203", "0204", "0304", "0403", "0404", "0501", "0503", "0504",
+                      "0601", "0602", "0603", "0604"]
+
+
 def test_without_the_lines_every_cell_up_to_the_range(scenario):
     ctx = at_position(scenario, "barrage", GUNS, *REDS)
     barrage = ctx.rules.combats["barrage"]
