@@ -298,6 +298,9 @@ RULES: tuple[CodeInfo, ...] = (
     # lasting side states: checks in dsl/lint/control.py
     CodeInfo("E235", "state-condition-with-moment"),
     CodeInfo("E236", "state-without-condition"),
+    # fire at range (a minimum range, line of fire, supporting fire), attacks on several hexes: checks in dsl/lint/combat_model.py
+    CodeInfo("E240", "range-fire-without-range-factor"),
+    CodeInfo("E241", "assault-line-not-adjacent"),
     # E3 sequence of play: dsl/build.py, dsl/loader.py; checks in dsl/lint/sequence.py
     CodeInfo("E301", "unknown-procedure", """
         ## What it does

@@ -351,6 +351,24 @@ _add(_kind(
      "attacked, could be attacked) at the minimum odds.", "repeat"),
     ("attacks declared before any is resolved", "`do fight`: a side declares all its attacks, then they are "
      "resolved in the order declared (without it each is resolved as it is chosen)."),
+    ("fires at least <hexes:INT> hexes away", "A minimum range: fire at range (`do bombard`, supporting fire) "
+     "reaches no cell nearer than this, from this many hexes up to the unit's `range factor`."),
+    ("line of fire blocked by <where:REF(terrain,tag,feature)>+",
+     "Fire at range needs a clear line: the line between the centres of the firer's and the target's cells, "
+     "drawn with the usual epsilon nudge both ways, is blocked by a cell between them these select (terrain, "
+     "tag, a feature on cells) or a side or corner it crosses holding such a feature; where it runs along a "
+     "hexside (or through a corner) it is blocked when that hexside holds one, or when both cells beside it "
+     "block (the firer has the benefit of a line on the boundary)."),
+    ("supporting fire from range", "`do fight`: a unit with the `range factor`, not adjacent to the hex "
+     "attacked and within its range (and at least as far as `fires at least`, along a clear line of fire), may add its attack "
+     "factor to the attack; results against the attackers leave it unharmed, and it has attacked for the "
+     "phase. Each attack offered is also offered with every unit that may support it (with `any combination "
+     "of attackers`, with every group of them)."),
+    ("one attack on several hexes", "`do fight` also offers one attack against two or more hexes holding enemy "
+     "counters (`attack CELL CELL… with ID…`), by units each adjacent to every one of them (all of them, or "
+     "a leading unit alone; with `any combination of attackers`, every group holding a leading unit): the "
+     "attackers' total against the defenders' total, each defender's terrain its own, the column shifts of "
+     "the hex best for the defender, the result applied to all of them."),
 ))
 _add(_kind(
     "status", "A state a combat result puts units in (disrupted, disorganised): what it forbids, the factors "

@@ -133,6 +133,7 @@ def combat_strength(ctx: Context, combat_decl: CombatRule, attackers: Iterable[U
     defence_factor = combat_decl.defence_factor
     multiplies = (not ignore_terrain and combat_decl.terrain == "multiplies" and cell is not None
                   and cell in ctx.board.graph)
+    own = multiplies and len(defended_cells(ctx, defenders)) > 1  # one attack on several hexes: each its own
     defence = Fraction(0)
     for unit in defenders:
         value = unit_factor(ctx, unit, defence_factor)
@@ -140,10 +141,16 @@ def combat_strength(ctx: Context, combat_decl: CombatRule, attackers: Iterable[U
             continue
         value *= multiplied.get(("defence", unit.id), 1)
         if multiplies:
-            value *= ctx.rules.terrain_defence(ctx.board.terrain(cell), ctx.rules.unit_type(unit.type),
-                                               ctx.board.tags(cell))
+            where = unit.location if own and unit.location in ctx.board.graph else cell
+            value *= ctx.rules.terrain_defence(ctx.board.terrain(where), ctx.rules.unit_type(unit.type),
+                                               ctx.board.tags(where))
         defence += value
     return attack, defence
+
+
+def defended_cells(ctx: Context, defenders: Iterable[Unit]) -> list[str]:
+    """The map cells the defenders stand in, in id order (several: ``one attack on several hexes``)."""
+    return sorted({u.location for u in defenders if u.location in ctx.board.graph})
 
 
 def _best(ctx: Context, units: Iterable[Unit], factor: str) -> Fraction | None:
@@ -272,8 +279,15 @@ def find_column(ctx: Context, combat: CombatRule, attackers: Sequence[Unit], def
     if fixed_odds is None and combat.fixed_odds is not None:
         fixed_odds = combat.fixed_odds
     base, edge = base_column(view, attack, defence, fixed_odds)
-    shifts = tuple(column_shifts(ctx, combat, view, attackers, defenders, cell, attacker_side, ignore_terrain,
-                                 defending_side))
+    cells = defended_cells(ctx, defenders)
+    if len(cells) > 1:  # one attack on several hexes: each hex's shifts, the set best for the defender
+        better = better_direction(view)
+        shifts = min((tuple(column_shifts(ctx, combat, view, attackers, defenders, c, attacker_side, ignore_terrain,
+                                          defending_side)) for c in cells),
+                     key=lambda found: sum(n for n, _ in found) * better)
+    else:
+        shifts = tuple(column_shifts(ctx, combat, view, attackers, defenders, cell, attacker_side, ignore_terrain,
+                                     defending_side))
     index, edge = shifted_column(view, base, edge, sum(s for s, _ in shifts))
     return CombatColumn(view, index, attack, defence, base, shifts, edge)
 

@@ -84,3 +84,81 @@ def square_neighbours(column: int, row: int) -> list[tuple[tuple[int, int], str]
 def square_distance(a: tuple[int, int], b: tuple[int, int]) -> int:
     """Squares between two cells when diagonal steps are allowed (Chebyshev distance)."""
     return max(abs(a[0] - b[0]), abs(a[1] - b[1]))
+
+
+# --- lines between centres (line of fire) ---------------------------------------------------------------
+
+_NUDGE = (1e-6, 2e-6, -3e-6)
+"""The usual epsilon nudge of hex line drawing: moved this way (or the opposite way) a point on a
+hexside lies inside one of the two hexes, never on the boundary."""
+
+
+def _uncube(x: int, z: int) -> tuple[int, int]:
+    return x, z + (x + (x & 1)) // 2
+
+
+def _round_cube(x: float, y: float, z: float) -> tuple[int, int, int]:
+    rx, ry, rz = round(x), round(y), round(z)
+    dx, dy, dz = abs(rx - x), abs(ry - y), abs(rz - z)
+    if dx > dy and dx > dz:
+        rx = -ry - rz
+    elif dy > dz:
+        ry = -rx - rz
+    else:
+        rz = -rx - ry
+    return rx, ry, rz
+
+
+def hex_lines(a: tuple[int, int], b: tuple[int, int], low: str = "even") -> tuple[list[tuple[int, int]], ...]:
+    """The hexes the line between the centres of ``a`` and ``b`` passes through, drawn twice: with the
+    epsilon nudge one way and the other.  The two differ only where the line runs along a hexside
+    (each then holds one of the two hexes beside it); elsewhere they are the same hexes.
+
+    >>> hex_lines((1, 1), (1, 3))[0]
+    [(1, 1), (1, 2), (1, 3)]
+    >>> [line[1] for line in hex_lines((1, 2), (3, 2))]  # along the hexside between 0201 and 0202
+    [(2, 1), (2, 2)]
+    """
+    shift = low == "odd"
+    ac, bc = _cube(a[0] + shift, a[1]), _cube(b[0] + shift, b[1])
+    steps = hex_distance(a, b, low)
+    out = []
+    for sign in (1, -1):
+        line = []
+        for i in range(steps + 1):
+            t = i / steps if steps else 0.0
+            x, _, z = _round_cube(*(ac[k] + (bc[k] - ac[k]) * t + sign * _NUDGE[k] for k in range(3)))
+            column, row = _uncube(x, z)
+            line.append((column - shift, row))
+        out.append(line)
+    return tuple(out)
+
+
+def square_lines(a: tuple[int, int], b: tuple[int, int]) -> tuple[list[tuple[int, int]], ...]:
+    """The squares the line between the centres of ``a`` and ``b`` passes through, drawn twice: where
+    it passes exactly through a corner, one line steps across the column first, the other across
+    the row (each holds one of the two squares beside the corner); elsewhere they are the same.
+
+    >>> square_lines((1, 1), (3, 2))[0]
+    [(1, 1), (2, 1), (2, 2), (3, 2)]
+    >>> [line[1] for line in square_lines((1, 1), (2, 2))]
+    [(2, 1), (1, 2)]
+    """
+    from fractions import Fraction
+
+    dc, dr = b[0] - a[0], b[1] - a[1]
+    # The times (0..1 along the line) it crosses a column boundary and a row boundary.
+    crossings = [(Fraction(2 * k + 1, 2 * abs(dc)), "c") for k in range(abs(dc))] + \
+        [(Fraction(2 * k + 1, 2 * abs(dr)), "r") for k in range(abs(dr))]
+    out = []
+    for first in ("c", "r"):
+        column, row = a
+        line = [a]
+        for _, axis in sorted(crossings, key=lambda c: (c[0], c[1] != first)):
+            if axis == "c":
+                column += 1 if dc > 0 else -1
+            else:
+                row += 1 if dr > 0 else -1
+            line.append((column, row))
+        out.append(line)
+    return tuple(out)

@@ -66,19 +66,22 @@ from .state import Unit
 
 def resolve(ctx: Context, combat_name: str, attackers: Sequence[Unit], defenders: Sequence[Unit], *, reason: str,
             attacker_side: str, roll_modifier: int = 0, fixed_odds: Odds | None = None,
-            ignore_terrain: bool = False, strength: Fraction | None = None, battle: Battle | None = None) -> Flow:
+            ignore_terrain: bool = False, strength: Fraction | None = None, battle: Battle | None = None,
+            support: Sequence[Unit] = ()) -> Flow:
     """Fight one combat: reveal, total, find the column, roll, and carry out the result.
 
     ``strength`` replaces the attackers' total (an ``attack … with N`` effect).  ``battle``: one
     side's fire in a round of a battle (``Battle``); ``attacker_side`` is then the firing side.
+    ``support``: units adding their attack factor from range, whom no result touches.
     Returns a ``CombatOutcome``.
     """
     combat = ctx.rules.combats.get(combat_name)
     if combat is None:
         raise KeyError(f"no combat {combat_name!r}")
     attackers, defenders = current_units(ctx, attackers), current_units(ctx, defenders)
+    support = current_units(ctx, support)
     cell = defenders[0].location if defenders else None
-    reveal_all(ctx, [*attackers, *defenders])
+    reveal_all(ctx, [*attackers, *support, *defenders])
     for dummy in (d for d in defenders if d.dummy):
         eliminate(ctx, dummy, f"{reason}: a dummy has no defence")
     defenders = [d for d in current_units(ctx, defenders) if not d.dummy]
@@ -86,7 +89,7 @@ def resolve(ctx: Context, combat_name: str, attackers: Sequence[Unit], defenders
     if not defenders:
         ctx.say(f"{reason}: no real unit defends {cell}; nothing is rolled", kind="combat", cell=cell)
         return CombatOutcome(None, None, None, None, Fraction(0), Fraction(0))
-    column = find_column(ctx, combat, attackers, defenders, attacker_side=attacker_side, fixed_odds=fixed_odds,
+    column = find_column(ctx, combat, [*attackers, *support], defenders, attacker_side=attacker_side, fixed_odds=fixed_odds,
                          ignore_terrain=ignore_terrain, strength=strength,
                          defending_side=battle.defending_side if battle is not None else None)
     view = column.view

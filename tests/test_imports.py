@@ -48,6 +48,7 @@ LAYERS = {
     "mechanics": ("costs", "zones", "stacking", "situation", "cells", "world", "pathfinding", "movement", "tracing", "condition_lines", "conditions",
                   "combat",
                   "columns", "odds",
+                  "line_of_fire",
                   "advance",
                   "status_effects",
                   "combat_effects", "effects", "results", "steps", "step_effects", "retreats", "resource_effects", "event_effects",

@@ -143,6 +143,12 @@ class AttackModel:
     """``mandatory attack on adjacent enemies``."""
     declared: bool = False
     """``attacks declared before any is resolved`` (without it each attack is resolved as chosen)."""
+    supporting_fire: bool = False
+    """``supporting fire from range``: units in range, not adjacent, may add their attack factor to an
+    attack and are unharmed by its results."""
+    several_hexes: bool = False
+    """``one attack on several hexes``: one combat against several adjacent hexes, every attacker
+    adjacent to each of them."""
 
 
 def _attack_model(decl: Declaration) -> AttackModel:
@@ -150,7 +156,27 @@ def _attack_model(decl: Declaration) -> AttackModel:
     mandatory = decl.all("mandatory")
     return AttackModel(decl.has("each"), minimum.get("odds") if minimum is not None else None, decl.has("any"),
                        any(p.has("zones") for p in mandatory), any(p.has("adjacent") for p in mandatory),
-                       decl.has("attacks"))
+                       decl.has("attacks"), decl.has("supporting"), decl.has("one"))
+
+
+@frozen
+class RangeFire:
+    """How far, and across what, a unit fires at range (``do bombard``, supporting fire): the
+    combat's ``fires at least N hexes away`` and ``line of fire blocked by`` lines (``interpreter.line_of_fire``)."""
+
+    minimum: int = 0
+    """The nearest a target may be, in hexes (0 or 1: any cell in range)."""
+    blocked_by: tuple[str, ...] = ()
+    """Terrains and features that block a line of fire (empty: every line is clear)."""
+    minimum_source: Property | None = field(default=None, repr=False)
+    blocked_source: Property | None = field(default=None, repr=False)
+
+
+def _range_fire(decl: Declaration) -> RangeFire:
+    minimum = decl.first("fires")
+    blocked = decl.first("line")
+    return RangeFire(int(minimum.get("hexes")) if minimum is not None else 0,
+                     as_names(blocked.get("where")) if blocked is not None else (), minimum, blocked)
 
 
 @frozen
@@ -196,6 +222,7 @@ class CombatRule:
     model: AttackModel = AttackModel()
     strengths: tuple[StrengthLine, ...] = ()
     """The ``strength attack|defence MULT … when …`` lines, in order."""
+    range_fire: RangeFire = RangeFire()
 
     @property
     def ties_to_attacker(self) -> bool:
@@ -251,4 +278,5 @@ def compile_combat(decl: Declaration, names: Names) -> CombatRule:
         model=_attack_model(decl),
         strengths=tuple(StrengthLine("attack" if p.words[1].text == "attack" else "defence", p.get("multiplier"),
                                      as_names(p.get("who")), *_condition(p, names), p) for p in decl.all("strength")),
+        range_fire=_range_fire(decl),
     )

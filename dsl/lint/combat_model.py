@@ -1,5 +1,5 @@
-"""Checks of a combat's model lines, what ``do fight`` offers (E230-E233), and of a locking
-zone of control (W515).
+"""Checks of a combat's model lines, what ``do fight`` offers (E230-E233), of its fire at range
+(E240, E241), and of a locking zone of control (W515).
 
 Limits: E232 reads the sequence's ``do fight COMBAT`` lines by their words; it does not follow
 scenario overlays that add phases.
@@ -13,7 +13,7 @@ from ..diagnostics import Diagnostic, diagnostic
 from ..model import Rulebook
 from . import check
 
-_MODEL_LINES = ("each", "minimum", "any", "mandatory", "attacks")
+_MODEL_LINES = ("each", "minimum", "any", "mandatory", "attacks", "supporting", "one")
 """The first words of the combat lines that only ``do fight`` reads."""
 
 
@@ -107,7 +107,8 @@ def mandatory_adjacent_not_adjacent(rb: Rulebook) -> Iterator[Diagnostic]:
 def combat_model_never_fought(rb: Rulebook) -> Iterator[Diagnostic]:
     """## What it does
     Reports `each defender attacked once per phase`, `minimum odds`, `any combination of
-    attackers`, `mandatory attack …` or `attacks declared before any is resolved` on a combat
+    attackers`, `mandatory attack …`, `attacks declared before any is resolved`, `supporting
+    fire from range` or `one attack on several hexes` on a combat
     that no `do fight COMBAT` line fights.
 
     ## Why is this bad?
@@ -167,3 +168,63 @@ def locking_zone_passable(rb: Rulebook) -> Iterator[Diagnostic]:
         if line is not None and not zone.has("stops"):
             yield diagnostic("W515", line.span, f"zone {zone.name!r} locks units in it but does not stop movement: "
                              "a unit may pass through it", "add 'stops movement'")
+
+
+_RANGE_LINES = ("fires", "line", "supporting")
+"""The first words of the combat lines only fire at range reads."""
+
+
+@check("E240", "range-fire-without-range-factor")
+def range_fire_without_range_factor(rb: Rulebook) -> Iterator[Diagnostic]:
+    """## What it does
+    Reports `fires at least N hexes away`, `line of fire blocked by` or `supporting fire from range` on a combat
+    with no `range factor`.
+
+    ## Why is this bad?
+    Only a unit with the combat's range factor fires at range: without one no unit ever does, and
+    the line is never read (an aircraft bombarding with `unlimited distance` flies to its target).
+
+    ## Example
+    ```
+    combat shelling {
+        fires at least 2 hexes away
+    }
+    ```
+    Use instead: add `range factor FACTOR`, or drop the line.
+    """
+    for combat in rb.of_kind("combat"):
+        if combat.has("range"):
+            continue
+        for line in combat.properties:
+            if line.name in _RANGE_LINES:
+                yield diagnostic("E240", line.span, f"combat {combat.name!r}: '{line.text}' is about fire at range, "
+                                 "but the combat has no 'range factor'", "add 'range factor FACTOR', or drop the line")
+
+
+@check("E241", "assault-line-not-adjacent")
+def assault_line_not_adjacent(rb: Rulebook) -> Iterator[Diagnostic]:
+    """## What it does
+    Reports `supporting fire from range` or `one attack on several hexes` on a combat that is not
+    `adjacent`.
+
+    ## Why is this bad?
+    Both are about assaults on adjacent hexes: supporting fire adds to one from a unit not adjacent,
+    an attack on several hexes is one on every hex next to its attackers.  A combat fought in the
+    attackers' own cell has neither.
+
+    ## Example
+    ```
+    combat melee {
+        range factor range
+        supporting fire from range
+    }
+    ```
+    Use instead: add `adjacent`, or drop the line.
+    """
+    for combat in rb.of_kind("combat"):
+        if combat.has("adjacent"):
+            continue
+        for line in (*combat.all("supporting"), *combat.all("one")):
+            yield diagnostic("E241", line.span, f"combat {combat.name!r}: '{line.text}' is about assaults on adjacent "
+                             "hexes, but the combat is not 'adjacent': it fights in the attackers' own cell",
+                             "add 'adjacent', or drop the line")

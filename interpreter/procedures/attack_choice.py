@@ -303,11 +303,17 @@ def attack_options(ctx: Context, combat: CombatRule, side: str, leaders: list[Un
             groups = [g for g in _groups(group) if lead.intersection(g)]
         else:
             groups = [group, *([u.id] for u in leaders if cell in mine[u.id])]
+        if model.supporting_fire:  # (imported here: range_support reads this module)
+            from .range_support import support_groups
+            groups = support_groups(ctx, combat, side, cell, groups)
         if model != AttackModel():  # (without model lines a lone unit is offered twice, as before them)
             groups = [g for n, g in enumerate(groups) if g not in groups[:n]]
         if model.minimum_odds is not None:
             groups = [g for g in groups if odds_allowed(ctx, combat, g, cell, side)]
         options.extend(Action("attack", (cell, "with", *g)) for g in groups)
+    if model.several_hexes:  # (imported here: several_hexes reads this module)
+        from .several_hexes import several_hex_attacks
+        options.extend(several_hex_attacks(ctx, combat, side, leaders, mine))
     must = obligations(ctx, combat, side, mine, able) if model.from_zones or model.on_adjacent else []
     bound = {u for u in must if u in mine}
     for cell in (c for c in must if c not in mine):

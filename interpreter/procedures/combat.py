@@ -75,7 +75,7 @@ from fractions import Fraction
 from attrs import evolve, frozen
 
 from ...dsl.effects import Attack, Where
-from ...dsl.compiled.combat import CombatRule
+from ...dsl.compiled.combat import CombatRule, RangeFire
 from ...dsl.compiled.calls import Bombard, Fight, Trigger
 from ...dsl.model import Declaration
 from ...dsl.values import Dice
@@ -89,7 +89,10 @@ from ..context import Context, Flow
 from ..effects import Target, carries_out, reads, sides_for
 from ..event_effects import trigger_moments
 from ..flags import ATTACKED, BOMBARDED, DEFENDED, HELD, TRAP, with_arg
+from ..line_of_fire import cells_in_range
 from . import procedure
+from .range_support import split_support
+from .several_hexes import attacked_cells
 from .attack_choice import (Readiness, attack_cells, attack_options, combat_factor, may_attack_hidden, may_fire,
                             ranking, targets_in, type_facts, why_not_attack)
 from ..results import resolve
@@ -157,32 +160,47 @@ def fight(ctx: Context, call: Fight) -> Flow:
             ctx.say(f"{ctx.label(ctx.state.unit(action.args[0]))} does not attack", kind="combat",
                     unit=action.args[0])
             continue
-        cell, ids = action.args[0], action.args[2:]
+        cells, ids = attacked_cells(action)
+        cell, also = cells[0], cells[1:]  # (``also``: the other hexes of one attack on several hexes)
         _flag(ctx, ids, ATTACKED)
-        attackers = [ctx.state.unit(i) for i in ids]
-        defenders = targets_in(ctx, combat, cell, side)
+        attackers, support = split_support(ctx, combat, cell, [ctx.state.unit(i) for i in ids])
+        defenders = [u for c in cells for u in targets_in(ctx, combat, c, side)]
         if combat.model.defenders_once or combat.model.on_adjacent:
             _flag(ctx, [u.id for u in defenders], DEFENDED)
             defenders = [ctx.state.unit(u.id) for u in defenders]
         if combat.model.declared:
             declared.setdefault(side, []).append(_Declared(cell, {u.id: u.location for u in attackers},
-                                                           tuple(u.id for u in defenders)))
-            ctx.say(f"{', '.join(ctx.label(u) for u in attackers)} will attack {cell}", kind="combat", cell=cell,
-                    units=list(ids), side=side)
+                                                           tuple(u.id for u in defenders),
+                                                           {u.id: u.location for u in support}, also))
+            ctx.say(f"{', '.join(ctx.label(u) for u in attackers)} will attack {_hexes(cells)}"
+                    f"{_supported(ctx, support)}", kind="combat", cell=cell, units=list(ids), side=side)
             continue
-        yield from _attack_on(ctx, combat, side, cell, attackers, defenders)
+        yield from _attack_on(ctx, combat, side, cell, attackers, defenders, support, also)
+
+
+def _hexes(cells: Iterable[str]) -> str:
+    """``0202``, or ``0202 and 0203`` for one attack on several hexes."""
+    return " and ".join(cells)
+
+
+def _supported(ctx: Context, support: list[Unit]) -> str:
+    """The log's words for the units supporting an attack from range (none: nothing)."""
+    return f", supported by {', '.join(ctx.label(u) for u in support)}" if support else ""
 
 
 def _attack_on(ctx: Context, combat: CombatRule, side: str, cell: str, attackers: list[Unit],
-               defenders: list[Unit]) -> Flow:
-    """One attack of ``fight``: its rounds, then the advance after combat."""
-    ctx.say(f"{', '.join(ctx.label(u) for u in attackers)} attack {cell}", kind="attack", cell=cell,
-            units=[u.id for u in attackers], side=side)
+               defenders: list[Unit], support: list[Unit] = (), also: tuple[str, ...] = ()) -> Flow:
+    """One attack of ``fight``: its rounds, then the advance after combat (into each hex attacked,
+    in turn, for an attack on several)."""
+    where = _hexes((cell, *also))
+    ctx.say(f"{', '.join(ctx.label(u) for u in attackers)} attack {where}{_supported(ctx, support)}", kind="attack",
+            cell=cell, units=[u.id for u in (*attackers, *support)], side=side)
     places = {u.id: u.location for u in attackers}
-    retreated = yield from fight_rounds(ctx, combat, attackers, defenders, cell, reason=f"attack on {cell}",
-                                        side=side)
+    retreated = yield from fight_rounds(ctx, combat, attackers, defenders, cell, reason=f"attack on {where}",
+                                        side=side, support=support, also=also)
     if combat.advance is not None:
-        yield from advance_after_combat(ctx, combat, side, places, cell, retreated)
+        for hex_ in (cell, *also):
+            yield from advance_after_combat(ctx, combat, side, places, hex_, retreated)
 
 
 @frozen
@@ -193,6 +211,10 @@ class _Declared:
     cell: str
     places: dict[str, str]
     defenders: tuple[str, ...]
+    support: dict[str, str]
+    """Where each unit supporting the attack from range declared it from."""
+    also: tuple[str, ...] = ()
+    """The other hexes of one attack on several hexes."""
 
 
 def _resolve_declared(ctx: Context, combat: CombatRule, side: str, attacks: list[_Declared]) -> Flow:
@@ -204,12 +226,15 @@ def _resolve_declared(ctx: Context, combat: CombatRule, side: str, attacks: list
         ctx.say(f"{combat.label}: {side} has declared every attack; {said} resolved", kind="combat", side=side)
     for attack in attacks:
         attackers = [u for u in (ctx.state.unit(i) for i in attack.places) if u.location == attack.places[u.id]]
-        defenders = [u for u in (ctx.state.unit(i) for i in attack.defenders) if u.location == attack.cell]
+        defenders = [u for u in (ctx.state.unit(i) for i in attack.defenders)
+                     if u.location == attack.cell or u.location in attack.also]
         if not attackers or not defenders:
-            ctx.say(f"the attack on {attack.cell} is not made: no {'attacker' if not attackers else 'defender'} "
+            ctx.say(f"the attack on {_hexes((attack.cell, *attack.also))} is not made: no "
+                    f"{'attacker' if not attackers else 'defender'} "
                     "is left in place", kind="combat", cell=attack.cell, side=side)
             continue
-        yield from _attack_on(ctx, combat, side, attack.cell, attackers, defenders)
+        support = [u for u in (ctx.state.unit(i) for i in attack.support) if u.location == attack.support[u.id]]
+        yield from _attack_on(ctx, combat, side, attack.cell, attackers, defenders, support, attack.also)
 
 
 DONE = Action("done")
@@ -221,12 +246,15 @@ sides standing round after round must still end (reaching it is logged)."""
 
 
 def fight_rounds(ctx: Context, combat: CombatRule, attackers: list[Unit], defenders: list[Unit], cell: str, *,
-                 reason: str, side: str) -> Flow:
+                 reason: str, side: str, support: Iterable[Unit] = (), also: tuple[str, ...] = ()) -> Flow:
     """One attack on ``cell``: a round of the combat, and with its ``recycle until one side
     remains`` another while both sides remain, an attacking unit still where it attacked from
     and a unit attacked still in the cell (one eliminated, retreated, broken off or put in a box
     has left the fight).  Each round rolls anew, with the modifier of the attackers left (their
     mode's).  An attack by a counter's effect (``trigger``) has no attacking unit: one round.
+    ``support``: units adding their fire from range (``supporting fire from range``), unharmed;
+    they fight every round, while one of ``attackers`` does.  ``also``: the other hexes of one
+    attack on several hexes (a defender in any of them is still in the fight).
     Returns every hex retreated, (unit, from, to) in order (for ``advance after combat``)."""
     places = {u.id: u.location for u in attackers}
     retreated: list[tuple[str, str, str]] = []
@@ -239,12 +267,12 @@ def fight_rounds(ctx: Context, combat: CombatRule, attackers: list[Unit], defend
             ctx.say(because(f"{combat.label}: both sides remain in the fight for {cell}, round {round_}",
                             combat.decl, combat.recycle), kind="combat", cell=cell, round=round_)
         outcome = yield from resolve(ctx, combat.name, attackers, defenders, reason=reason, attacker_side=side,
-                                     roll_modifier=mode_roll_modifier(ctx, attackers, combat.table))
+                                     roll_modifier=mode_roll_modifier(ctx, attackers, combat.table), support=support)
         retreated += outcome.retreated
         if combat.recycle is None:
             return retreated
         attackers = [u for u in (ctx.state.unit(i) for i in places) if u.location == places[u.id]]
-        defenders = [u for u in (ctx.state.unit(i) for i in targets) if u.location == cell]
+        defenders = [u for u in (ctx.state.unit(i) for i in targets) if u.location == cell or u.location in also]
         if not attackers or not defenders:
             return retreated
     ctx.say(f"{combat.label}: the fight for {cell} stopped after {MAX_ROUNDS} rounds with both sides left",
@@ -279,6 +307,11 @@ def _reach(ctx: Context, combat: CombatRule, unit: Unit) -> tuple[list[str], boo
         return [], False
     reach = unit_factor(ctx, unit, combat_factor(combat, "range"))
     flies = False
+    if reach is not None and combat.range_fire != RangeFire():  # `fires at least N hexes away`, `line of fire blocked by`
+        occupied = {u.location for u in ctx.state.units if u.side != unit.side and u.on_map}
+        fire = combat.range_fire
+        cells = cells_in_range(ctx, unit.location, int(reach), fire.minimum, fire.blocked_by, occupied)
+        return [c for c in cells if targets_in(ctx, combat, c, unit.side)], False
     if reach is not None:
         cells = [c for c in ctx.board.within(unit.location, int(reach)) if c != unit.location]
     else:

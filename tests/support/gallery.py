@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from driving import played
+from driving import options, played
 from warbook.interpreter.agents import GreedyAgent, iter_play
 from warbook.interpreter.context import Context
 from warbook.interpreter.game import Game
@@ -67,3 +67,17 @@ def greedy_game(path: Path, seed: int) -> Game:
     for _ in iter_play(game, agents):
         pass
     return game
+
+
+def offered(decision) -> set[str]:
+    """A decision's options, as a set (a decision lists them in its own order), none offered twice."""
+    found = options(decision)
+    assert len(set(found)) == len(found)
+    return set(found)
+
+
+def fixed_roll(monkeypatch, value: int) -> None:
+    """Every die rolled in the test shows ``value``."""
+    from warbook.interpreter import rng
+
+    monkeypatch.setattr(rng, "roll", lambda seed, n, faces, count=1: value)
