@@ -32,7 +32,6 @@ from typing import ClassVar
 from attrs import frozen
 
 from .conditions import Condition, ConditionError, Names, read_condition
-from .meanings import meaning  # noqa: F401  (re-exported: a verb's meaning, read from its class)
 from .model import Declaration, Property
 from .vocabulary import ROLES
 

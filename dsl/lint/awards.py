@@ -70,6 +70,8 @@ def distance_points_shadowed(rb: Rulebook) -> Iterator[Diagnostic]:
     Use instead: `points 2 at distance 1..4 from border`, or the `5+` line first.
     """
     for decl in rb.of_kind("award"):
+        from ..compiled.scoring import compile_award  # here: a rulebook without awards does not build its records
+
         lines = compile_award(decl).distance_points
         for index, line in enumerate(lines):
             earlier = next((e for e in lines[:index] if set(e.origin) == set(line.origin)
