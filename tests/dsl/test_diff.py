@@ -152,8 +152,8 @@ def test_nested_declarations_change_on_their_own_and_their_order_shows_on_the_pa
     second = text.index("    phase air_defence_phase")
     third = text.index("    phase combat_phase")
     swapped = text[:first] + text[second:third] + text[first:second] + text[third:]
-    swapped = edited('bombardment §"BOMBARDMENT PHASE"\n', 'bombardment §"BOMBARDMENT PHASE"\n        note "n"\n',
-                     swapped)
+    swapped = edited('phase bombardment_phase "Bombardment Phase" {\n',
+                     'phase bombardment_phase "Bombardment Phase" {\n        note "n"\n', swapped)
     assert summary(klicks_diff(swapped)) == [
         ("changed", "phase", "bombardment_phase", "sequence turn", [("property", "note", None, (),
                                                                      ('note "n"',))]),

@@ -7,8 +7,9 @@ river squares in a row, 0101 to 0801, 0601 a shoal where boats may pass but not 
 ``led by leader``), two launches (lift 1 each) and a squad (bulk 1), so one launch is enough to
 carry it; the flagship lifts nothing.  Red's snares at 0401 and 0601 are face down (``counters
 face down``); a snare stops boats (``stops on entering snare``), and on being revealed scores Blue
-1 VP and leaves (``remove self``).  Red's raft is at 0801: an enemy unit, where a move ends in a
-battle.  ``move force dropping off launch squad``: launches and the squad may be left behind,
+1 VP and leaves (``remove self``).  Red's raft, put at 0801 by the one test that needs it, is an
+enemy unit, where a move ends in a battle (the gallery resolves no battle, so its games have no
+enemy unit for a force to meet).  ``move force dropping off launch squad``: launches and the squad may be left behind,
 never the flagship; ``may go on past markers``: a force stopped by snares alone may move on.
 Blue ``inspects enemy stacks``, so it knows a snare from a unit (the gallery is about drop-offs,
 not hidden counters: a side that cannot tell them apart treats a face-down counter as an enemy
@@ -102,6 +103,9 @@ def test_a_launch_whose_lift_the_squad_needs_is_never_dropped(ctx):
 
 
 def test_a_battle_ends_the_move_with_no_drop(ctx):
+    from warbook.interpreter.state import Unit
+
+    ctx.state = ctx.state.with_added_unit(Unit("R9", "raft", "red", "0801"))
     (flag,), launches, (squad,) = of(ctx, "flagship"), of(ctx, "launch"), of(ctx, "squad")
     designate(ctx, flag, *launches, squad)
     run(ctx, "move force", ["move 0801", "move 0801", "move 0801"])  # past both snares into the raft's square
