@@ -93,8 +93,8 @@ from ..line_of_fire import cells_in_range
 from . import procedure
 from .range_support import split_support
 from .several_hexes import attacked_cells
-from .attack_choice import (Readiness, attack_cells, attack_options, combat_factor, may_attack_hidden, may_fire,
-                            ranking, targets_in, type_facts, why_not_attack)
+from .attack_choice import Readiness, attack_options, ranking, why_not_attack
+from .attack_facts import attack_cells, combat_factor, may_attack_hidden, may_fire, targets_in, type_facts
 from ..results import resolve
 from ..rules import Rules
 from ..side_states import forbids_attack
@@ -283,7 +283,7 @@ def fight_rounds(ctx: Context, combat: CombatRule, attackers: list[Unit], defend
 
 def _unmasked(ctx: Context, combat: CombatRule, defenders: list[Unit], cell: str, reason: str) -> list[Unit]:
     """The defenders an attack fights, once the face-down ones are turned up: a face-down counter
-    may be attacked whatever it is (``attack_choice.fought``); one that turns out to be neither a
+    may be attacked whatever it is (``attack_facts.fought``); one that turns out to be neither a
     dummy nor a unit this combat fights (a trap, an aircraft printed ``defend none``) is revealed
     and stays where it is, out of the fight.  When nothing is left, nothing is rolled."""
     kept, found = [], []

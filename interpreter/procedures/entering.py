@@ -31,16 +31,33 @@ Readings (each a choice the rules leave open):
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import TYPE_CHECKING
+from typing import Any, Protocol
 
 from .. import movement as mv
 from ..actions import Action
-from ..context import Flow
+from ..context import Context, Flow
 from ..state import Unit, replace
 from .arrivals import acting_sides, delayed, due, into_box, late, may_enter
 
-if TYPE_CHECKING:
-    from .move import MovePhase
+
+
+class MovePhase(Protocol):
+    """What bringing arrivals in reads of the move phase running it (``procedures.move.MovePhase``;
+    said here, not imported, as the move phase calls ``bring_in``)."""
+
+    ctx: Context
+    only: tuple[str, ...]
+    using: str | None
+    left: dict[str, Fraction | None | str]
+    """Each counter's movement points left this phase."""
+    transport: Any
+    """The phase's carrier moves (``procedures.transport.Transport``): ``fly(carrier)``."""
+
+    def type_moves(self, unit: Unit) -> bool: ...
+
+    def mover_type(self, unit: Unit) -> str: ...
+
+    def move_unit(self, unit: Unit, may_wait: bool = False) -> Flow: ...
 
 
 def bring_in(phase: MovePhase) -> Flow:

@@ -18,7 +18,7 @@ from ..context import Context
 from ..flags import ATTACKED
 from ..line_of_fire import cells_in_range
 from ..state import Unit
-from .attack_choice import combat_factor, may_fire
+from .attack_facts import combat_factor, may_fire
 
 
 def supporters(ctx: Context, combat: CombatRule, side: str, cell: str) -> list[str]:

@@ -18,7 +18,7 @@ from ..actions import Action
 from ..combat import combat_strength
 from ..context import Context
 from ..state import Unit
-from .attack_choice import targets_in
+from .attack_facts import targets_in
 
 
 def several_hex_attacks(ctx: Context, combat: CombatRule, side: str, leaders: list[Unit],
