@@ -261,7 +261,7 @@ def iter_names(rulebook: Rulebook) -> Iterator[Declaration]:
 def file_named(including: str | os.PathLike, written: str) -> Path | None:
     """The file an ``include``/``extends`` string names from the file ``including``: a shipped or
     searched rulebook by name, else a path relative to the including file; ``None`` if there is none."""
-    from .loader import find_rulebook
+    from .rulebook_paths import find_rulebook
 
     if "/" not in written and "\\" not in written and not written.endswith(".rules"):
         return find_rulebook(written)

@@ -21,7 +21,8 @@ from attrs import frozen
 
 from ..dsl.ast import Span
 from ..dsl.diagnostics import RulesError, diagnostic, did_you_mean
-from ..dsl.loader import find_rulebook, load_with_diagnostics, rulebook_aliases, shipped_folder
+from ..dsl.loader import load_with_diagnostics
+from ..dsl.rulebook_paths import find_rulebook, rulebook_aliases, shipped_folder
 from ..dsl.sources import exists, is_file
 
 

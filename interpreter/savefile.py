@@ -348,7 +348,7 @@ def _locate(ref: str | dict, folder: str, log_folder: Path, unpacked: Path | Non
                        "nor from here")
         return found
     if "shipped" in ref:
-        from ..dsl.loader import find_rulebook
+        from ..dsl.rulebook_paths import find_rulebook
 
         found = find_scenario(ref["shipped"]) if folder == "scenarios" else find_rulebook(ref["shipped"])
         if found is None:

@@ -95,7 +95,8 @@ from ..dsl.ast import Span
 from ..dsl.compiled.sequence import compile_sequence
 from ..dsl.config import config_for
 from ..dsl.diagnostics import RulesError, diagnostic
-from ..dsl.loader import find_rulebook, load_with_diagnostics, search_path, shipped_folder
+from ..dsl.loader import load_with_diagnostics
+from ..dsl.rulebook_paths import find_rulebook, search_path, shipped_folder
 from ..dsl.sources import is_file
 from ..dsl.values import shorten
 from ..dsl.model import Rulebook

@@ -183,7 +183,7 @@ def test_totals_find_printed_ranges_and_skip_shifted_only_columns():
     # Sea Lords CRT (27.0): "<1* 1 2 3 4-5 6-7 8-9 10-12 13-15 16-18 19-22 23-26 27+", "* Use
     # this column only if shifted into it."
     from warbook.dsl import load_rulebook
-    from warbook.dsl.loader import find_rulebook
+    from warbook.dsl.rulebook_paths import find_rulebook
     from warbook.dsl.tables import TableView
 
     view = TableView.from_declaration(load_rulebook(find_rulebook("sea_lords")).get("table", "crt"))

@@ -20,7 +20,8 @@ from pathlib import Path
 
 import pytest
 
-from warbook.dsl.loader import find_rulebook, load_rulebook
+from warbook.dsl.loader import load_rulebook
+from warbook.dsl.rulebook_paths import find_rulebook
 from warbook.interpreter import results, rng
 from warbook.interpreter.cli import main
 from warbook.interpreter.context import Context

@@ -381,7 +381,7 @@ def test_a_battle_outlasts_its_round_only_when_its_combat_recycles(tmp_path, dic
 def test_the_shipped_crts_say_what_a_fight_past_them_reads(name):
     """Both CRTs say all three (with gaps: neither source does); Sea Lords' fire recycles (11.8)."""
     from warbook.dsl import load_rulebook
-    from warbook.dsl.loader import find_rulebook
+    from warbook.dsl.rulebook_paths import find_rulebook
     from warbook.dsl.tables import TableView
     from warbook.interpreter.rules import Rules
 

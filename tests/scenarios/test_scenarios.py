@@ -20,7 +20,7 @@ import pytest
 
 from warbook import dsl
 from warbook.dsl import RulesError, Severity, load_rulebook
-from warbook.dsl.loader import find_rulebook
+from warbook.dsl.rulebook_paths import find_rulebook
 from warbook.interpreter.context import Context
 from warbook.interpreter.flow import setup
 from warbook.interpreter.game import Game
