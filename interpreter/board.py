@@ -54,7 +54,8 @@ from ..dsl.toml_text import parse_toml, read_toml_text
 
 @lru_cache(maxsize=1 << 16)
 def _distance(grid_kind: str, low_columns: str, a: str, b: str) -> int:
-    """``Board.distance``, remembered: agents ask it for the same pairs of cells at every step."""
+    """``Board.distance``, remembered: agents ask it for the same pairs of cells at every step (a
+    game of operations asks about 50,000 pairs; the cache holds at most 65,536, about 10 MB)."""
     pa, pb = grid.parse_cell_id(a), grid.parse_cell_id(b)
     assert pa is not None and pb is not None
     return grid.hex_distance(pa, pb, low_columns) if grid_kind == "hex" else grid.square_distance(pa, pb)
