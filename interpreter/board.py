@@ -38,6 +38,7 @@ rulebook the scenario names.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from pathlib import Path
 from typing import Iterable, Iterator, Mapping
 
@@ -49,6 +50,15 @@ from ..dsl.compiled.terrain import DRAWN_ON_EDGES, Feature
 from ..dsl.diagnostics import Diagnostic, RulesError, diagnostic, did_you_mean
 from . import grid
 from ..dsl.toml_text import parse_toml, read_toml_text
+
+
+@lru_cache(maxsize=1 << 16)
+def _distance(grid_kind: str, low_columns: str, a: str, b: str) -> int:
+    """``Board.distance``, remembered: agents ask it for the same pairs of cells at every step (a
+    game of operations asks about 50,000 pairs; the cache holds at most 65,536, about 10 MB)."""
+    pa, pb = grid.parse_cell_id(a), grid.parse_cell_id(b)
+    assert pa is not None and pb is not None
+    return grid.hex_distance(pa, pb, low_columns) if grid_kind == "hex" else grid.square_distance(pa, pb)
 
 
 @frozen
@@ -86,9 +96,7 @@ class Board:
 
     def distance(self, a: str, b: str) -> int:
         """Cells from ``a`` to ``b`` on the grid, ignoring terrain."""
-        pa, pb = grid.parse_cell_id(a), grid.parse_cell_id(b)
-        assert pa is not None and pb is not None
-        return grid.hex_distance(pa, pb, self.low_columns) if self.grid == "hex" else grid.square_distance(pa, pb)
+        return _distance(self.grid, self.low_columns, a, b)
 
     def within(self, cell: str, distance: int) -> set[str]:
         """Every cell at most ``distance`` away (graph hops; equals grid distance on a full map)."""

@@ -5,6 +5,8 @@ Not part of the default run (``pytest`` deselects the ``soak`` marker); run it w
 JSON line per chunk of games that kept every invariant: games, decisions).  The games are shared out by a
 scenario's weight (``WEIGHTS``: the tactical games are several times shorter), half of each
 share with the rulebook's optional rules on where it has any, and every game is a fresh seed.
+The conformance tests' games (random, greedy against random, greedy against greedy) go on
+here where the default run stops (``invariants.SOAK_CONFORMANCE_GAMES``).
 A violated invariant (``tests/support/invariants.py``) fails the test at once, naming the
 scenario and seed; the conformance tests play a bounded number of the same games in every run.
 """
@@ -14,10 +16,8 @@ import os
 from pathlib import Path
 
 import pytest
-from invariants import load_variant, play_checked, variants
-
-from warbook.interpreter.agents import RandomAgent
-from warbook.interpreter.rng import choice_rng
+from invariants import (GAMES, SOAK_CONFORMANCE_GAMES, greedy_against_greedy, greedy_against_random, length,
+                        load_variant, play_checked, random_agents, variants)
 
 TOTAL = int(os.environ.get("SOAK_GAMES", "10000"))
 WEIGHTS = {"klicks": 20, "sea_lords": 1}
@@ -57,11 +57,25 @@ def test_soak(path: Path, name: str, first: int, count: int) -> None:
         seed = SEED_BASE + n
         on = n % 2 == 1 and True in loaded  # half the games with every optional rule on
         options_on += on
-        game = play_checked(loaded[on], seed, lambda g, seed=seed: {s: RandomAgent(choice_rng(seed, s))
-                                                                   for s in g.ctx.rules.sides})
+        game = play_checked(loaded[on], seed, random_agents(seed))
         decisions += len(game.choices)
     report = os.environ.get("SOAK_REPORT")
     if report:
         with open(report, "a", encoding="utf-8") as handle:
             handle.write(json.dumps({"scenario": name, "first": first, "games": count, "decisions": decisions,
                                      "options_on_games": options_on}) + "\n")  # a violation fails the test first
+
+
+@pytest.mark.soak
+@pytest.mark.parametrize("variant", [pytest.param(v, id=v[2]) for v in variants()])
+def test_soak_conformance_games(variant) -> None:
+    """The conformance tests' games, numbered on from where the default run stops."""
+    path, options_on, _ = variant
+    scenario = load_variant(path, options_on)
+    size = length(scenario)
+    for seed in range(GAMES[size]["random"], SOAK_CONFORMANCE_GAMES[size]["random"]):
+        play_checked(scenario, seed, random_agents(seed))
+    for n in range(GAMES[size]["greedy"], SOAK_CONFORMANCE_GAMES[size]["greedy"]):
+        play_checked(scenario, *greedy_against_random(scenario, n))
+    for n in range(GAMES[size]["pair"], SOAK_CONFORMANCE_GAMES[size]["pair"]):
+        play_checked(scenario, *greedy_against_greedy(n))

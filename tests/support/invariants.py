@@ -14,6 +14,7 @@
 and at the end of every phase, every stacking limit holds.
 """
 
+from functools import cache
 from pathlib import Path
 
 from warbook.interpreter.control import controlled_cells
@@ -128,21 +129,73 @@ SCENARIOS = sorted(ROOT.glob("scenarios/*.toml")) + sorted(
 (issue 13: conformance runs over every gallery game too) and each example game."""
 
 
-def variants() -> list[tuple[Path, bool, str]]:
+@cache
+def variants() -> tuple[tuple[Path, bool, str], ...]:
     """Each shipped scenario as shipped and, where its rulebook declares optional rules, with every
     one of them on (the players' agreement, ``Scenario.agree``): ``(path, options on, name)``."""
     out = []
     for path in SCENARIOS:
         out.append((path, False, path.stem))
-        if load_scenario(path).rulebook.of_kind("option"):
+        if loaded(path).rulebook.of_kind("option"):
             out.append((path, True, f"{path.stem}-options-on"))
-    return out
+    return tuple(out)
+
+
+@cache
+def loaded(path: Path) -> Scenario:
+    """A scenario loaded once per test process: collection asks each one for its options and every
+    game of it reuses its compiled rules (a ``Scenario`` is frozen; ``Game.new`` never changes it)."""
+    return load_scenario(path)
 
 
 def load_variant(path: Path, options_on: bool) -> Scenario:
-    scenario = load_scenario(path)
+    scenario = loaded(path)
     if options_on:
         scenario = scenario.agree({d.name: True for d in scenario.rulebook.of_kind("option")})
         assert scenario.rulebook.of_kind("option") and all(
             d.first("default").has("on") for d in scenario.rulebook.of_kind("option"))
     return scenario
+
+# --- the conformance games, shared with the soak, which plays on where the default run stops ------
+
+GAMES = {"long": {"random": 4, "greedy": 2, "pair": 1}, "short": {"random": 20, "greedy": 4, "pair": 1}}
+"""Conformance games of each kind per variant in the default run, bounded so that it stays short
+(issue 17 item 16: under ~8 CPU-minutes in all; a greedy agent's game of operations takes seconds).
+Every scenario and variant still plays each kind, greedy on each side in turn."""
+FAST_GAMES = {"long": {"random": 3, "greedy": 1, "pair": 1}, "short": {"random": 10, "greedy": 2, "pair": 1}}
+"""``FAST=1``: fewer, for a quick local run; CI plays ``GAMES``."""
+SOAK_CONFORMANCE_GAMES = {"long": {"random": 8, "greedy": 6, "pair": 2}, "short": {"random": 40, "greedy": 20, "pair": 4}}
+"""How far the soak goes on with the same numbered conformance games (at least as far as the
+default run once went: random 8 and 40, greedy 3 and 10, pair 1 and 2)."""
+
+
+def length(scenario) -> str:
+    """``"long"`` for a game of operations (Sea Lords: a game takes seconds), else ``"short"``."""
+    return "long" if Path(scenario.path).stem.startswith("sea_lords") else "short"
+
+
+def random_agents(seed: int):
+    """``agents_for`` of a random game: every side random."""
+    from warbook.interpreter.agents import RandomAgent
+    from warbook.interpreter.rng import choice_rng
+
+    return lambda game: {s: RandomAgent(choice_rng(seed, s)) for s in game.ctx.rules.sides}
+
+
+def greedy_against_random(scenario, n: int):
+    """``(seed, agents_for)`` of the ``n``-th greedy-against-random game: greedy on each side in turn."""
+    from warbook.interpreter.agents import GreedyAgent, RandomAgent
+    from warbook.interpreter.rng import choice_rng
+
+    seed, sides = 1000 + n, scenario.player_order
+    greedy_side = sides[n % len(sides)]
+    return seed, lambda game: {s: GreedyAgent(choice_rng(seed, s), game) if s == greedy_side
+                               else RandomAgent(choice_rng(seed, s)) for s in game.ctx.rules.sides}
+
+
+def greedy_against_greedy(n: int):
+    """``(seed, agents_for)`` of the ``n``-th greedy-against-greedy game."""
+    from warbook.interpreter.agents import GreedyAgent
+    from warbook.interpreter.rng import choice_rng
+
+    return 2000 + n, lambda game: {s: GreedyAgent(choice_rng(n, s), game) for s in game.ctx.rules.sides}
