@@ -23,7 +23,7 @@ from ...dsl.compiled.calls import DesignateForce
 from ..actions import Action
 from ..context import Context, Flow
 from . import procedure
-from ..forces import (Force, can_afford, class_of, has_enemy, is_carried, is_movable, joins_any_force,
+from ..forces import (Force, can_afford, class_of, force_fits, has_enemy, is_carried, is_movable, joins_any_force,
                       may_carry, may_take, operation_cost, pay, redeploy_cells, redeploy_cost, took)
 from ..rules import Rules
 from ..state import Unit
@@ -118,8 +118,7 @@ def _could_operate(ctx: Context, actions: list[ActionRule], side: str, cell: str
         units = [unit]
         if is_carried(class_of(ctx, unit)):
             lifters = [u for u in here if not is_carried(class_of(ctx, u))] or airlifters.besides(cell)
-            force = Force(ctx, [unit, *lifters])
-            if not force.fits():
+            if not force_fits(ctx, [unit, *lifters]):
                 continue
             units = [unit, *lifters]
         cost = operation_cost(ctx, actions, units)
