@@ -249,6 +249,25 @@ def _placed(here: tuple[Unit, ...] | None, unit: Unit, positions: dict[str, int]
     return (*here[:cut], unit, *here[cut:])
 
 
+def _side_changed(by_side: dict[str, tuple[Unit, ...]], before: Unit, after: Unit, was_on_map: bool,
+                  on_map: bool, positions: dict[str, int]) -> dict[str, tuple[Unit, ...]] | None:
+    """``on_map_by_side`` updated in place for a unit that came onto the map, left it or changed
+    sides: out of its old side's tuple, into its new side's at its place in ``units``.  ``None``
+    (built afresh if asked) when a side's entry would come or go, so that the sides keep the order
+    a fresh index gives them."""
+    if was_on_map:
+        mine = by_side.get(before.side, ())
+        if len(mine) <= 1:
+            return None
+        by_side[before.side] = tuple([u for u in mine if u is not before])
+    if on_map:
+        theirs = by_side.get(after.side)
+        if theirs is None:
+            return None
+        by_side[after.side] = _placed(theirs, after, positions)
+    return by_side
+
+
 class _Index:
     """A state's indexes of its units, each ``None`` until built.  Private to the state (which
     is frozen; its indexes are derived data, like a ``cached_property``)."""
@@ -283,9 +302,9 @@ class _Index:
                     by_cell[was] = tuple([u for u in left if u is not before])
                 by_cell[cell] = _placed(by_cell.get(cell), after, positions)
         if by_side is not None:
-            on_map = after.location[:1].isdigit()
-            if before.side != after.side or before.location[:1].isdigit() != on_map:
-                by_side = None  # a unit changed sides or left the map: built afresh if asked
+            on_map, was_on_map = after.location[:1].isdigit(), before.location[:1].isdigit()
+            if before.side != after.side or was_on_map != on_map:
+                by_side = _side_changed(by_side, before, after, was_on_map, on_map, positions)
             elif on_map:
                 side = after.side
                 mine = by_side[side]
@@ -307,6 +326,10 @@ class _Index:
         swaps = list(swaps)
         if len(swaps) == 1:
             return self.handed_on_one(*swaps[0])
+        if self.on_map_by_side is not None and any(
+                before.side != after.side or before.location[:1].isdigit() != after.location[:1].isdigit()
+                for before, after in swaps):
+            return self._handed_on_each(swaps)  # units came, left or changed sides: their sides' tuples too
         positions = self.positions
         after_of = {after.id: after for _, after in swaps}
         if len(after_of) != len(swaps):
@@ -333,12 +356,8 @@ class _Index:
                     by_cell[cell] = tuple([get(u.id, u) for u in by_cell[cell]])
         if by_side is not None:
             sides = set()
-            for before, after in swaps:
-                on_map = after.location[:1].isdigit()
-                if before.side != after.side or before.location[:1].isdigit() != on_map:
-                    by_side = None  # a unit changed sides or left the map: built afresh if asked
-                    break
-                if on_map:
+            for before, after in swaps:  # (none changed sides nor came or left: see above)
+                if after.location[:1].isdigit():
                     sides.add(after.side)
             if by_side is not None and sides:
                 get = after_of.get
