@@ -74,9 +74,9 @@ def designate_force(ctx: Context, call: DesignateForce) -> Flow:
         cells = sorted({u.location for u in ctx.state.units_of(side) if is_movable(ctx, u)
                         and not has_enemy(ctx, side, u.location)} - failed)
         lifters = _Airlifters(ctx, side)
-        options = [Action("pass")] + [Action("operate", (c,)) for c in cells
-                                      if _could_operate(ctx, actions, side, c, lifters)]
-        options += [Action("strike", (c,)) for c in battle.strike_cells(ctx, strikes, side)]
+        # Listed as ``choose`` orders them (operate, pass, strike), so that it need not sort them again.
+        options = [Action("operate", (c,)) for c in cells if _could_operate(ctx, actions, side, c, lifters)]
+        options += [_PASS, *(Action("strike", (c,)) for c in battle.strike_cells(ctx, strikes, side))]
         choice = yield from ctx.choose(side, "operation", "choose a cell to operate from or to strike, or pass",
                                        options)
         if choice.kind == "pass":
@@ -90,6 +90,9 @@ def designate_force(ctx: Context, call: DesignateForce) -> Flow:
         if chosen:
             return
         failed.add(choice.args[0])
+
+
+_PASS = Action("pass")
 
 
 class _Airlifters:
