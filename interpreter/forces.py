@@ -253,22 +253,7 @@ class Force:
     def _common_paths(self, sit) -> dict[str, str]:
         """Breadth-first over the cells every member may enter and the steps every mover class may
         take (a mixed force moves together: 7.5), stopping at enemy cells for classes that stop
-        there.  Returns each reached cell's predecessor (lowest cell id first, so it is canonical).
-
-        Kept with the situation (which holds the enemy cells it stops at), by what else it reads:
-        the turn and weather (the cost tables), the start and the types of the units, movers and
-        joiners (the tables, the steps and the classes); callers only read it."""
-        ctx = self.ctx
-        key = ("common paths", ctx.state.turn, ctx.state.weather, self.units[0].location,
-               tuple([u.type for u in self.units]), tuple([u.type for u in self.movers]),
-               tuple([u.type for u in self.joiners]))
-        found = sit.known.get(key)
-        if found is None:
-            found = sit.known[key] = self._common_paths_afresh(sit)
-        return found
-
-    def _common_paths_afresh(self, sit) -> dict[str, str]:
-        """``_common_paths``, afresh."""
+        there.  Returns each reached cell's predecessor (lowest cell id first, so it is canonical)."""
         ctx = self.ctx
         turn = ctx.state.turn
         tables = [cost_table(ctx.rules, ctx.board, t, turn, ctx.state.weather)
@@ -344,10 +329,23 @@ class Force:
             common &= self.combined_cells() or set()
         self._first, self._paths = first, None
         if common and self._mixed():
-            self._paths = self._common_paths(sit)
+            self._paths = self._kept_common_paths(sit)
             common &= set(self._paths)
         self.raids = self._raid_cells(first, common or set())
         return sorted({*(common or ()), *self.raids})
+
+    def _kept_common_paths(self, sit) -> dict[str, str]:
+        """``_common_paths``, kept with the situation (which holds the enemy cells it stops at) by
+        what else it reads: the turn and weather (the cost tables), the start and the types of the
+        units, movers and joiners (the tables, the steps and the classes); callers only read it."""
+        ctx = self.ctx
+        key = ("common paths", ctx.state.turn, ctx.state.weather, self.units[0].location,
+               tuple([u.type for u in self.units]), tuple([u.type for u in self.movers]),
+               tuple([u.type for u in self.joiners]))
+        found = sit.known.get(key)
+        if found is None:
+            found = sit.known[key] = self._common_paths(sit)
+        return found
 
     def _raid_cells(self, first, reached: set[str]) -> dict[str, str]:
         """Cells only this turn's ``may enter … on turn N`` opens to the carried units (a raid), each
