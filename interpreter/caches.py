@@ -75,6 +75,8 @@ class MapMemos:
     """``exits``: the cells each exit lets a unit step off the map from (by exit name)."""
     distances: dict = Factory(dict)
     """``cells.distances_from``: each cell's distance from the cells some names select (by names)."""
+    could_operate: dict = Factory(dict)
+    """``procedures.operations``: what the one-unit forces a side could designate in a cell cost, by side and cell."""
 
 
 def map_memos(rules: Rules, board: Board) -> MapMemos:

@@ -128,7 +128,11 @@ def _in_order(options: Iterable[Action]) -> tuple[Action, ...]:
     """The distinct options sorted by ``_action_key``.  Procedures often list them in that order
     already: then their keys rise strictly (so they are distinct too) and no set or sort is needed."""
     options = tuple(options)
-    keys = [_action_key(a) for a in options]
+    try:  # every option's arguments met before: their keys read in one pass, without a call each
+        known = _ARGS_KEYS
+        keys = [(a.kind, known[a.args]) for a in options]
+    except KeyError:
+        keys = [_action_key(a) for a in options]
     if all(map(operator.lt, keys, keys[1:])):
         return options
     known = dict(zip(options, keys))  # each distinct option once, with its key
@@ -137,16 +141,27 @@ def _in_order(options: Iterable[Action]) -> tuple[Action, ...]:
 
 def _action_key(action: Action) -> tuple:
     # Numbers sort as numbers so that "place 0910" follows "place 0109" column by column.
-    known = _ARG_KEYS
-    try:  # every argument's key known already: the usual case, read without a call per argument
-        return (action.kind, tuple([known[arg] for arg in action.args]))
-    except KeyError:
-        return (action.kind, tuple(map(arg_key, action.args)))
+    args = action.args
+    found = _ARGS_KEYS.get(args)
+    if found is None:
+        if len(_ARGS_KEYS) >= ARGS_KEYS_KEPT:
+            _ARGS_KEYS.clear()
+        known = _ARG_KEYS
+        try:  # every argument's key known already: the usual case, read without a call per argument
+            found = tuple([known[arg] for arg in args])
+        except KeyError:
+            found = tuple(map(arg_key, args))
+        _ARGS_KEYS[args] = found
+    return (action.kind, found)
 
 
 _ARG_KEYS: dict[str, tuple] = {}
 ARG_KEYS_KEPT = 4096
 """Argument keys ``arg_key`` keeps before it forgets them all and starts again."""
+_ARGS_KEYS: dict[tuple[str, ...], tuple] = {}
+ARGS_KEYS_KEPT = 16384
+"""Keys of whole argument tuples (``_action_key``: the same cells and unit ids are offered at every
+decision) kept before they are all forgotten; a pure function of the strings, like ``arg_key``."""
 
 
 def arg_key(arg: str) -> tuple:

@@ -198,12 +198,7 @@ class Force:
     def fits(self) -> bool:
         """Whether ``problem`` finds none: decided by the types of the force's units alone (their
         classes, carrying lines and factors), so kept per rules and map and those types."""
-        memo = map_memos(self.ctx.rules, self.ctx.board).force_fits
-        key = tuple([u.type for u in self.units])
-        found = memo.get(key)
-        if found is None:
-            found = memo[key] = self.problem() is None
-        return found
+        return force_fits(self.ctx, self.units, self)
 
     def _carry_factors(self) -> tuple[str | None, str | None]:
         for unit in self.cargo:
@@ -334,10 +329,23 @@ class Force:
             common &= self.combined_cells() or set()
         self._first, self._paths = first, None
         if common and self._mixed():
-            self._paths = self._common_paths(sit)
+            self._paths = self._kept_common_paths(sit)
             common &= set(self._paths)
         self.raids = self._raid_cells(first, common or set())
         return sorted({*(common or ()), *self.raids})
+
+    def _kept_common_paths(self, sit) -> dict[str, str]:
+        """``_common_paths``, kept with the situation (which holds the enemy cells it stops at) by
+        what else it reads: the turn and weather (the cost tables), the start and the types of the
+        units, movers and joiners (the tables, the steps and the classes); callers only read it."""
+        ctx = self.ctx
+        key = ("common paths", ctx.state.turn, ctx.state.weather, self.units[0].location,
+               tuple([u.type for u in self.units]), tuple([u.type for u in self.movers]),
+               tuple([u.type for u in self.joiners]))
+        found = sit.known.get(key)
+        if found is None:
+            found = sit.known[key] = self._common_paths(sit)
+        return found
 
     def _raid_cells(self, first, reached: set[str]) -> dict[str, str]:
         """Cells only this turn's ``may enter … on turn N`` opens to the carried units (a raid), each
@@ -362,6 +370,17 @@ class Force:
             if via is not None:
                 raids[cell] = via
         return raids
+
+
+def force_fits(ctx: Context, units: list[Unit], force: Force | None = None) -> bool:
+    """``Force(ctx, units).fits()``, read from its memo before a ``Force`` is built (a designation
+    asks it of a one-unit force in every cell of the side at every decision)."""
+    memo = map_memos(ctx.rules, ctx.board).force_fits
+    key = tuple([u.type for u in units])
+    found = memo.get(key)
+    if found is None:
+        found = memo[key] = (force or Force(ctx, units)).problem() is None
+    return found
 
 
 # --- cost and payment ------------------------------------------------------------------------
@@ -461,9 +480,21 @@ def has_enemy(ctx: Context, side: str, cell: str) -> bool:
 
 def may_carry(ctx: Context, force: Force, unit: Unit, available: list[Unit]) -> bool:
     """Whether adding ``unit`` leaves the force able to move: a carried unit only when the units
-    at hand could carry it with the rest of the force's cargo."""
+    at hand could carry it with the rest of the force's cargo.  Decided by the counters' types,
+    steps and statuses alone (their classes and factors), so kept per rules by those."""
     if not is_carried(class_of(ctx, unit)):
         return True
+    memo = ctx.rules.derived.setdefault("may carry", {})
+    key = (tuple([(u.type, u.step, u.status) for u in force.units]),
+           tuple([(u.type, u.step, u.status) for u in available]), (unit.type, unit.step, unit.status))
+    found = memo.get(key)
+    if found is None:
+        found = memo[key] = _may_carry(ctx, force, unit, available)
+    return found
+
+
+def _may_carry(ctx: Context, force: Force, unit: Unit, available: list[Unit]) -> bool:
+    """``may_carry``, afresh."""
     whole = Force(ctx, [*force.units, *available])
     by_class: dict[str, list[Unit]] = {}
     for carrier in whole.movers + whole.joiners:

@@ -107,11 +107,7 @@ def setup(ctx: Context) -> Flow:
             if slot.zone is not None:
                 # A cell no counter stands in takes the counter (its zone cells are the type's): only
                 # the occupied ones are asked about.
-                occupied = ctx.state.units_by_cell()
-                room = slot.group_per_cell is None or slot.group_per_cell > 0
-                cells = [c for c in _holding_cells(ctx, side, zone_cells(ctx, slot.zone, unit_type), slot.zone.holding)
-                         if (room if c not in occupied else _group_room(ctx.state.units_at(c), slot, groups)
-                             and _may_stand(ctx, unit, c, slot.per_cell, standing))]
+                cells = _open_cells(ctx, unit, slot, unit_type, groups, standing)
                 options = [Action("place", (unit.id, c)) for c in cells]
                 if slot.may_hold:
                     options.append(Action("place", (unit.id, slot.may_hold)))
@@ -262,6 +258,24 @@ def _hides(ctx: Context, side: str) -> bool:
     return rule is not None and rule.face_down
 
 
+def _open_cells(ctx: Context, unit: Unit, slot: _Slot, unit_type, groups: dict[str, str],
+                standing: dict) -> list[str]:
+    """The cells of the slot's zone (in order) the counter may be placed in: a cell no counter
+    stands in when its group may stand anywhere at all, an occupied one by ``_group_room`` and
+    ``_may_stand``.  A zone has many more cells than there are counters, so when the whole zone
+    is open only the occupied cells are asked about, and the zone's list is copied as it is."""
+    zone = _holding_cells(ctx, unit.side, zone_cells(ctx, slot.zone, unit_type), slot.zone.holding)
+    occupied = ctx.state.units_by_cell()
+    room = slot.group_per_cell is None or slot.group_per_cell > 0
+    if room and not slot.zone.holding and len(occupied) < len(zone):
+        inside = zone_cell_set(ctx, slot.zone, unit_type)
+        barred = {c for c, here in occupied.items() if c in inside and not (
+            _group_room(here, slot, groups) and _may_stand(ctx, unit, c, slot.per_cell, standing))}
+        return [c for c in zone if c not in barred] if barred else list(zone)
+    return [c for c in zone if (room if c not in occupied else _group_room(ctx.state.units_at(c), slot, groups)
+                                and _may_stand(ctx, unit, c, slot.per_cell, standing))]
+
+
 def _holding_cells(ctx: Context, side: str, cells: tuple[str, ...], selectors: tuple[str, ...]) -> list[str]:
     """Those of ``cells`` (in their order) holding a counter of ``side`` that one of ``selectors``
     names; all of them when none are given.  Found from the side's counters on the map, not cell by
@@ -297,6 +311,15 @@ def zone_cells(ctx: Context, zone, unit_type) -> tuple[str, ...]:
         enterable = _enterable(ctx, unit_type)
         found = ctx.rules.derived[key] = tuple(sorted((c for c in ctx.board.cells if zone.contains(ctx.board, c)
                                                        and (enterable is None or c in enterable)), key=arg_key))
+    return found
+
+
+def zone_cell_set(ctx: Context, zone, unit_type) -> frozenset[str]:
+    """``zone_cells`` as a set, for membership (found once per rules, zone and type)."""
+    key = ("setup", "zone cell set", zone, unit_type.name)
+    found = ctx.rules.derived.get(key)
+    if found is None:
+        found = ctx.rules.derived[key] = frozenset(zone_cells(ctx, zone, unit_type))
     return found
 
 

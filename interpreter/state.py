@@ -9,7 +9,10 @@ A state indexes its units by id and by cell on first use (``unit``,
 ``units_at``).  ``with_unit``/``with_units`` replace units in place in a copy of
 the tuple and hand the new state the indexes the old one had built, updated for
 the units that changed, so a procedure changing one unit after another never
-rebuilds them from scratch.
+rebuilds them from scratch.  The indexes move to the new state and are updated in
+place, not copied (a copy costs a step per unit at every change, which made a
+playout's cost grow faster than its units); the old state builds its own again if
+it is asked after that (states are used one after another, so it rarely is).
 """
 
 from __future__ import annotations
@@ -150,7 +153,8 @@ class GameState:
     def units_by_cell(self) -> Mapping[str, tuple[Unit, ...]]:
         """Every occupied cell or holding area with its counters, as ``units_at`` gives them.
 
-        The state's own index, for loops asking about many cells: read it, never change it."""
+        The state's own index, for loops asking about many cells: read it, never change it, and
+        do not keep it across a change of state (the next state takes it over and updates it)."""
         found = self._index.by_cell
         if found is None:
             out: dict[str, list[Unit]] = {}
@@ -167,7 +171,7 @@ class GameState:
 
     def units_on_map(self) -> Mapping[str, tuple[Unit, ...]]:
         """Every side with units on the map, with those units in ``units`` order (indexed once per
-        state; read it, never change it)."""
+        state; read it, never change it, nor keep it across a change of state: ``units_by_cell``)."""
         found = self._index.on_map_by_side
         if found is None:
             out: dict[str, list[Unit]] = {}
@@ -245,6 +249,25 @@ def _placed(here: tuple[Unit, ...] | None, unit: Unit, positions: dict[str, int]
     return (*here[:cut], unit, *here[cut:])
 
 
+def _side_changed(by_side: dict[str, tuple[Unit, ...]], before: Unit, after: Unit, was_on_map: bool,
+                  on_map: bool, positions: dict[str, int]) -> dict[str, tuple[Unit, ...]] | None:
+    """``on_map_by_side`` updated in place for a unit that came onto the map, left it or changed
+    sides: out of its old side's tuple, into its new side's at its place in ``units``.  ``None``
+    (built afresh if asked) when a side's entry would come or go, so that the sides keep the order
+    a fresh index gives them."""
+    if was_on_map:
+        mine = by_side.get(before.side, ())
+        if len(mine) <= 1:
+            return None
+        by_side[before.side] = tuple([u for u in mine if u is not before])
+    if on_map:
+        theirs = by_side.get(after.side)
+        if theirs is None:
+            return None
+        by_side[after.side] = _placed(theirs, after, positions)
+    return by_side
+
+
 class _Index:
     """A state's indexes of its units, each ``None`` until built.  Private to the state (which
     is frozen; its indexes are derived data, like a ``cached_property``)."""
@@ -263,13 +286,10 @@ class _Index:
     def handed_on_one(self, before: Unit, after: Unit) -> "_Index":
         """``handed_on(((before, after),))``: one unit swapped, the commonest change (a move, a flag)."""
         positions = self.positions
-        by_id = self.by_id
+        by_id, by_cell, by_side = self._given_up()
         if by_id is not None:
-            by_id = by_id.copy()
             by_id[after.id] = after
-        by_cell = self.by_cell
         if by_cell is not None:
-            by_cell = by_cell.copy()
             cell, was = after.location, before.location
             if was == cell:
                 here = by_cell[cell]
@@ -281,13 +301,11 @@ class _Index:
                 else:
                     by_cell[was] = tuple([u for u in left if u is not before])
                 by_cell[cell] = _placed(by_cell.get(cell), after, positions)
-        by_side = self.on_map_by_side
         if by_side is not None:
-            on_map = after.location[:1].isdigit()
-            if before.side != after.side or before.location[:1].isdigit() != on_map:
-                by_side = None  # a unit changed sides or left the map: built afresh if asked
+            on_map, was_on_map = after.location[:1].isdigit(), before.location[:1].isdigit()
+            if before.side != after.side or was_on_map != on_map:
+                by_side = _side_changed(by_side, before, after, was_on_map, on_map, positions)
             elif on_map:
-                by_side = by_side.copy()
                 side = after.side
                 mine = by_side[side]
                 # Found by its place in ``units`` and sliced in C: a side may have hundreds of units.
@@ -308,17 +326,18 @@ class _Index:
         swaps = list(swaps)
         if len(swaps) == 1:
             return self.handed_on_one(*swaps[0])
+        if self.on_map_by_side is not None and any(
+                before.side != after.side or before.location[:1].isdigit() != after.location[:1].isdigit()
+                for before, after in swaps):
+            return self._handed_on_each(swaps)  # units came, left or changed sides: their sides' tuples too
         positions = self.positions
         after_of = {after.id: after for _, after in swaps}
         if len(after_of) != len(swaps):
             return self._handed_on_each(swaps)  # a unit changed twice: one swap after the other
-        by_id = self.by_id
+        by_id, by_cell, by_side = self._given_up()
         if by_id is not None:
-            by_id = by_id.copy()
             by_id.update(after_of)
-        by_cell = self.by_cell
         if by_cell is not None:
-            by_cell = by_cell.copy()
             staying: dict[str, Unit] = {}
             for before, after in swaps:
                 if before.location == after.location:
@@ -335,18 +354,12 @@ class _Index:
                 get = staying.get
                 for cell in {u.location for u in staying.values()}:
                     by_cell[cell] = tuple([get(u.id, u) for u in by_cell[cell]])
-        by_side = self.on_map_by_side
         if by_side is not None:
             sides = set()
-            for before, after in swaps:
-                on_map = after.location[:1].isdigit()
-                if before.side != after.side or before.location[:1].isdigit() != on_map:
-                    by_side = None  # a unit changed sides or left the map: built afresh if asked
-                    break
-                if on_map:
+            for before, after in swaps:  # (none changed sides nor came or left: see above)
+                if after.location[:1].isdigit():
                     sides.add(after.side)
             if by_side is not None and sides:
-                by_side = by_side.copy()
                 get = after_of.get
                 for side in sides:
                     by_side[side] = tuple([get(u.id, u) for u in by_side[side]])
@@ -359,20 +372,24 @@ class _Index:
         if unit.id in (self.positions or self.by_id or ()):
             return _Index()
         positions = self.positions
-        if positions is not None:
+        if positions is not None:  # (shared by every state derived by swaps, so copied here)
             positions = {**positions, unit.id: position}
-        by_id = self.by_id
+        by_id, by_cell, by_side = self._given_up()
         if by_id is not None:
-            by_id = {**by_id, unit.id: unit}
-        by_cell = self.by_cell
+            by_id[unit.id] = unit
         if by_cell is not None:
-            by_cell = by_cell.copy()
             by_cell[unit.location] = (*by_cell.get(unit.location, ()), unit)
-        by_side = self.on_map_by_side
         if by_side is not None and unit.on_map:
-            by_side = by_side.copy()
             by_side[unit.side] = (*by_side.get(unit.side, ()), unit)
         return _Index(positions, by_id, by_cell, by_side)
+
+    def _given_up(self) -> tuple[dict | None, dict | None, dict | None]:
+        """This index's ``by_id``, ``by_cell`` and ``on_map_by_side``, handed over to be updated in
+        place for the next state (copying them would cost a step per unit at every change): this
+        index forgets them, so a state still holding it builds its own again if it is ever asked."""
+        given = self.by_id, self.by_cell, self.on_map_by_side
+        self.by_id = self.by_cell = self.on_map_by_side = None
+        return given
 
     def _handed_on_each(self, swaps: list[tuple[Unit, Unit]]) -> "_Index":
         """``handed_on`` one swap after the other (for swaps that change a unit more than once)."""

@@ -37,6 +37,7 @@ from ..actions import Action
 from ..context import Context, Flow
 from ..control import settle
 from . import procedure
+from ..caches import rules_cache
 from ..costs import cost_table
 from ..event_effects import revealed
 from ..forces import Force, class_of, has_enemy, redeploy_cells
@@ -77,8 +78,7 @@ def move_force(ctx: Context, call: MoveForce) -> Flow:
     if not ends:
         ctx.say(f"the force in {operation.origin} has nowhere to go", kind="operation", side=side)
         return
-    options = [Action("move", (c,)) for c in ends]
-    choice = yield from ctx.choose(side, "move", f"move the force from {operation.origin} to", options)
+    choice = yield from ctx.choose(side, "move", f"move the force from {operation.origin} to", _moves(ctx, ends))
     everyone = list(operation.force)
     met: set[str] = set()  # cells whose markers the force met and went on from (8.4 "on first entering")
     while True:
@@ -165,15 +165,16 @@ def _after_leg(ctx: Context, call: MoveForce, cell: str, marked: bool) -> Flow:
     dropped = False
     while True:
         units = [ctx.state.unit(i) for i in operation.force]
-        options = [Action("stop")] + [Action("drop", (u.id,)) for u in units if _may_drop(ctx, call, units, u, cell)]
+        # Listed as ``choose`` orders them (drop, move, stop), so that it need not sort them again.
+        options = [Action("drop", (u.id,)) for u in units if _may_drop(ctx, call, units, u, cell)]
         if dropped or marked:
             rest = Force(ctx, units)
             if units and rest.problem() is None:
-                options += [Action("move", (c,)) for c in rest.destinations() if c != cell]
-        if len(options) == 1:
+                options += _moves(ctx, [c for c in rest.destinations() if c != cell])
+        if not options:
             return None
         choice = yield from ctx.choose(side, "move", f"the force at {cell}: drop a unit off, move on or stop",
-                                       options)
+                                       [*options, _STOP])
         if choice.kind == "stop":
             return None
         if choice.kind == "move":
@@ -182,6 +183,22 @@ def _after_leg(ctx: Context, call: MoveForce, cell: str, marked: bool) -> Flow:
         operation.force.remove(unit.id)
         dropped = True
         ctx.say(f"{ctx.label(unit)} is dropped off at {cell}", kind="drop", unit=unit.id, cell=cell)
+
+
+_STOP = Action("stop")
+
+
+def _moves(ctx: Context, cells: list[str]) -> list[Action]:
+    """``move CELL`` for each of ``cells``: values, made once per rules and cell, that serve every
+    decision and game (a force is offered every cell it may reach)."""
+    made = rules_cache(ctx.rules).setdefault("move force options", {})
+    out = []
+    for cell in cells:
+        found = made.get(cell)
+        if found is None:
+            found = made[cell] = Action("move", (cell,))
+        out.append(found)
+    return out
 
 
 def _may_drop(ctx: Context, call: MoveForce, units: list[Unit], unit: Unit, cell: str) -> bool:

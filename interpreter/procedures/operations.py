@@ -18,12 +18,15 @@ costs and where it may go are read by ``interpreter.forces``.  Here:
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 from ...dsl.compiled.actions import ActionRule
 from ...dsl.compiled.calls import DesignateForce
 from ..actions import Action
+from ..caches import map_memos
 from ..context import Context, Flow
 from . import procedure
-from ..forces import (Force, can_afford, class_of, has_enemy, is_carried, is_movable, joins_any_force,
+from ..forces import (Force, can_afford, class_of, force_fits, has_enemy, is_carried, is_movable, joins_any_force,
                       may_carry, may_take, operation_cost, pay, redeploy_cells, redeploy_cost, took)
 from ..rules import Rules
 from ..state import Unit
@@ -74,9 +77,9 @@ def designate_force(ctx: Context, call: DesignateForce) -> Flow:
         cells = sorted({u.location for u in ctx.state.units_of(side) if is_movable(ctx, u)
                         and not has_enemy(ctx, side, u.location)} - failed)
         lifters = _Airlifters(ctx, side)
-        options = [Action("pass")] + [Action("operate", (c,)) for c in cells
-                                      if _could_operate(ctx, actions, side, c, lifters)]
-        options += [Action("strike", (c,)) for c in battle.strike_cells(ctx, strikes, side)]
+        # Listed as ``choose`` orders them (operate, pass, strike), so that it need not sort them again.
+        options = [Action("operate", (c,)) for c in cells if _could_operate(ctx, actions, side, c, lifters)]
+        options += [_PASS, *(Action("strike", (c,)) for c in battle.strike_cells(ctx, strikes, side))]
         choice = yield from ctx.choose(side, "operation", "choose a cell to operate from or to strike, or pass",
                                        options)
         if choice.kind == "pass":
@@ -92,14 +95,20 @@ def designate_force(ctx: Context, call: DesignateForce) -> Flow:
         failed.add(choice.args[0])
 
 
+_PASS = Action("pass")
+
+
 class _Airlifters:
     """The side's airlifters in one state, found once and only when a cell needs them."""
 
     def __init__(self, ctx: Context, side: str):
         self.ctx, self.side = ctx, side
         self._all: list[Unit] | None = None
+        self.asked = 0
+        """How many times ``besides`` was asked (an answer that read it depends on other cells)."""
 
     def besides(self, cell: str) -> list[Unit]:
+        self.asked += 1
         if self._all is None:
             self._all = _airlifters(self.ctx, self.side, None)
         return [u for u in self._all if u.location != cell]
@@ -107,10 +116,35 @@ class _Airlifters:
 
 def _could_operate(ctx: Context, actions: list[ActionRule], side: str, cell: str,
                    airlifters: _Airlifters | None = None) -> bool:
-    """Whether some one-unit force in ``cell`` (or an airlift of it) is affordable."""
-    airlifters = airlifters or _Airlifters(ctx, side)
-    here = [u for u in ctx.state.units_at(cell) if u.side == side and is_movable(ctx, u)]
+    """Whether some one-unit force in ``cell`` (or an airlift of it) is affordable.
+
+    What such forces would cost is kept per rules and map, by side and cell, while the cell's
+    counters (the state's tuple for it, the same object while none comes, goes or changes there),
+    the actions and the year are the same: a side asks this of every cell it holds at each
+    designation, and most of them have not changed since its last one.  Costs that looked at
+    airlifters elsewhere are not kept (those may have moved)."""
+    here = ctx.state.units_at(cell)
+    memo = map_memos(ctx.rules, ctx.board).could_operate
+    key = (tuple([a.name for a in actions]), getattr(ctx.scenario, "year", None))
+    known = memo.get((side, cell))
+    if known is not None and known[0] is here and known[1] == key:
+        costs = known[2]
+    else:
+        airlifters = airlifters or _Airlifters(ctx, side)
+        asked = airlifters.asked
+        costs = _operation_costs(ctx, actions, side, cell, here, airlifters)
+        if airlifters.asked == asked:
+            memo[side, cell] = (here, key, costs)
+    return any(can_afford(ctx, side, resource, amount) for resource, amount in costs)
+
+
+def _operation_costs(ctx: Context, actions: list[ActionRule], side: str, cell: str, here,
+                     airlifters: _Airlifters) -> tuple[tuple[str, Fraction], ...]:
+    """(resource, amount) of each one-unit force in ``cell`` (or an airlift of it) that fits and
+    that an action prices, one per unit type."""
+    here = [u for u in here if u.side == side and is_movable(ctx, u)]
     seen: set[str] = set()
+    costs = []
     for unit in here:
         if unit.type in seen:
             continue
@@ -118,14 +152,13 @@ def _could_operate(ctx: Context, actions: list[ActionRule], side: str, cell: str
         units = [unit]
         if is_carried(class_of(ctx, unit)):
             lifters = [u for u in here if not is_carried(class_of(ctx, u))] or airlifters.besides(cell)
-            force = Force(ctx, [unit, *lifters])
-            if not force.fits():
+            if not force_fits(ctx, [unit, *lifters]):
                 continue
             units = [unit, *lifters]
         cost = operation_cost(ctx, actions, units)
-        if cost is not None and can_afford(ctx, side, cost[0], cost[1]):
-            return True
-    return False
+        if cost is not None:
+            costs.append((cost[0], cost[1]))
+    return tuple(costs)
 
 
 

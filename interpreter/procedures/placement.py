@@ -25,6 +25,8 @@ of a phase (a square already full is not offered).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from attrs import evolve
 
 from ...dsl.compiled.boxes import Holding, Placement
@@ -114,12 +116,35 @@ def may_stand(ctx: Context, unit: Unit, cell: str, *, no_enemy: bool) -> bool:
     return all(problem(rule, together, [unit]) is None for rule in ctx.rules.stackings)
 
 
+def _may_stand_here(ctx: Context, unit: Unit, no_enemy: bool) -> Callable[[str], bool]:
+    """``may_stand`` for one unit, cell after cell: a unit's cost table is read once, and every
+    cell it may enter where no counter stands gets the same answer (nothing there to see, stack
+    with or count against one per cell), worked out once."""
+    if ctx.rules.unit_type(unit.type).kind != "unit":
+        return lambda cell: may_stand(ctx, unit, cell, no_enemy=no_enemy)
+    table = cost_table(ctx.rules, ctx.board, unit.type, ctx.state.turn, ctx.state.weather)
+    costs, must_end, occupied = table.cost, table.must_end, ctx.state.units_by_cell()
+    empty: list[bool] = []
+
+    def fits(cell: str) -> bool:
+        if cell not in costs or (must_end is not None and cell not in must_end):
+            return False
+        if cell in occupied:
+            return may_stand(ctx, unit, cell, no_enemy=no_enemy)
+        if not empty:
+            empty.append(may_stand(ctx, unit, cell, no_enemy=no_enemy))
+        return empty[0]
+
+    return fits
+
+
 def placement_options(ctx: Context, unit: Unit, source: str) -> list[str]:
     """Where a counter entering play from ``source`` may go: cells, then boxes, in order."""
     box = ctx.rules.boxes.get(source)
     no_enemy = box is not None and box.never_placed_with_enemy
     cells: set[str] = set()
     boxes: set[str] = set()
+    fits = _may_stand_here(ctx, unit, no_enemy)
     for placement in placements_for(ctx, unit):
         if placement.to is not None:
             boxes.add(placement.to)
@@ -131,7 +156,7 @@ def placement_options(ctx: Context, unit: Unit, source: str) -> list[str]:
             candidates &= _holding(ctx, unit.side, line)
         for name in placement.traced:
             candidates &= traced_cells(ctx, ctx.rules.traces[name], unit.side)
-        cells |= {c for c in candidates if c not in cells and may_stand(ctx, unit, c, no_enemy=no_enemy)}
+        cells |= {c for c in candidates if c not in cells and fits(c)}
     boxes.discard(source)
     return [*sorted(cells, key=lambda c: (len(c), c)), *sorted(boxes)]
 

@@ -71,3 +71,31 @@ def test_indexes_handed_on_as_units_are_added_equal_fresh_ones(placed, built_aft
         state = state.with_added_unit(Unit(f"U{n:02d}", "t", side, cell))
         assert indexes(state) == indexes(fresh(state))
     assert [u.id for u in state.units] == [f"U{n:02d}" for n in range(len(placed))]
+
+
+@given(st.lists(st.tuples(st.sampled_from(CELLS), st.sampled_from(SIDES)), min_size=1, max_size=8), changes,
+       st.integers(0, 12))
+def test_earlier_states_still_answer_for_their_own_units(placed, steps, branch_at):
+    """The indexes move to each new state and are updated in place: every earlier state, and a
+    second state derived from an earlier one, must still answer as a fresh state would."""
+    units = tuple(Unit(f"U{n}", "t", side, cell) for n, (cell, side) in enumerate(placed))
+    state = GameState(units=units)
+    indexes(state)
+    seen = [state]
+    for n, (pick, cell, side, flag) in enumerate(steps):
+        old = state.units[pick % len(state.units)]
+        changed = replace(old, location=cell, side=side)
+        if flag:  # two units at once (``with_units``), then a unit added, then a shared index
+            other = state.units[(pick + 1) % len(state.units)]
+            state = state.with_units([changed, replace(other, spent=frozenset({"moved"}))])
+            state = state.with_added_unit(Unit(f"N{n}", "t", side, cell))
+            state = replace(state, rolls=state.rolls + 1)
+        else:
+            state = state.with_unit(changed)
+        indexes(state)
+        seen.append(state)
+        if n == branch_at:  # a second line of play from an earlier state
+            twin = seen[len(seen) // 2].with_unit(replace(units[0], location="0201"))
+            assert indexes(twin) == indexes(fresh(twin))
+    for earlier in seen:
+        assert indexes(earlier) == indexes(fresh(earlier))

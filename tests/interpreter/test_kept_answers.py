@@ -1,0 +1,70 @@
+"""Answers the interpreter keeps between decisions must be those it would work out afresh.
+
+Random Sea Lords games are played with each kept answer checked, at every ask, against the same
+question answered from scratch: a cell's one-unit operation costs (kept while the cell's counters
+are the same), a mixed force's common paths (kept with the situation) and whether a force may
+carry one more unit (kept by the counters' types, steps and statuses).
+"""
+
+from pathlib import Path
+
+import pytest
+
+from warbook.interpreter import forces
+from warbook.interpreter.forces import Force, can_afford
+from warbook.interpreter.game import Game
+from warbook.interpreter.procedures import operations
+from warbook.interpreter.rng import choice_rng
+from warbook.interpreter.scenario import load_scenario
+
+SCENARIOS = Path(__file__).resolve().parents[2] / "scenarios"
+
+
+def play(scenario, seed: int) -> None:
+    game = Game.new(scenario, seed)
+    rng = choice_rng(seed, "playout")
+    while not game.is_over():
+        options = game.legal_actions()
+        game.apply(options[rng.randrange(len(options))])
+
+
+@pytest.mark.parametrize("name, seeds", [("sea_lords_game_warden", (0, 1)), ("sea_lords_tet", (0,))])
+def test_kept_answers_equal_fresh_ones(monkeypatch, name, seeds):
+    asked = {"could operate": [], "common paths": 0, "may carry": []}
+    kept_could_operate = operations._could_operate
+
+    def could_operate(ctx, actions, side, cell, airlifters=None):
+        kept = kept_could_operate(ctx, actions, side, cell, airlifters)
+        costs = operations._operation_costs(ctx, actions, side, cell, ctx.state.units_at(cell),
+                                            operations._Airlifters(ctx, side))
+        assert kept == any(can_afford(ctx, side, resource, amount) for resource, amount in costs)
+        asked["could operate"].append(kept)
+        return kept
+
+    kept_paths = Force._kept_common_paths
+
+    def common_paths(self, sit):
+        kept = kept_paths(self, sit)
+        assert kept == self._common_paths(sit)
+        asked["common paths"] += 1
+        return kept
+
+    kept_may_carry = forces.may_carry
+
+    def may_carry(ctx, force, unit, available):
+        kept = kept_may_carry(ctx, force, unit, available)
+        if forces.is_carried(forces.class_of(ctx, unit)):  # (others may always be added, unkept)
+            assert kept == forces._may_carry(ctx, force, unit, available)
+            asked["may carry"].append(kept)
+        return kept
+
+    monkeypatch.setattr(operations, "_could_operate", could_operate)
+    monkeypatch.setattr(Force, "_kept_common_paths", common_paths)
+    monkeypatch.setattr(operations, "may_carry", may_carry)
+    scenario = load_scenario(SCENARIOS / f"{name}.toml")
+    for seed in seeds:
+        play(scenario, seed)
+    # Each kept answer was asked again and again, and both ways.
+    assert {True, False} <= set(asked["could operate"]) and len(asked["could operate"]) > 100
+    assert asked["common paths"] > 10
+    assert True in asked["may carry"]
