@@ -28,7 +28,7 @@ def play(scenario, seed: int) -> None:
         game.apply(options[rng.randrange(len(options))])
 
 
-@pytest.mark.parametrize("name, seeds", [("sea_lords_game_warden", (0, 1)), ("sea_lords_tet", (0,))])
+@pytest.mark.parametrize("name, seeds", [("sea_lords_game_warden", (0, 1)), ("sea_lords_tet", (0, 1))])
 def test_kept_answers_equal_fresh_ones(monkeypatch, name, seeds):
     asked = {"could operate": [], "common paths": 0, "may carry": []}
     kept_could_operate = operations._could_operate
