@@ -185,7 +185,7 @@ def table(figures: list[Figure]) -> str:
 
 
 def _target(figure: Figure) -> str:
-    return f"<= {figure.target:g}x" if figure.target is not None else "report"
+    return f"<= {figure.target:.3g}x" if figure.target is not None else "report"
 
 
 def markdown(figures: list[Figure]) -> str:
