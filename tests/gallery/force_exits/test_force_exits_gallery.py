@@ -5,9 +5,9 @@ Every expected value is worked out by hand from force_exits.rules, force_exits.t
 five clear squares in a row, 0101 to 0501, each costing 1 point to enter; the east edge is 0501.
 Blue's scouts (3 points), rifles (4 points) and gun (4 points) stand at 0301; the exit ``east``
 takes Blue's ``light`` units (scouts and rifles, not the gun) off from 0501 into ``exited`` at a
-cost of 1 point beyond reaching 0501, and each unit that exits scores Blue 1 VP.  Red's guard at
-0101 is an enemy unit, where a force's move would end in a battle.  A force may exit when every
-one of its units may and each mover keeps the exit's cost at the exit cell.
+cost of 1 point beyond reaching 0501, and each unit that exits scores Blue 1 VP.  Red has no counter
+on the map (the gallery resolves no battle).  A force may exit when every one of its units may and
+each mover keeps the exit's cost at the exit cell.
 """
 
 from pathlib import Path
@@ -56,7 +56,7 @@ def test_a_force_of_light_units_with_points_to_spare_steps_off_the_east_edge(ctx
     designate(ctx, "0301", scout, rifles)
     (decision,) = run(ctx, "move force", ["exit east"])
     # From 0301: 0201 and 0401 cost 1, 0501 costs 2 (the scouts keep 1, the rifles 2: both at least
-    # the exit's 1); 0101 holds the guard, an enemy unit, where the move may end (a battle).
+    # the exit's 1); 0101 costs 2.
     assert options(decision) == ["exit east", "move 0101", "move 0201", "move 0401", "move 0501"]
     assert [ctx.state.unit(i).location for i in (scout, rifles)] == ["exited", "exited"]
     assert ctx.state.resource("blue", "vp") == 2  # one point each
