@@ -320,7 +320,11 @@ class MoveForce(Call):
     ``redeploy ID CELL`` among the cells its action allows and goes there directly.  The move is
     narrated and logged; a force that ends with enemy counters in its cell starts a battle there,
     and one that does not ends its units' moves, scoring ``award … on infiltrated`` as ``do move``
-    does.  During a battle the line moves the reaction forces designated into the contested cell."""
+    does.  A force every unit of which an ``exit`` names is offered ``exit NAME`` beside its moves
+    (after a leg, on the terms of moving on): it walks to the exit cell where each mover keeps the
+    exit's cost and, unless stopped on the way, the units still in the force step off into the
+    exit's box, scoring ``on exited``.  During a battle the line moves the reaction forces
+    designated into the contested cell."""
 
     example: ClassVar[str] = "do move force dropping off infantry"
 

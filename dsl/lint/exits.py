@@ -39,21 +39,26 @@ def exit_without_box(rb: Rulebook) -> Iterator[Diagnostic]:
 @check("E157", "exit-never-offered")
 def exit_never_offered(rb: Rulebook) -> Iterator[Diagnostic]:
     """## What it does
-    Reports an `exit` in a rulebook whose sequence of play has no `do move`.
+    Reports an `exit` in a rulebook whose sequence of play has neither `do move` nor `do move force`.
 
     ## Why is this bad?
-    Units step off the map among their moves in a `do move` phase; an operation's `move force`
-    offers no exit. With no `do move`, the exit would never be taken.
+    Units step off the map among their moves in a `do move` phase, and a force steps off among an
+    operation's moves (`do move force`); with neither, the exit would never be taken.
 
     ## Example
-    A rulebook whose only movement is `do move force`, with an `exit` declared.
+    A rulebook that moves nothing (its only phase does `do score`), with an `exit` declared.
 
-    Use instead: a phase with `do move`, or drop the exit.
+    Use instead: a phase with `do move` or `do move force`, or drop the exit.
     """
-    moves = any(line.get("procedure") == "move" for d in rb.walk() if d.kind in ("phase", "step")
+    moves = any(line.get("procedure") in _OFFERING for d in rb.walk() if d.kind in ("phase", "step")
                 for line in d.all("do"))
     if moves:
         return
     for decl in rb.of_kind("exit"):
-        yield diagnostic("E157", decl.span, f"exit {decl.name!r} is never offered: no phase does 'do move'",
-                         "add a phase with 'do move', or drop the exit")
+        yield diagnostic("E157", decl.span,
+                         f"exit {decl.name!r} is never offered: no phase does 'do move' or 'do move force'",
+                         "add a phase with 'do move' or 'do move force', or drop the exit")
+
+
+_OFFERING = ("move", "move force")
+"""The procedures that offer exits among their moves (``interpreter.exits``)."""

@@ -17,6 +17,10 @@
   ``revealed``, and the force may go on without a drop; markers it has gone on from do not stop it
   again.  Going on needs a drop or such markers, so a move has at most one leg more than it has
   units and marker cells.  Dropped units leave the force (they take no part in its battle).
+- **Exits** (``interpreter.exits``).  A force whose units may all take an ``exit`` is offered
+  ``exit NAME`` beside its moves (after a leg, on the terms of ``move CELL``): it walks to the exit
+  cell ``force_ways_off`` finds and, if nothing stops it on the way or there, its units still in
+  the force step off into the exit's box, scoring ``on exited``; units dropped off stay.
 - **Redeployment.**  A force designated for a ``between cells with …`` action moves its one unit
   straight to a cell the action allows.
 - **Raids.**  A cell only this turn's ``may enter … on turn N`` opens to the carried units is
@@ -40,6 +44,7 @@ from . import procedure
 from ..caches import rules_cache
 from ..costs import cost_table
 from ..event_effects import revealed
+from ..exits import force_ways_off, step_off
 from ..forces import Force, class_of, has_enemy, redeploy_cells
 from ..infiltration import infiltrate
 from ..situation import stop_markers
@@ -78,14 +83,24 @@ def move_force(ctx: Context, call: MoveForce) -> Flow:
     if not ends:
         ctx.say(f"the force in {operation.origin} has nowhere to go", kind="operation", side=side)
         return
-    choice = yield from ctx.choose(side, "move", f"move the force from {operation.origin} to", _moves(ctx, ends))
+    ways = force_ways_off(ctx, force)
+    choice = yield from ctx.choose(side, "move", f"move the force from {operation.origin} to",
+                                   [*_exits(ways), *_moves(ctx, ends)])
     everyone = list(operation.force)
     met: set[str] = set()  # cells whose markers the force met and went on from (8.4 "on first entering")
     while True:
-        final, units, how = yield from _leg(ctx, force, choice.args[0], met)
+        way = ways[choice.args[0]] if choice.kind == "exit" else None
+        target = way[1] if way else choice.args[0]
+        if target == force.units[0].location:  # an exit from where it stands: no leg to walk
+            final, units, how = target, force.units, "open"
+        else:
+            final, units, how = yield from _leg(ctx, force, target, met)
+        if way and how == "open" and final == target and units:
+            _exit(ctx, units, way[0])
+            break
         if how == "ended" or not units:
             break
-        choice = yield from _after_leg(ctx, call, final, how == "markers")
+        choice, ways = yield from _after_leg(ctx, call, final, how == "markers")
         if choice is None:
             break
         force = Force(ctx, [ctx.state.unit(i) for i in operation.force])
@@ -159,26 +174,29 @@ def _meet_markers(ctx: Context, force: Force, cell: str) -> Flow:
 
 def _after_leg(ctx: Context, call: MoveForce, cell: str, marked: bool) -> Flow:
     """Where the force stopped without a battle: its owner drops units off (``drop UNIT``), then
-    moves the rest on (``move CELL``: after a drop, or past markers it met) or stops there
-    (``stop``).  Returns the ``move`` chosen, or ``None`` when the force stops."""
+    moves the rest on (``move CELL``: after a drop, or past markers it met), takes an exit off the
+    map with them (``exit NAME``, on the same terms) or stops there (``stop``).  Returns the ``move``
+    or ``exit`` chosen (``None`` when the force stops) and the exits the rest may take."""
     operation, side = ctx.operation, ctx.acting
     dropped = False
     while True:
         units = [ctx.state.unit(i) for i in operation.force]
-        # Listed as ``choose`` orders them (drop, move, stop), so that it need not sort them again.
         options = [Action("drop", (u.id,)) for u in units if _may_drop(ctx, call, units, u, cell)]
+        ways = {}
         if dropped or marked:
             rest = Force(ctx, units)
             if units and rest.problem() is None:
                 options += _moves(ctx, [c for c in rest.destinations() if c != cell])
+                ways = force_ways_off(ctx, rest)
+                options += _exits(ways)
         if not options:
-            return None
+            return None, {}
         choice = yield from ctx.choose(side, "move", f"the force at {cell}: drop a unit off, move on or stop",
                                        [*options, _STOP])
         if choice.kind == "stop":
-            return None
-        if choice.kind == "move":
-            return choice
+            return None, {}
+        if choice.kind in ("move", "exit"):
+            return choice, ways
         unit = ctx.state.unit(choice.args[0])
         operation.force.remove(unit.id)
         dropped = True
@@ -199,6 +217,19 @@ def _moves(ctx: Context, cells: list[str]) -> list[Action]:
             found = made[cell] = Action("move", (cell,))
         out.append(found)
     return out
+
+
+def _exits(ways: dict) -> list[Action]:
+    """``exit NAME`` for each exit the force may take (``interpreter.exits.force_ways_off``)."""
+    return [Action("exit", (name,)) for name in ways]
+
+
+def _exit(ctx: Context, units: list[Unit], rule) -> None:
+    """The units still in the force step off the map by ``rule`` (``interpreter.exits.step_off``):
+    they leave the force, which has nothing left to fight with."""
+    for unit in units:
+        step_off(ctx, unit, rule)
+    ctx.operation.force = []
 
 
 def _may_drop(ctx: Context, call: MoveForce, units: list[Unit], unit: Unit, cell: str) -> bool:

@@ -14,7 +14,10 @@ never the flagship; ``may go on past markers``: a force stopped by snares alone 
 Blue ``inspects enemy stacks``, so it knows a snare from a unit (the gallery is about drop-offs,
 not hidden counters: a side that cannot tell them apart treats a face-down counter as an enemy
 counter, ``zones.unidentified``, so its moves would end on entering a snare's square).  Row 2 is land.  Blue's gull (class ``air``: ``ignores enemy``, ``joins any force``, lift 1) is at
-0202; Blue's skiff at 0101 is a boat (lift 1, bulk 1) that is ``carried as foot by air``.
+0202; Blue's skiff at 0101 is a boat (lift 1, bulk 1) that is ``carried as foot by air``.  The flotilla's boats
+(flagship, launches; not the squad, the skiff or the gull) may leave the map from 0801, the east end of the river
+(0802 is land, where boats never end), into ``gone`` (``exit east``, no cost), each unit that does
+scoring Blue 1 VP.
 """
 
 from pathlib import Path
@@ -139,9 +142,35 @@ def test_a_skiff_that_carries_is_never_lifted(ctx):
     assert boat.lifted == [] and boat.movers == [ctx.state.unit(skiff)] and boat.problem() is None
 
 
+def test_the_units_still_in_the_force_go_down_river_and_the_dropped_one_stays(ctx):
+    """The squad may not exit, so the whole flotilla is offered no exit.  A leg to 0301 (no snare),
+    the squad dropped off there, then ``exit east`` for the rest (the flagship and the launches): it
+    walks to 0801, is stopped at each snare (0401, 0601: 1 VP each) and chooses the exit again from
+    there, then its three units step off (1 VP each): 5 VP."""
+    (flag,), launches, (squad,) = of(ctx, "flagship"), of(ctx, "launch"), of(ctx, "squad")
+    designate(ctx, flag, *launches, squad)
+    decisions = run(ctx, "move force", ["move 0301", f"drop {squad}", "exit east", "exit east", "exit east"])
+    assert "exit east" not in options(decisions[0])  # the squad is in the force
+    assert "exit east" not in options(decisions[1])  # no drop yet: drop or stop only
+    assert "exit east" in options(decisions[2])  # the squad dropped: the rest may exit
+    assert [d.prompt.split(":")[0] for d in decisions[3:]] == ["the force at 0401", "the force at 0601"]
+    assert where(ctx, squad) == ["0301"]
+    assert where(ctx, flag, *launches) == ["gone"] * 3
+    assert ctx.state.resource("blue", "vp") == 5 and ctx.operation.force == []
+    assert [e["unit"] for e in ctx.events if e.get("kind") == "exit"] == [flag, *launches]
+
+
+def test_no_exit_for_a_force_with_a_unit_the_exit_does_not_name(ctx):
+    (flag,), (skiff,) = of(ctx, "flagship"), of(ctx, "skiff")
+    designate(ctx, flag, skiff)  # the skiff is not a boat of the flotilla
+    (decision,) = run(ctx, "move force", ["move 0201"])
+    assert not [o for o in options(decision) if o.startswith("exit")]
+
+
 def test_random_games_replay_alike():
-    games = random_games_replay_alike(SCENARIO)
+    games = random_games_replay_alike(SCENARIO, seeds=range(10))  # 6, 8, 9 drop; 2, 8 exit
     assert any(any(str(c).startswith("drop") for c in g.choices) for g in games)
+    assert any(any(str(c).startswith("exit") for c in g.choices) for g in games)
 
 
 def test_a_greedy_game_ends():
