@@ -79,7 +79,7 @@ class Context:
         ``in_order``: the caller gives distinct options already in the order sorting would give
         (``_action_key``), so they are not sorted again.
         """
-        ordered = tuple(options) if in_order else _in_order(options)
+        ordered = tuple(options) if in_order else options_in_order(options)
         action = yield Decision(side, kind, prompt, ordered, why_not)
         return action
 
@@ -124,7 +124,7 @@ class Context:
             unit_moved(self, before, unit)
 
 
-def _in_order(options: Iterable[Action]) -> tuple[Action, ...]:
+def options_in_order(options: Iterable[Action]) -> tuple[Action, ...]:
     """The distinct options sorted by ``_action_key``.  Procedures often list them in that order
     already: then their keys rise strictly (so they are distinct too) and no set or sort is needed."""
     options = tuple(options)

@@ -203,17 +203,22 @@ def attack_options(ctx: Context, combat: CombatRule, side: str, leaders: list[Un
         for c in cells:
             able.setdefault(c, []).append(uid)
     lead = {u.id for u in leaders}
+    alone: dict[str, list[list[str]]] = {}  # each cell a leader may attack, with each such leader alone
+    for u in leaders:
+        for c in mine[u.id]:
+            alone.setdefault(c, []).append([u.id])
+    plain = model == _PLAIN
     options = []
-    for cell in sorted({c for u in leaders for c in mine[u.id]}):
+    for cell in sorted(alone):
         group = sorted(able[cell])
         if model.any_combination:
             groups = [g for g in _groups(group) if lead.intersection(g)]
         else:
-            groups = [group, *([u.id] for u in leaders if cell in mine[u.id])]
+            groups = [group, *alone[cell]]
         if model.supporting_fire:  # (imported here: range_support reads this module)
             from .range_support import support_groups
             groups = support_groups(ctx, combat, side, cell, groups)
-        if model != AttackModel():  # (without model lines a lone unit is offered twice, as before them)
+        if not plain:  # (without model lines a lone unit is offered twice, as before them)
             groups = [g for n, g in enumerate(groups) if g not in groups[:n]]
         if model.minimum_odds is not None:
             groups = [g for g in groups if odds_allowed(ctx, combat, g, cell, side)]
@@ -229,6 +234,10 @@ def attack_options(ctx: Context, combat: CombatRule, side: str, leaders: list[Un
     if not must:
         options.append(Action("done"))
     return options, must
+
+
+_PLAIN = AttackModel()
+"""A combat without model lines (compared once per decision, not built once per cell)."""
 
 
 def _groups(ids: list[str]) -> list[list[str]]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from ...dsl.compiled.calls import Declare, Score
 from ..actions import Action
 from ..caches import rules_cache
-from ..context import Context, Flow
+from ..context import Context, Flow, options_in_order
 from . import procedure
 from ..rules import Rules
 from ..state import replace
@@ -52,28 +52,42 @@ def declare(ctx: Context, call: Declare) -> Flow:
     made = cache.setdefault("declare options", {})
     kind, prompt = f"declare {mode.name}", f"put units on {mode.label} orders"
     for side in sides:
+        ordered: tuple[Action, ...] = ()
+        kept = None  # the state ``ordered`` was read from (less the unit just put on orders)
         while True:
-            options = []
-            for unit in ctx.state.units_of(side):  # on the map: ``may_take`` without its first test
-                if unit.dummy or unit.mode:
-                    continue
-                ok = takes.get((mode.name, unit.type, unit.side))
-                if ok is None:
-                    ok = may_take(ctx, mode, unit)
-                if ok:
-                    option = made.get((unit.id, mode.name))
-                    if option is None:
-                        option = made[unit.id, mode.name] = Action("declare", (unit.id, mode.name))
-                    options.append(option)
-            if not options:
+            if ctx.state is not kept:
+                ordered = options_in_order(_options(ctx, side, mode, takes, made))
+            if len(ordered) <= 1:  # ``done`` alone: no unit may take the mode
                 break
-            options.append(DONE)
-            action = yield from ctx.choose(side, kind, prompt, options)
+            action = yield from ctx.choose(side, kind, prompt, ordered, in_order=True)
             if action.kind == "done":
                 break
             unit = ctx.state.unit(action.args[0])
             ctx.update_unit(replace(unit, mode=mode.name))
             ctx.say(f"{ctx.label(unit)} goes on {mode.label}", kind="order", unit=unit.id, mode=mode.name)
+            # The unit now has orders; nothing else changed: the same options less that one, in
+            # order, without a pass over every unit (which made a long declaration units²).
+            at = ordered.index(action)
+            ordered, kept = ordered[:at] + ordered[at + 1:], ctx.state
+
+
+def _options(ctx: Context, side: str, mode, takes: dict, made: dict) -> list[Action]:
+    """The units of ``side`` that may go on ``mode`` orders now, as options, then ``done``."""
+    options = []
+    for unit in ctx.state.units_of(side):  # on the map: ``may_take`` without its first test
+        if unit.dummy or unit.mode:
+            continue
+        ok = takes.get((mode.name, unit.type, unit.side))
+        if ok is None:
+            ok = may_take(ctx, mode, unit)
+        if ok:
+            option = made.get((unit.id, mode.name))
+            if option is None:
+                option = made[unit.id, mode.name] = Action("declare", (unit.id, mode.name))
+            options.append(option)
+    if options:
+        options.append(DONE)
+    return options
 
 
 @procedure("score")

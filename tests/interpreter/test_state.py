@@ -99,3 +99,19 @@ def test_earlier_states_still_answer_for_their_own_units(placed, steps, branch_a
             assert indexes(twin) == indexes(fresh(twin))
     for earlier in seen:
         assert indexes(earlier) == indexes(fresh(earlier))
+
+
+@given(st.lists(st.tuples(st.sampled_from(CELLS[:3]), st.sampled_from(SIDES)), min_size=20, max_size=60),
+       st.lists(st.lists(st.tuples(st.integers(0, 59), st.sampled_from(CELLS[:3]), st.booleans()), min_size=2,
+                         max_size=4), max_size=6))
+def test_a_few_units_changed_at_once_on_a_big_side_hand_on_indexes_equal_fresh_ones(placed, batches):
+    # A few units of a side of many (a fight flagging its attackers) are found by bisection, not a pass.
+    units = tuple(Unit(f"U{n}", "t", side, cell) for n, (cell, side) in enumerate(placed))
+    state = GameState(units=units)
+    indexes(state)
+    for batch in batches:
+        picked = {state.units[pick % len(state.units)].id: (cell, flag) for pick, cell, flag in batch}
+        changed = [replace(state.unit(uid), location=cell, spent=frozenset({"moved"}) if flag else frozenset())
+                   for uid, (cell, flag) in picked.items()]
+        state = state.with_units(changed)
+        assert indexes(state) == indexes(fresh(state))
