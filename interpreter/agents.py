@@ -69,6 +69,10 @@ ADJACENT_ENEMY = Fraction(1)
 PER_CELL_CLOSER = Fraction(1, 10)
 """Greedy's bonus for each cell nearer to the nearest objective or enemy counter."""
 
+ON_MAP = Fraction(1, 10)
+"""What greedy counts a unit on the map worth beyond its cell's value when it weighs an exit: an
+exit that scores nothing is never taken over staying."""
+
 HIDDEN_GUESSES = 64
 """Greedy enumerates at most this many type assignments for face-down defenders; beyond that it assumes
 each remaining one is the most common type."""
@@ -133,6 +137,10 @@ class GreedyAgent:
       plus ``ADJACENT_ENEMY`` if an enemy counter is next to it (or, when no combat is declared
       ``adjacent``, so that units fight where they meet, if an enemy counter is in it), minus
       ``PER_CELL_CLOSER`` per cell to the nearest objective or enemy counter.
+    - **Exits** (``exit UNIT NAME`` in ``do move``, ``exit NAME`` for an operation's force): for
+      each unit stepping off, what the exit's ``on exited`` awards score for the side (as the
+      rulebook's points read for that counter), less what the unit is worth on the map (its cell's
+      value, at least 0, plus ``ON_MAP``).
     - **Losses** (``LOSS_VERBS``: which unit to lose, or to lose a step): minus the sum of the
       unit's numeric factors as it shows them (at its step), so the weakest counter goes first.
     - **Restoring** (``RESTORE_VERBS``): plus that sum, so the strongest counter regains a step first.
@@ -173,6 +181,8 @@ class GreedyAgent:
             return self._strength(observation, option)
         if option.kind in ORIGIN_VERBS:
             return Fraction(0)
+        if option.kind == "exit":
+            return self._exit_score(observation, option)
         cells = [a for a in option.args if a in self.board.graph]
         if not cells:
             return Fraction(0)
@@ -181,6 +191,35 @@ class GreedyAgent:
         here = unit["location"] if unit and unit["location"] in self.board.graph else None
         value = self.cell_value(observation, cells[-1])
         return value - self.cell_value(observation, here) if here else value
+
+    def _exit_score(self, observation: dict, option: Action) -> Fraction:
+        """An ``exit``: for each unit that steps off (the one ``exit UNIT NAME`` names, or the
+        operation's force for ``exit NAME``), the points the awards ``on exited`` give its side (less
+        those they give another) minus what it is worth on the map: the value of its cell, at
+        least 0, plus ``ON_MAP``."""
+        from .victory import counter_points, scoring_side
+
+        side = observation.get("side")
+        name = option.args[-1]
+        rule = next((r for r in self.rules.exits if r.name == name), None)
+        ids = set(option.args[:-1]) or set(observation.get("force", ()))
+        leaving = [u for u in observation.get("units", ()) if u["id"] in ids and u["side"] == side]
+        if rule is None or not leaving:
+            return Fraction(0)
+        ctx = self._public_context(observation)
+        running = frozenset({observation.get("phase", "")})
+        total = Fraction(0)
+        for seen in leaving:
+            unit = _unit(seen, seen["type"], self.rules)
+            total -= max(self.cell_value(observation, unit.location), Fraction(0)) + ON_MAP
+            if unit.dummy:
+                continue  # a dummy that exits is removed and scores nothing
+            selectors = self.rules.unit_type(unit.type).selectors
+            for award in self.rules.awards.values():
+                if award.on == "exited" and award.counts(selectors) and award.scores_in(running):
+                    points = counter_points(ctx, award, unit)
+                    total += points if scoring_side(self.rules, award, unit) == side else -points
+        return total
 
     def _strength(self, observation: dict, option: Action) -> Fraction:
         """The sum of the numeric factors of the own units an option names (a dummy's count nothing)."""

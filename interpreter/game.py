@@ -159,8 +159,8 @@ class Game:
         (a side that ``inspects enemy stacks`` sees those on the map as if face up), the ``step`` of
         a counter it identifies that has lost steps (never of one it does not); its own
         resources, and the other sides' only for a resource declared ``open``; when the rulebook
-        declares ``control``, who holds each cell (``control``: cell to side; public); and the
-        weather, once the game has one."""
+        declares ``control``, who holds each cell (``control``: cell to side; public); the
+        weather, once the game has one; and, in an operation, the ids of its own ``force``."""
         units = []
         for unit in self.state.units:
             if self.ctx.identifies(side, unit):
@@ -183,6 +183,9 @@ class Game:
             seen["states"] = [list(entry) for entry in self.state.side_states]  # public: (side, state) entered
         if self.state.weather is not None:  # the weather is open to every side (interpreter.turns)
             seen["weather"] = self.state.weather
+        operation = self.ctx.operation
+        if operation is not None and operation.side == side and operation.force:
+            seen["force"] = list(operation.force)  # its own force in an operation (``exit NAME`` moves it)
         return seen
 
     def _open(self, resource: str) -> bool:

@@ -24,6 +24,7 @@ from ..dsl.compiled.scoring import Award
 from .cells import distances_from
 from .citations import because
 from .context import Context
+from .rules import Rules
 from .state import Unit
 from .victory_forms import check_control, threshold_met
 
@@ -132,16 +133,28 @@ def score_for(ctx: Context, award: Award, unit: Unit) -> bool:
         ctx.say(f"{award.label}: {ctx.label(unit)} scores nothing now (it is scored during "
                 f"{', '.join(award.scored_during)})", kind="resource", award=award.name)
         return False
-    side = award.to or next(s for s in ctx.rules.sides if s != unit.side)
-    points = award.points_for(ctx.rules.unit_type(unit.type).selectors, cell_distance(ctx, unit.location))
-    if isinstance(points, str):  # `points factor F`: the factor as the counter shows it
-        value = ctx.rules.factor(unit, points)
-        points = value if isinstance(value, (int, Fraction)) and not isinstance(value, bool) else 0
+    side = scoring_side(ctx.rules, award, unit)
+    points = counter_points(ctx, award, unit)
     name = award.resource or victory_resource(ctx)
     if not (points and name):
         return False
     gain(ctx, side, name, Fraction(points), f"{award.label}: {ctx.label(unit)}")
     return True
+
+
+def scoring_side(rules: Rules, award: Award, unit: Unit) -> str:
+    """Who an award scored on a counter goes to: its ``to``, else the counter's enemy."""
+    return award.to or next(s for s in rules.sides if s != unit.side)
+
+
+def counter_points(ctx: Context, award: Award, unit: Unit) -> Fraction:
+    """The points an award is worth for one counter where it stands (``points factor F``: the
+    factor as the counter shows it); read by play and by the greedy agent alike."""
+    points = award.points_for(ctx.rules.unit_type(unit.type).selectors, cell_distance(ctx, unit.location))
+    if isinstance(points, str):  # `points factor F`: the factor as the counter shows it
+        value = ctx.rules.factor(unit, points)
+        points = value if isinstance(value, (int, Fraction)) and not isinstance(value, bool) else 0
+    return Fraction(points)
 
 
 def scores_now(ctx: Context, award: Award) -> bool:
