@@ -368,7 +368,8 @@ _add(_kind(
      "counters (`attack CELL CELL… with ID…`), by units each adjacent to every one of them (all of them, or "
      "a leading unit alone; with `any combination of attackers`, every group holding a leading unit): the "
      "attackers' total against the defenders' total, each defender's terrain its own, the column shifts of "
-     "the hex best for the defender, the result applied to all of them."),
+     "the hex best for the defender, the result applied to all of them. With `supporting fire from range`, "
+     "units in range of every hex attacked and adjacent to none may support it."),
 ))
 _add(_kind(
     "status", "A state a combat result puts units in (disrupted, disorganised): what it forbids, the factors "

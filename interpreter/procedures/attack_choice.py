@@ -217,7 +217,7 @@ def attack_options(ctx: Context, combat: CombatRule, side: str, leaders: list[Un
             groups = [group, *alone[cell]]
         if model.supporting_fire:  # (imported here: range_support reads this module)
             from .range_support import support_groups
-            groups = support_groups(ctx, combat, side, cell, groups)
+            groups = support_groups(ctx, combat, side, (cell,), groups)
         if not plain:  # (without model lines a lone unit is offered twice, as before them)
             groups = [g for n, g in enumerate(groups) if g not in groups[:n]]
         if model.minimum_odds is not None:

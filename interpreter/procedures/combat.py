@@ -163,7 +163,7 @@ def fight(ctx: Context, call: Fight) -> Flow:
         cells, ids = attacked_cells(action)
         cell, also = cells[0], cells[1:]  # (``also``: the other hexes of one attack on several hexes)
         _flag(ctx, ids, ATTACKED)
-        attackers, support = split_support(ctx, combat, cell, [ctx.state.unit(i) for i in ids])
+        attackers, support = split_support(ctx, combat, cells, [ctx.state.unit(i) for i in ids])
         defenders = [u for c in cells for u in targets_in(ctx, combat, c, side)]
         if combat.model.defenders_once or combat.model.on_adjacent:
             _flag(ctx, [u.id for u in defenders], DEFENDED)

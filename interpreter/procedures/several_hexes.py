@@ -4,7 +4,8 @@ Besides the attacks on one hex, ``fight`` offers one attack against each set of 
 a leading unit may attack (hexes holding enemy counters it may attack), by the units of the side
 that are each adjacent to every hex of the set: all of them together or a leading unit alone
 (with ``any combination of attackers``, every group holding a leading unit), at the combat's
-``minimum odds`` or better.  The attackers' total is set against the total of every defender in
+``minimum odds`` or better; with ``supporting fire from range`` each group also with the units that
+may support it (``range_support``: in range of every hex, adjacent to none).  The attackers' total is set against the total of every defender in
 the hexes, each defender's terrain its own (``combat.combat_strength``), the column shifts those
 of the hex best for the defender (``combat.find_column``); the result applies to all of them.
 """
@@ -19,6 +20,7 @@ from ..combat import combat_strength
 from ..context import Context
 from ..state import Unit
 from .attack_facts import targets_in
+from .range_support import support_groups
 
 
 def several_hex_attacks(ctx: Context, combat: CombatRule, side: str, leaders: list[Unit],
@@ -37,6 +39,8 @@ def several_hex_attacks(ctx: Context, combat: CombatRule, side: str, leaders: li
                           if any(uid in g for uid in lead)]
             else:
                 groups = [able, *([uid] for uid in lead if uid in able)]
+            if combat.model.supporting_fire:
+                groups = support_groups(ctx, combat, side, cells, groups)
             seen: list[list[str]] = []
             for group in groups:
                 if group not in seen and odds_allowed_on(ctx, combat, group, cells, side):

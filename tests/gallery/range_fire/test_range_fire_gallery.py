@@ -188,6 +188,42 @@ def test_a_supported_assault_eliminates_the_defender(scenario, monkeypatch):
     assert ctx.state.unit("R1").location == ctx.rules.eliminated_box
 
 
+G5 = Unit("G5", "guns", "blue", "0102")
+RIFLES_2 = Unit("R2", "rifles", "red", "0402")
+
+
+def test_guns_in_range_of_every_hex_support_an_attack_on_two(scenario):
+    ctx = at_position(scenario, "assault", RIFLES, RIFLES_2, INFANTRY, G1, G5)
+    decision = next(PROCEDURES["fight"](ctx, do_call(ctx.rules, "fight", "assault")))
+    # B1 (0303) touches 0302 and 0402.  G1 (0101) is 2 hexes from 0302 and 3 from 0402 along clear
+    # lines; G5 (0102) is 2 from 0302 (the line along the 0201|0202 hexside, clear one way) but
+    # its line to 0402, from (1.5, 2√3) to (6, 2.5√3), runs through the woods both ways: the point
+    # a third of the way, (3, 2.17√3), lies in 0202.  So 0302 alone: 1 + 3 + 3 = 7 against 2;
+    # 0402 alone: 1 + 3 = 4 against 2; both at once: 1 + 3 = 4 against 2 + 2 = 4, 1:1, the
+    # minimum.  The infantry alone is 1 against 2 or 4, below it.
+    assert offered(decision) == {"attack 0302 with B1 G1 G5", "attack 0402 with B1 G1",
+                                 "attack 0302 0402 with B1 G1", "pass B1", "done"}
+
+
+def test_a_supported_attack_on_two_hexes_leaves_the_guns_unharmed(scenario, monkeypatch):
+    fixed_roll(monkeypatch, 6)  # 4:4 is 1:1; a 6 is AE
+    ctx = at_position(scenario, "assault", RIFLES, RIFLES_2, INFANTRY, G1, G5)
+    fight(ctx, "assault", ["attack 0302 0402 with B1 G1"])
+    said = [e["text"] for e in ctx.events if e["type"] == "event"]
+    assert "B1 Infantry attack 0302 and 0402, supported by G1 Guns" in said
+    assert any("attack 4 against defence 4 at 1:1" in s for s in said)
+    assert ctx.state.unit("B1").location == ctx.rules.eliminated_box
+    assert [ctx.state.unit(i).location for i in ("G1", "R1", "R2")] == ["0101", "0302", "0402"]
+    assert "attacked" in ctx.state.unit("G1").spent and "attacked" not in ctx.state.unit("G5").spent
+
+
+def test_a_supported_attack_on_two_hexes_eliminates_both(scenario, monkeypatch):
+    fixed_roll(monkeypatch, 1)  # DE
+    ctx = at_position(scenario, "assault", RIFLES, RIFLES_2, INFANTRY, G1, G5)
+    fight(ctx, "assault", ["attack 0302 0402 with B1 G1"])
+    assert [ctx.state.unit(i).location for i in ("R1", "R2")] == [ctx.rules.eliminated_box] * 2
+
+
 # --- whole games -----------------------------------------------------------------------------------------
 
 
