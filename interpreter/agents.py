@@ -73,6 +73,12 @@ ON_MAP = Fraction(1, 10)
 """What greedy counts a unit on the map worth beyond its cell's value when it weighs an exit: an
 exit that scores nothing is never taken over staying."""
 
+EXCHANGE_WEIGHT = Fraction(1, 100)
+"""How much greedy weighs each point of strength an attack is expected to take from either side
+(``interpreter.exchange``) beside the rulebook's ``worth`` of its results: enough to prefer, between
+attacks the worth rates alike, the one that risks less of its own side (supporting units are immune)
+and takes more of the enemy's, and to rate attacks whose results carry no ``worth``."""
+
 HIDDEN_GUESSES = 64
 """Greedy enumerates at most this many type assignments for face-down defenders; beyond that it assumes
 each remaining one is the most common type."""
@@ -127,8 +133,12 @@ class GreedyAgent:
       ``interpreter.combat.expected_worth`` — attackers are the option's own units (or, when it
       names none, every own unit next to the target), defenders the enemy units it names or that
       stand on the cells it names.  Face-down defenders are guessed
-      from the scenario's set-up counts.  When the combat module is absent or cannot score the
-      option, it scores 0, so greedy falls back to a random choice.
+      from the scenario's set-up counts.  Units of the option not next to the hexes attacked
+      support it from range (``supporting fire from range``): their fire counts, no result touches
+      them.  Plus ``EXCHANGE_WEIGHT`` times the strength the attack is expected to take from the
+      enemy less what it takes from the attackers, unit by unit (``interpreter.exchange``).
+      When the combat module is absent or cannot score the option, it scores 0, so greedy falls
+      back to a random choice.
     - **Cells** (any other option naming a map cell: moves, placements): the value of the last cell
       named, minus the value of where the unit stands now.  A cell's value is the points of every
       ``award … on held`` whose ``cells`` it matches (for either side: holding denies the enemy),
@@ -284,6 +294,8 @@ class GreedyAgent:
     def _combat_score(self, observation: dict, decision: Decision, option: Action) -> Fraction:
         try:
             from .combat import expected_worth
+            from .exchange import expected_exchange
+            from .procedures.range_support import split_support
         except ImportError:
             return Fraction(0)
         side = observation.get("side")
@@ -300,12 +312,16 @@ class GreedyAgent:
                 if defenders[0]["location"] in self.board.graph else set()
             attackers = [u for u in units.values() if u["side"] == side and u["location"] in around]
         ctx = self._public_context(observation)
+        rule = self.rules.combats[combat]
+        hexes = sorted({d["location"] for d in defenders if d["location"] in self.board.graph})
         total, weight = Fraction(0), 0
         for guess, odds in self._guesses(defenders):
             ctx.state = _state_from(observation, guess, self.rules)
+            assault, support = split_support(ctx, rule, hexes, [_unit(a, a["type"], self.rules) for a in attackers])
+            against = [_unit(d, guess[d["id"]], self.rules) for d in defenders]
             try:
-                worth = expected_worth(ctx, combat, [_unit(a, a["type"], self.rules) for a in attackers],
-                                       [_unit(d, guess[d["id"]], self.rules) for d in defenders])
+                worth = expected_worth(ctx, combat, assault, against, support=support)
+                worth += EXCHANGE_WEIGHT * expected_exchange(ctx, combat, assault, against, support=support)
             except (KeyError, ValueError, NotImplementedError, ZeroDivisionError):  # a combat it cannot score
                 return Fraction(0)
             total += Fraction(worth) * odds

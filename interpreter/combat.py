@@ -445,7 +445,7 @@ def roll_on_table(ctx: Context, table: str, *, reason: str, column: int = 0, rol
 
 
 def expected_worth(ctx: Context, combat_name: str, attackers: Sequence[Unit], defenders: Sequence[Unit], *,
-                   roll_modifier: int = 0) -> Fraction:
+                   roll_modifier: int = 0, support: Sequence[Unit] = ()) -> Fraction:
     """The exact expected ``worth`` of an attack for the attacker, over every roll of the table's dice.
 
     Uses the units as they are (a caller that must respect hidden information
@@ -454,19 +454,26 @@ def expected_worth(ctx: Context, combat_name: str, attackers: Sequence[Unit], de
     """
     from ..dsl.tables import cell_worth
 
+    return sum((chance * Fraction(cell_worth(ctx.rulebook, text) or 0)
+                for chance, text in roll_results(ctx, combat_name, attackers, defenders,
+                                                 roll_modifier=roll_modifier, support=support)), Fraction(0))
+
+
+def roll_results(ctx: Context, combat_name: str, attackers: Sequence[Unit], defenders: Sequence[Unit], *,
+                 roll_modifier: int = 0, support: Sequence[Unit] = ()) -> list[tuple[Fraction, str]]:
+    """(chance, table cell) for every roll of an attack, as ``results.resolve`` finds them: the column
+    from the attackers' and ``support``'s factors (fire from range), the roll modifiers from the
+    situation of the attackers alone.  Empty when no real unit defends."""
     combat = ctx.rules.combats.get(combat_name)
-    attackers = current_units(ctx, attackers)
+    attackers, support = current_units(ctx, attackers), current_units(ctx, support)
     defenders = [d for d in current_units(ctx, defenders) if not d.dummy]
     if not defenders:
-        return Fraction(0)
-    side = attackers[0].side if attackers else None
-    column = find_column(ctx, combat, attackers, defenders, attacker_side=side)
+        return []
+    side = (attackers or support)[0].side if (attackers or support) else None
+    column = find_column(ctx, combat, [*attackers, *support], defenders, attacker_side=side)
     view = column.view
     dice = read_dice(str(view.dice))
     scope = combat_scope(attackers, defenders, defenders[0].location, side, defenders[0].side)
     modifier = roll_modifier + combat_roll_modifier(ctx, combat, scope)
-    total = Fraction(0)
-    for value, chance in roll_distribution(dice).items():
-        text = view.rows[row_for(view, value + modifier)].cells[column.index].text
-        total += chance * Fraction(cell_worth(ctx.rulebook, text) or 0)
-    return total
+    return [(chance, view.rows[row_for(view, value + modifier)].cells[column.index].text)
+            for value, chance in roll_distribution(dice).items()]

@@ -57,7 +57,7 @@ LAYERS = {
                   "exits"),
     "procedures": ("procedures",),
     "flow and game": ("flow", "setup", "game", "savefile", "log_check", "catalogue"),
-    "agents": ("agents", "human", "divergence", "study", "study_report", "study_ray"),
+    "agents": ("agents", "human", "divergence", "study", "study_report", "study_ray", "exchange"),
     "command line": ("cli", "show", "render", "narrate", "scenario_lint", "lsp", "render_sarif",
                      "picture", "picture_style", "frames", "viewer", "viewer_page"),
 }

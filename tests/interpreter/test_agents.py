@@ -183,7 +183,7 @@ def skirmish(tmp_path) -> Path:
 
 
 def fake_combat(worth_by_type, calls):
-    def expected_worth(ctx, combat_name, attackers, defenders, *, roll_modifier=0):
+    def expected_worth(ctx, combat_name, attackers, defenders, *, roll_modifier=0, support=()):
         calls.append((combat_name, [a.type for a in attackers], [d.type for d in defenders]))
         assert all(u.type for u in ctx.state.units), "the context is built from the observation"
         return Fraction(sum(worth_by_type[d.type] for d in defenders))
@@ -197,6 +197,8 @@ def test_greedy_scores_attacks_on_face_down_counters_from_public_set_up_counts(m
     # The truth is irrelevant: the defender is face down, so greedy must weigh the set-up counts
     # (2 guerrillas, 1 decoy for red), never read which one it really is.
     monkeypatch.setitem(sys.modules, "warbook.interpreter.combat", fake_combat({"guerrilla": 3, "decoy": 0}, calls))
+    monkeypatch.setitem(sys.modules, "warbook.interpreter.exchange",  # (the units' losses: weighed apart)
+                        types.SimpleNamespace(expected_exchange=lambda *args, **kwargs: Fraction(0)))
     greedy = GreedyAgent(choice_rng(0, "t"), ScenarioOnly(game))
     attack = Action("attack", ("B1", "0302"))
     decision = Decision("blue", "attack", "attack", (attack, Action("done")))
@@ -353,8 +355,10 @@ def test_greedy_scores_attacks_with_the_rulebook_tables(skirmish):
     known = {**face_down("R7", "0302"), "type": "guerrilla"}
     attack = Action("attack", ("B1", "0302"))
     decision = Decision("blue", "attack", "attack", (attack, Action("done")))
-    assert greedy.score(observation([blue("0202"), known]), decision, attack) == 2
-    assert greedy.score(observation([blue("0202"), face_down("R7", "0302")]), decision, attack) == Fraction(4, 3)
+    # Beside the worth, the D takes the guerrilla's strength (move 3, attack 1, defend 1: 5) at 1/100 a point.
+    assert greedy.score(observation([blue("0202"), known]), decision, attack) == 2 + Fraction(5, 100)
+    assert greedy.score(observation([blue("0202"), face_down("R7", "0302")]), decision, attack) == \
+        Fraction(2, 3) * (2 + Fraction(5, 100))
 
 
 def test_greedy_gives_up_its_weakest_unit(skirmish):
