@@ -19,12 +19,20 @@ What is applied, and what is only named:
 - ``terrain``: under ``terrain multiplies defence`` the defence is multiplied by the terrain's
   multiplier (for ``defender``'s type when given, else the terrain's general line); under
   ``terrain shifts columns`` the terrain's ``defence`` shift applies (its line for ``defender``
-  when given, else its general line).
+  when given, else its general line).  Several terrains (a cell of one terrain with others, the
+  first named first) combine as the rulebook's ``terrains`` declaration says, with play's own
+  ``terrain_mix``.
+- ``minimum odds``: an attack below them is refused (``OddsError``): play never offers it.
+- The newer forms of ``do fight`` are totals the caller adds up as play does: units supporting
+  from range add their attack factor to ``attack``; for one attack on several hexes ``defence``
+  is every defender's, each multiplied by its own hex's terrain (so no ``terrain`` under
+  ``terrain multiplies defence``), and ``terrain`` is the hex best for the defender under
+  ``terrain shifts columns``; a counter at a reduced step shows that step's factors.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from fractions import Fraction
 
 from attrs import frozen
@@ -32,7 +40,7 @@ from attrs import frozen
 from ..dsl.compiled.combat import CombatRule
 from ..dsl.tables import TableView, cell_worth
 from ..dsl.values import Odds, read_dice
-from .columns import base_column, roll_distribution, row_lookup, shifted_column
+from .columns import base_column, better_direction, roll_distribution, row_lookup, shifted_column
 from .rules import Rules
 
 
@@ -151,9 +159,11 @@ def column_odds(view: TableView, index: int, roll_modifier: int = 0) -> ColumnOd
 
 
 def attack_odds(rules: Rules, combat_name: str, attack: Fraction, defence: Fraction = Fraction(0), *,
-                terrain: str | None = None, defender: str | None = None, shifts: Iterable[tuple[int, str]] = (),
-                roll_modifier: int = 0, fixed_odds: Odds | None = None) -> AttackOdds:
+                terrain: str | Sequence[str] | None = None, defender: str | None = None,
+                shifts: Iterable[tuple[int, str]] = (), roll_modifier: int = 0,
+                fixed_odds: Odds | None = None) -> AttackOdds:
     """The exact results of ``attack`` against ``defence`` (a total, for a table looked up by value).
+    ``terrain``: the defenders' cell's terrain, or its terrains, the first first.
 
     >>> from warbook.interpreter.scenario import load_scenario
     >>> rules = load_scenario("tests/interpreter/fixtures/combat/combat.toml").rules
@@ -162,24 +172,27 @@ def attack_odds(rules: Rules, combat_name: str, attack: Fraction, defence: Fract
     ('2:1', Fraction(1, 1))
 
     Raises:
-        OddsError: for a combat, terrain or unit type the rulebook does not declare.
+        OddsError: for a combat, terrain or unit type the rulebook does not declare, or an attack
+        below the combat's ``minimum odds``.
     """
     combat = combat_rule(rules, combat_name)
     view = rules.tables[combat.table]
     selectors = _defender_selectors(rules, defender)
-    place = _terrain(rules, terrain) if terrain is not None else None
+    places = _terrains(rules, [terrain] if isinstance(terrain, str) else list(terrain or ()))
     applied = [(columns, why) for columns, why in shifts]
-    if place is not None and combat.terrain == "multiplies":
-        defence = Fraction(defence) * place.multiplier_for(selectors)
-    elif place is not None and combat.terrain == "shifts":
-        for line in place.defence:
-            shift = line.value.shift
-            if shift is None or line.value.defending is not None:
-                continue
-            if line.who and selectors.isdisjoint(line.who):
-                continue
-            applied.append((shift.columns, f"{place.label} {shift.text}"))
-            break
+    if places and combat.terrain == "multiplies":
+        defence = Fraction(defence) * rules.terrain_mix.combine_multipliers(
+            [place.multiplier_for(selectors) for place in places])
+    elif places and combat.terrain == "shifts":
+        applied += rules.terrain_mix.combine_shifts(
+            [place.shift_for(None, lambda who: not selectors.isdisjoint(who)) for place in places],
+            better_direction(view))
+    by_odds = fixed_odds is None and combat.fixed_odds is None and view.lookup == "odds"
+    minimum = combat.model.minimum_odds
+    if by_odds and minimum is not None and defence and attack * minimum.defence < defence * minimum.attack:
+        raise OddsError(f"attack {attack} against defence {defence} is below the combat's minimum odds "
+                        f"{minimum.text}: `do fight` offers no such attack",
+                        f"an attack needs at least {minimum.text}, the defence counted after terrain and before shifts")
     applied += [(line.shift.columns, f"shift {line.shift.text}") for line in combat.shifts
                 if not line.who and line.condition is None and line.condition_error is None]
     modifier = roll_modifier + sum(line.modifier for line in combat.roll_modifiers
@@ -189,8 +202,7 @@ def attack_odds(rules: Rules, combat_name: str, attack: Fraction, defence: Fract
     outcome = column_odds(view, index, modifier)
     return AttackOdds(combat.name, view.name, str(view.dice), Fraction(attack), Fraction(defence),
                       view.columns[base].label, tuple(applied), edge, outcome, conditional_lines(combat),
-                      expected_worth(rules, outcome), fixed_odds is None and combat.fixed_odds is None
-                      and view.lookup == "odds")
+                      expected_worth(rules, outcome), by_odds)
 
 
 def table_odds(rules: Rules, combat_name: str, *, roll_modifier: int = 0) -> TableOdds:
@@ -228,12 +240,14 @@ def conditional_lines(combat: CombatRule) -> tuple[str, ...]:
     return tuple(lines)
 
 
-def _terrain(rules: Rules, name: str):
-    place = rules.cell_terrain(name)
-    if place is None:
-        names = sorted(rules.terrains)
-        raise OddsError(f"no terrain {name!r} in the rulebook", f"terrain: {', '.join(names)}")
-    return place
+def _terrains(rules: Rules, names: list[str]) -> tuple:
+    """The terrains whose effects hold in a cell of ``names[0]`` with the others (as play reads a
+    map cell: ``Rules.cell_terrains``)."""
+    for name in names:
+        if name not in rules.terrains:
+            known = sorted(rules.terrains)
+            raise OddsError(f"no terrain {name!r} in the rulebook", f"terrain: {', '.join(known)}")
+    return rules.cell_terrains(names[0], names[1:]) if names else ()
 
 
 def _defender_selectors(rules: Rules, defender: str | None) -> frozenset[str]:

@@ -1,9 +1,12 @@
 """``warbook odds``: the exact chances of one attack's results, or of a whole combat results table.
 
-``warbook odds RULEBOOK COMBAT --attack A --defence D [--terrain T] [--defender TYPE] [--shift 1L]
+``warbook odds RULEBOOK COMBAT --attack A --defence D [--terrain T]… [--defender TYPE] [--shift 1L]
 [--drm -1] [--json]`` prints where the attack lands and each result's chance as a fraction;
 ``--table`` prints every column of the combat's table instead.  The numbers come from
 ``interpreter.odds``, which reads the compiled rules with play's own column and row functions.
+An attack below the combat's ``minimum odds`` is refused (exit 2): play never makes it.  Units
+supporting from range are added into ``--attack``; an attack on several hexes gives ``--defence``
+already multiplied by each hex's terrain (see ``interpreter.odds``).
 
 Exit codes: 0 answered, 1 a rulebook with errors (diagnostics on stderr), 2 a usage error (a
 combat, terrain or unit type the rulebook does not declare, a bad number or shift).
@@ -25,7 +28,9 @@ def register(sub) -> None:
                       "for a table looked up by value); fractions such as 5/2 are fine")
     odds.add_argument("--defence", "--defense", type=_number, metavar="D", default=None,
                       help="the defence total before terrain (for a table looked up by odds)")
-    odds.add_argument("--terrain", metavar="T", help="the defenders' terrain: its multiplier or its column shift")
+    odds.add_argument("--terrain", metavar="T", action="append", default=[],
+                      help="the defenders' terrain: its multiplier or its column shift; repeat for a cell of "
+                      "several terrains (the first first), combined as the rulebook's `terrains` says")
     odds.add_argument("--defender", metavar="TYPE", help="the defending unit type, for terrain lines "
                       "`for` some types only")
     odds.add_argument("--shift", type=_shift, action="append", default=[], metavar="S",
@@ -148,7 +153,9 @@ def _show_attack(found, as_json: bool) -> int:
     if found.worth is not None:
         out.print(f"expected worth for the attacker: {found.worth} ({float(found.worth):+.3f})")
     if found.conditional:
-        out.print("not counted (pass --shift or --drm when they hold): " + "; ".join(found.conditional))
+        fold = "; fold a strength line into --attack or --defence" \
+            if any(line.startswith("strength ") for line in found.conditional) else ""
+        out.print(f"not counted (pass --shift or --drm when they hold{fold}): " + "; ".join(found.conditional))
     return EXIT_CLEAN
 
 
