@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from attrs import evolve
 
-from driving import do_call, drive, options
+from driving import do_call, drive, options, run_cli
 from gallery import greedy_game, random_games_replay_alike, scenario_fixture, set_up
 from warbook.interpreter.operation import Operation
 from warbook.interpreter.procedures import PROCEDURES
@@ -107,3 +107,10 @@ def test_random_games_play_to_the_end_and_replay_alike():
 
 def test_greedy_games_play_to_the_end():
     assert greedy_game(SCENARIO, 2).is_over()
+
+
+def test_play_narrates_the_force_leaving_the_map(capsys):
+    code, out, _ = run_cli(capsys, "play", str(SCENARIO), "--seed", "2")
+    # Seed 2: the rifles alone go to 0401, then on to 0501 and off the map: Blue's first point.
+    assert code == 0
+    assert "  B2 Rifles exits the map at 0501 (East edge)\n  Blue: +1 vp, now 1 (Units exited: B2 Rifles)\n" in out
