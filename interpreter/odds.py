@@ -236,7 +236,8 @@ def conditional_lines(combat: CombatRule) -> tuple[str, ...]:
     if combat.difference_shift is not None:
         toward = "higher" if combat.difference_shift.toward_higher else "lower"
         lines.append(f"column shift by {combat.difference_shift.factor} difference toward {toward}")
-    lines += [f"strength {line.role} x{line.multiplier} when …" for line in combat.strengths]
+    lines += [f"strength {line.role} x{line.multiplier}" + (f" for {' '.join(map(str, line.who))}" if line.who else "")
+              + " when …" for line in combat.strengths]
     return tuple(lines)
 
 

@@ -111,7 +111,8 @@ def test_weather_and_turn_lines_are_named_and_count_when_given(turns, monkeypatc
              Unit("R1", "rifles", "red", "0202"))
     played = play(turns, "assault", units, "attack 0202 with B1 B2", roll, monkeypatch, turn=3, weather="mud")
     odds = attack_odds(turns.rules, "assault", Fraction(4), Fraction(4), shifts=[(-1, "--shift 1L")])
-    assert {"shift 1L when …", "strength attack x1/2 when …"} <= set(odds.conditional)
+    assert odds.conditional == ("shift 1L when …", "strength attack x1/2 when …",
+                                "strength defence x2 for rifles when …")
     assert played == ("4", "4", odds.column, by_roll(odds)[roll]) and odds.column == "1:2"
 
 
