@@ -4,10 +4,11 @@ Besides the attacks on one hex, ``fight`` offers one attack against each set of 
 a leading unit may attack (hexes holding enemy counters it may attack), by the units of the side
 that are each adjacent to every hex of the set: all of them together or a leading unit alone
 (with ``any combination of attackers``, every group holding a leading unit), at the combat's
-``minimum odds`` or better; with ``supporting fire from range`` each group also with the units that
-may support it (``range_support``: in range of every hex, adjacent to none).  The attackers' total is set against the total of every defender in
-the hexes, each defender's terrain its own (``combat.combat_strength``), the column shifts those
-of the hex best for the defender (``combat.find_column``); the result applies to all of them.
+``minimum odds`` or better; with ``supporting fire from range`` each group also with the units
+that may support it (``range_support``: in range of every hex, adjacent to none).  The attackers'
+total is set against the total of every defender in the hexes, each defender's terrain its own
+(``combat.combat_strength``), the column shifts those of the hex best for the defender
+(``combat.find_column``); the result applies to all of them.
 """
 
 from __future__ import annotations

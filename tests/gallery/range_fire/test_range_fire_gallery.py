@@ -168,11 +168,17 @@ def test_with_any_combination_every_group_of_supporting_guns(scenario):
     assert offered(decision) - attacks == {"pass B1", "done"}
 
 
+def fought(scenario, monkeypatch, roll: int, units, attack: str):
+    """A context after ``attack`` in ``assault`` with every die showing ``roll``, and what it said."""
+    fixed_roll(monkeypatch, roll)
+    ctx = at_position(scenario, "assault", *units)
+    fight(ctx, "assault", [attack])
+    return ctx, [e["text"] for e in ctx.events if e["type"] == "event"]
+
+
 def test_supporting_guns_are_unharmed_by_the_attackers_result(scenario, monkeypatch):
-    fixed_roll(monkeypatch, 6)  # 7:2 rounds to 3:1; a 6 is AE
-    ctx = at_position(scenario, "assault", RIFLES, INFANTRY, G1, G2)
-    fight(ctx, "assault", ["attack 0302 with B1 G1 G2"])
-    said = [e["text"] for e in ctx.events if e["type"] == "event"]
+    # 7:2 rounds to 3:1; a 6 is AE
+    ctx, said = fought(scenario, monkeypatch, 6, (RIFLES, INFANTRY, G1, G2), "attack 0302 with B1 G1 G2")
     assert "B1 Infantry attack 0302, supported by G1 Guns, G2 Guns" in said
     assert any("attack 7 against defence 2 at 3:1" in s for s in said)
     assert ctx.state.unit("B1").location == ctx.rules.eliminated_box
@@ -206,10 +212,8 @@ def test_guns_in_range_of_every_hex_support_an_attack_on_two(scenario):
 
 
 def test_a_supported_attack_on_two_hexes_leaves_the_guns_unharmed(scenario, monkeypatch):
-    fixed_roll(monkeypatch, 6)  # 4:4 is 1:1; a 6 is AE
-    ctx = at_position(scenario, "assault", RIFLES, RIFLES_2, INFANTRY, G1, G5)
-    fight(ctx, "assault", ["attack 0302 0402 with B1 G1"])
-    said = [e["text"] for e in ctx.events if e["type"] == "event"]
+    # 4:4 is 1:1; a 6 is AE
+    ctx, said = fought(scenario, monkeypatch, 6, (RIFLES, RIFLES_2, INFANTRY, G1, G5), "attack 0302 0402 with B1 G1")
     assert "B1 Infantry attack 0302 and 0402, supported by G1 Guns" in said
     assert any("attack 4 against defence 4 at 1:1" in s for s in said)
     assert ctx.state.unit("B1").location == ctx.rules.eliminated_box
@@ -218,9 +222,7 @@ def test_a_supported_attack_on_two_hexes_leaves_the_guns_unharmed(scenario, monk
 
 
 def test_a_supported_attack_on_two_hexes_eliminates_both(scenario, monkeypatch):
-    fixed_roll(monkeypatch, 1)  # DE
-    ctx = at_position(scenario, "assault", RIFLES, RIFLES_2, INFANTRY, G1, G5)
-    fight(ctx, "assault", ["attack 0302 0402 with B1 G1"])
+    ctx, _ = fought(scenario, monkeypatch, 1, (RIFLES, RIFLES_2, INFANTRY, G1, G5), "attack 0302 0402 with B1 G1")  # DE
     assert [ctx.state.unit(i).location for i in ("R1", "R2")] == [ctx.rules.eliminated_box] * 2
 
 
