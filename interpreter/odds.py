@@ -107,6 +107,8 @@ class AttackOdds:
     """The expected ``worth`` of the attack for the roller; ``None`` when a result has no worth."""
     by_odds: bool = True
     """Whether the column came from odds (attack to defence), else from the attack total alone."""
+    totals: tuple[str, ...] = ()
+    """What the combat's ``do fight`` lines ask the caller to count into the totals (``total_notes``)."""
 
     @property
     def column(self) -> str:
@@ -202,7 +204,7 @@ def attack_odds(rules: Rules, combat_name: str, attack: Fraction, defence: Fract
     outcome = column_odds(view, index, modifier)
     return AttackOdds(combat.name, view.name, str(view.dice), Fraction(attack), Fraction(defence),
                       view.columns[base].label, tuple(applied), edge, outcome, conditional_lines(combat),
-                      expected_worth(rules, outcome), by_odds)
+                      expected_worth(rules, outcome), by_odds, total_notes(combat))
 
 
 def table_odds(rules: Rules, combat_name: str, *, roll_modifier: int = 0) -> TableOdds:
@@ -224,6 +226,20 @@ def expected_worth(rules: Rules, outcome: ColumnOdds) -> Fraction | None:
             return None
         total += chance * Fraction(worth)
     return total
+
+
+def total_notes(combat: CombatRule) -> tuple[str, ...]:
+    """How the totals asked about count the combat's supporting fire and attacks on several hexes,
+    as play counts them (the odds cannot see the units: the caller adds them up)."""
+    notes = []
+    if combat.model.supporting_fire:
+        notes.append("supporting fire from range: the supporting units' attack factors are part of the attack")
+    if combat.model.several_hexes:
+        notes.append("one attack on several hexes: the defence is every defender's"
+                     + (", each multiplied by its own hex's terrain (then no terrain)"
+                        if combat.terrain == "multiplies" else "")
+                     + (", the terrain that of the hex best for the defender" if combat.terrain == "shifts" else ""))
+    return tuple(notes)
 
 
 def conditional_lines(combat: CombatRule) -> tuple[str, ...]:

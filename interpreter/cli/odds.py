@@ -122,6 +122,7 @@ def attack_json(found) -> dict:
                    "chance": str(line.chance)} for line in found.outcome.rolls],
         "expected_worth": None if found.worth is None else str(found.worth),
         "not_counted": list(found.conditional),
+        "totals": list(found.totals),
     }
 
 
@@ -152,6 +153,8 @@ def _show_attack(found, as_json: bool) -> int:
     out.print(table)
     if found.worth is not None:
         out.print(f"expected worth for the attacker: {found.worth} ({float(found.worth):+.3f})")
+    for note in found.totals:
+        out.print(f"count in the totals: {note}")
     if found.conditional:
         fold = "; fold a strength line into --attack or --defence" \
             if any(line.startswith("strength ") for line in found.conditional) else ""

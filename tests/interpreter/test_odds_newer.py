@@ -136,3 +136,15 @@ def test_the_command_combines_several_terrains(capsys):
     assert code == 0
     found = json.loads(out)
     assert [s["columns"] for s in found["shifts"]] == [-1, -2] and found["column"] == "1:2"
+
+
+def test_the_command_says_what_the_totals_count_for_supporting_fire_and_several_hexes(capsys):
+    rules = str(GALLERY / "range_fire" / "range_fire.rules")
+    code, out, _ = run_cli(capsys, "odds", rules, "assault", "--attack", "7", "--defence", "2", "--json")
+    assert code == 0 and json.loads(out)["totals"] == [
+        "supporting fire from range: the supporting units' attack factors are part of the attack",
+        "one attack on several hexes: the defence is every defender's"]
+    rules = str(GALLERY / "several_hexes" / "several_hexes.rules")
+    code, out, _ = run_cli(capsys, "odds", rules, "assault", "--attack", "3", "--defence", "3")
+    assert code == 0 and "count in the totals: one attack on several hexes: the defence is every defender's, " \
+        "each multiplied by its own hex's terrain (then no terrain)" in " ".join(out.split())
