@@ -293,7 +293,7 @@ class GreedyAgent:
 
     def _combat_score(self, observation: dict, decision: Decision, option: Action) -> Fraction:
         try:
-            from .combat import expected_worth
+            from .combat import expected_worth, roll_results
             from .exchange import expected_exchange
             from .procedures.range_support import split_support
         except ImportError:
@@ -320,8 +320,9 @@ class GreedyAgent:
             assault, support = split_support(ctx, rule, hexes, [_unit(a, a["type"], self.rules) for a in attackers])
             against = [_unit(d, guess[d["id"]], self.rules) for d in defenders]
             try:
-                worth = expected_worth(ctx, combat, assault, against, support=support)
-                worth += EXCHANGE_WEIGHT * expected_exchange(ctx, combat, assault, against, support=support)
+                rolls = roll_results(ctx, combat, assault, against, support=support)
+                worth = expected_worth(ctx, combat, assault, against, support=support, rolls=rolls)
+                worth += EXCHANGE_WEIGHT * expected_exchange(ctx, combat, assault, against, rolls=rolls)
             except (KeyError, ValueError, NotImplementedError, ZeroDivisionError):  # a combat it cannot score
                 return Fraction(0)
             total += Fraction(worth) * odds

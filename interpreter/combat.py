@@ -445,8 +445,10 @@ def roll_on_table(ctx: Context, table: str, *, reason: str, column: int = 0, rol
 
 
 def expected_worth(ctx: Context, combat_name: str, attackers: Sequence[Unit], defenders: Sequence[Unit], *,
-                   roll_modifier: int = 0, support: Sequence[Unit] = ()) -> Fraction:
-    """The exact expected ``worth`` of an attack for the attacker, over every roll of the table's dice.
+                   roll_modifier: int = 0, support: Sequence[Unit] = (),
+                   rolls: Sequence[tuple[Fraction, str]] | None = None) -> Fraction:
+    """The exact expected ``worth`` of an attack for the attacker, over every roll of the table's dice
+    (``rolls``: the attack's ``roll_results``, when the caller has them already).
 
     Uses the units as they are (a caller that must respect hidden information
     passes only what its side knows).  Dummies count nothing; an attack on
@@ -454,9 +456,9 @@ def expected_worth(ctx: Context, combat_name: str, attackers: Sequence[Unit], de
     """
     from ..dsl.tables import cell_worth
 
-    return sum((chance * Fraction(cell_worth(ctx.rulebook, text) or 0)
-                for chance, text in roll_results(ctx, combat_name, attackers, defenders,
-                                                 roll_modifier=roll_modifier, support=support)), Fraction(0))
+    if rolls is None:
+        rolls = roll_results(ctx, combat_name, attackers, defenders, roll_modifier=roll_modifier, support=support)
+    return sum((chance * Fraction(cell_worth(ctx.rulebook, text) or 0) for chance, text in rolls), Fraction(0))
 
 
 def roll_results(ctx: Context, combat_name: str, attackers: Sequence[Unit], defenders: Sequence[Unit], *,

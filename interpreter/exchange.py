@@ -30,6 +30,7 @@ from fractions import Fraction
 
 from ..dsl.effects import Losses, StepLoss
 from ..dsl.tables import combined_parts
+from .caches import rules_cache
 from .combat import roll_results
 from .context import Context
 from .results import loss_candidates
@@ -37,21 +38,30 @@ from .state import Unit
 
 
 def expected_exchange(ctx: Context, combat_name: str, attackers: Sequence[Unit], defenders: Sequence[Unit], *,
-                      support: Sequence[Unit] = ()) -> Fraction:
+                      support: Sequence[Unit] = (), rolls: Sequence[tuple[Fraction, str]] | None = None) -> Fraction:
     """The expected strength the defenders' side loses minus the attackers' side's, over every roll
-    (``support``: units adding their fire from range, counted in the odds, never taken)."""
-    rolls = roll_results(ctx, combat_name, attackers, defenders, support=support)
+    (``support``: units adding their fire from range, counted in the odds, never taken; ``rolls``:
+    the attack's ``combat.roll_results``, when the caller has them already)."""
+    if rolls is None:
+        rolls = roll_results(ctx, combat_name, attackers, defenders, support=support)
     if not rolls:
         return Fraction(0)
-    combat = ctx.rules.combats[combat_name]
-    seen: dict[str, Fraction] = {}
+    chooser = ctx.rules.combats[combat_name].losses_chosen_by
+    attackers, defenders = list(attackers), [d for d in defenders if not d.dummy]
+    # What a cell takes depends only on the kinds of counter on each side (not which ones): kept per rules.
+    kinds = (chooser, _kinds(attackers), _kinds(defenders))
+    known = rules_cache(ctx.rules).setdefault("exchange results", {})
     total = Fraction(0)
     for chance, text in rolls:
-        if text not in seen:
-            seen[text] = result_exchange(ctx, combat.losses_chosen_by, text, list(attackers),
-                                         [d for d in defenders if not d.dummy])
-        total += chance * seen[text]
+        found = known.get((text, kinds))
+        if found is None:
+            found = known[text, kinds] = result_exchange(ctx, chooser, text, attackers, defenders)
+        total += chance * found
     return total
+
+
+def _kinds(units: Sequence[Unit]) -> tuple:
+    return tuple(sorted((u.type, u.step, bool(u.dummy), u.side) for u in units))
 
 
 def result_exchange(ctx: Context, chooser: str, text: str, attackers: list[Unit], defenders: list[Unit]) -> Fraction:
@@ -85,14 +95,19 @@ def result_exchange(ctx: Context, chooser: str, text: str, attackers: list[Unit]
 
 
 def strength(ctx: Context, unit: Unit, step: int | None = None) -> Fraction:
-    """The sum of a counter's numeric factors at ``step`` (its own by default); a dummy's is 0."""
-    unit_type = ctx.rules.unit_type(unit.type)
-    if unit.dummy or unit_type.dummy:
+    """The sum of a counter's numeric factors at ``step`` (its own by default); a dummy's is 0.
+    Kept per rules, type and step."""
+    if unit.dummy:
         return Fraction(0)
     at = unit.step if step is None else step
-    values = (unit_type.factor(name, step=at) for name, _ in unit_type.factors)
-    return sum((Fraction(v) for v in values if isinstance(v, (int, Fraction)) and not isinstance(v, bool)),
-               Fraction(0))
+    known = rules_cache(ctx.rules).setdefault("exchange strengths", {})
+    found = known.get((unit.type, at))
+    if found is None:
+        unit_type = ctx.rules.unit_type(unit.type)
+        values = () if unit_type.dummy else (unit_type.factor(name, step=at) for name, _ in unit_type.factors)
+        found = known[unit.type, at] = sum(
+            (Fraction(v) for v in values if isinstance(v, (int, Fraction)) and not isinstance(v, bool)), Fraction(0))
+    return found
 
 
 def _role(role: str | None, attackers: list[Unit], defenders: list[Unit]) -> list[Unit]:

@@ -183,12 +183,12 @@ def skirmish(tmp_path) -> Path:
 
 
 def fake_combat(worth_by_type, calls):
-    def expected_worth(ctx, combat_name, attackers, defenders, *, roll_modifier=0, support=()):
+    def expected_worth(ctx, combat_name, attackers, defenders, *, roll_modifier=0, support=(), rolls=None):
         calls.append((combat_name, [a.type for a in attackers], [d.type for d in defenders]))
         assert all(u.type for u in ctx.state.units), "the context is built from the observation"
         return Fraction(sum(worth_by_type[d.type] for d in defenders))
 
-    return types.SimpleNamespace(expected_worth=expected_worth)
+    return types.SimpleNamespace(expected_worth=expected_worth, roll_results=lambda *args, **kwargs: [])
 
 
 def test_greedy_scores_attacks_on_face_down_counters_from_public_set_up_counts(monkeypatch, skirmish):
