@@ -314,10 +314,11 @@ class GreedyAgent:
         ctx = self._public_context(observation)
         rule = self.rules.combats[combat]
         hexes = sorted({d["location"] for d in defenders if d["location"] in self.board.graph})
+        mine = [_unit(a, a["type"], self.rules) for a in attackers]
         total, weight = Fraction(0), 0
         for guess, odds in self._guesses(defenders):
             ctx.state = _state_from(observation, guess, self.rules)
-            assault, support = split_support(ctx, rule, hexes, [_unit(a, a["type"], self.rules) for a in attackers])
+            assault, support = split_support(ctx, rule, hexes, mine) if hexes else (mine, [])
             against = [_unit(d, guess[d["id"]], self.rules) for d in defenders]
             try:
                 rolls = roll_results(ctx, combat, assault, against, support=support)
