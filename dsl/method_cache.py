@@ -23,15 +23,13 @@ from __future__ import annotations
 import __future__
 
 import atexit
-import marshal
-import os
 import re
 import sys
 from pathlib import Path
 from types import CodeType
 from typing import Any, Callable, Mapping
 
-from .cache_dir import cache_folder
+from .cache_dir import cache_folder, keep, read_kept
 
 OURS = " warbook."
 """What attrs' file name for a class's methods holds when the class is warbook's
@@ -79,13 +77,9 @@ Kept = dict[tuple[str, str], tuple[CodeType, int]]
 """Code by (file name, text with ``SALT`` for the type hash), with the type hash compiled into it."""
 
 
-def read_kept(path: Path) -> Kept:
+def read_methods(path: Path | None) -> Kept:
     """The kept code; empty for a missing or damaged file."""
-    try:
-        with open(path, "rb") as stream:
-            kept = marshal.loads(stream.read())
-    except (OSError, EOFError, ValueError, TypeError):
-        return {}
+    kept = read_kept(path)
     if not isinstance(kept, dict):
         return {}
     return {key: entry for key, entry in kept.items() if isinstance(key, tuple) and len(key) == 2
@@ -99,7 +93,7 @@ class MethodCache:
     def __init__(self, path: Path | None, flags: int) -> None:
         self.path = path
         self.flags = flags
-        self.kept = read_kept(path) if path is not None else {}
+        self.kept = read_methods(path)
         self.compiled: Kept = {}
         """What this process compiled of warbook's, to be kept at exit."""
 
@@ -125,20 +119,9 @@ class MethodCache:
         if self.path is None or not self.compiled:
             return
         names = {filename for filename, _ in self.compiled}
-        kept = {key: entry for key, entry in read_kept(self.path).items() if key[0] not in names}
-        kept.update(self.compiled)
-        partial = self.path.with_name(f"{self.path.name}.{os.getpid()}.partial")
-        try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            partial.write_bytes(marshal.dumps(kept))
-            os.replace(partial, self.path)
-        except OSError:
-            try:
-                partial.unlink(missing_ok=True)
-            except OSError:
-                pass
-            return
-        self.compiled = {}
+        kept = {key: entry for key, entry in read_methods(self.path).items() if key[0] not in names}
+        if keep(self.path, kept | self.compiled):
+            self.compiled = {}
 
 
 def install(folder: Path | None = None) -> MethodCache | None:

@@ -9,7 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from warbook.dsl.method_cache import SALT, MethodCache, read_kept, type_hash, with_constant
+from warbook.dsl.method_cache import SALT, MethodCache, read_methods, type_hash, with_constant
 
 OURS = "<attrs generated methods warbook.tests.Record>"
 
@@ -81,11 +81,11 @@ def test_a_changed_class_replaces_its_old_text_and_other_modules_are_not_kept(tm
     first.code("x = 1\n", OURS)
     first.code("y = 1\n", "<attrs generated methods elsewhere.Record>")
     first.save()
-    assert [key for key in read_kept(path)] == [(OURS, "x = 1\n")]
+    assert [key for key in read_methods(path)] == [(OURS, "x = 1\n")]
     second = MethodCache(path, 0)
     second.code("x = 2\n", OURS)
     second.save()
-    assert [key for key in read_kept(path)] == [(OURS, "x = 2\n")]
+    assert [key for key in read_methods(path)] == [(OURS, "x = 2\n")]
 
 
 def test_the_type_hash_is_taken_out_of_the_kept_text(tmp_path: Path) -> None:
@@ -94,7 +94,7 @@ def test_the_type_hash_is_taken_out_of_the_kept_text(tmp_path: Path) -> None:
     space: dict = {}
     exec(cache.code(f"def h():\n    return {type_hash(OURS)}\n", OURS), space)  # noqa: S102
     cache.save()
-    ((_, text),) = read_kept(path)
+    ((_, text),) = read_methods(path)
     assert text == f"def h():\n    return {SALT}\n" and space["h"]() == type_hash(OURS)
 
 
