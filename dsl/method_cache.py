@@ -5,13 +5,14 @@ their source text and compiling it when the class is built, at import.  For the 
 classes that ``warbook lint`` imports, that compiling was about a quarter of the process's
 instructions.  Compiling is a pure function of the text, its file name and the compiler flags, so
 the code objects are kept (``marshal``, as Python keeps a module's bytecode in ``__pycache__``) in
-the user's cache folder (``dsl.cache_dir``), one file per Python version, keyed by the text and its
-file name; a later process runs the kept code instead of compiling the same text again.  What
-attrs does with the code, and so every class, is unchanged.
+the user's cache folder (``dsl.cache_dir``), one folder per Python version and one file per module,
+keyed by the text and its file name; a later process reads the files of the modules it imports and
+runs the kept code instead of compiling the same text again.  What attrs does with the code, and
+so every class, is unchanged.
 
 Only the classes of warbook's own modules are kept (attrs names each text after its class, so a
 class whose fields change gets a new entry, and the old one is dropped when the file is written
-again).  The file is written at exit, only when something was compiled, under a temporary name
+again).  Files are written at exit, only when something was compiled, under a temporary name
 and moved into place; a missing, damaged or unwritable file means compiling, never an error.
 
 ``install()`` (called by ``dsl/__init__`` before any record class is built) wraps the one function
@@ -67,10 +68,16 @@ def _replaced(const: Any, old: int, new: int) -> Any:
     return const
 
 
-def cache_file(folder: Path) -> Path:
-    """The file of kept code for this Python (its version and optimisation level)."""
+def cache_dir(folder: Path) -> Path:
+    """The folder of kept code for this Python (its version and optimisation level)."""
     version = ".".join(map(str, sys.version_info[:3]))
-    return folder / f"attrs-methods-{sys.implementation.cache_tag}-{version}-O{sys.flags.optimize}.marshal"
+    return folder / f"attrs-methods-{sys.implementation.cache_tag}-{version}-O{sys.flags.optimize}"
+
+
+def module_of(filename: str) -> str:
+    """The module (for a nested class, the enclosing class) that a text's class belongs to: its
+    code is kept in that module's file, so a process reads the files of the modules it imports."""
+    return _SUFFIX.sub(">", filename).split(" ", 3)[-1][:-1].rpartition(".")[0]
 
 
 Kept = dict[tuple[str, str], tuple[CodeType, int]]
@@ -78,7 +85,7 @@ Kept = dict[tuple[str, str], tuple[CodeType, int]]
 
 
 def read_methods(path: Path | None) -> Kept:
-    """The kept code; empty for a missing or damaged file."""
+    """The kept code of one module's file; empty for a missing or damaged file."""
     kept = read_kept(path)
     if not isinstance(kept, dict):
         return {}
@@ -90,20 +97,28 @@ def read_methods(path: Path | None) -> Kept:
 class MethodCache:
     """Compiles attrs' method texts, or takes the code kept for the same text and file name."""
 
-    def __init__(self, path: Path | None, flags: int) -> None:
-        self.path = path
+    def __init__(self, folder: Path | None, flags: int) -> None:
+        self.folder = folder
         self.flags = flags
-        self.kept = read_methods(path)
+        self.kept: dict[str, Kept] = {}
+        """Each module's kept code, read when its first class is built."""
         self.compiled: Kept = {}
         """What this process compiled of warbook's, to be kept at exit."""
+
+    def file(self, module: str) -> Path | None:
+        return self.folder / f"{module}.marshal" if self.folder is not None else None
 
     def code(self, script: str, filename: str) -> CodeType:
         salt = type_hash(filename)
         key = (filename, script.replace(str(salt), SALT))
-        found = self.kept.get(key)
-        if found is not None:
-            code, kept_salt = found
-            return code if kept_salt == salt else with_constant(code, kept_salt, salt)
+        if OURS in filename:
+            module = module_of(filename)
+            if module not in self.kept:
+                self.kept[module] = read_methods(self.file(module))
+            found = self.kept[module].get(key)
+            if found is not None:
+                code, kept_salt = found
+                return code if kept_salt == salt else with_constant(code, kept_salt, salt)
         code = compile(script, filename, "exec", self.flags, dont_inherit=True)
         if OURS in filename:
             self.compiled[key] = (code, salt)
@@ -115,13 +130,20 @@ class MethodCache:
         eval(self.code(script, filename), globs, locs)  # noqa: S307 - attrs' own generated methods, as attrs does
 
     def save(self) -> None:
-        """Keep what was compiled (replacing older texts of the same classes), atomically."""
-        if self.path is None or not self.compiled:
+        """Keep what was compiled, each module's file rewritten (older texts of the same classes
+        replaced), atomically."""
+        if self.folder is None or not self.compiled:
             return
-        names = {filename for filename, _ in self.compiled}
-        kept = {key: entry for key, entry in read_methods(self.path).items() if key[0] not in names}
-        if keep(self.path, kept | self.compiled):
-            self.compiled = {}
+        modules: dict[str, Kept] = {}
+        for key, entry in self.compiled.items():
+            modules.setdefault(module_of(key[0]), {})[key] = entry
+        for module, compiled in modules.items():
+            path = self.file(module)
+            names = {filename for filename, _ in compiled}
+            kept = {key: entry for key, entry in read_methods(path).items() if key[0] not in names}
+            if keep(path, kept | compiled):
+                for key in compiled:
+                    del self.compiled[key]
 
 
 def install(folder: Path | None = None) -> MethodCache | None:
@@ -139,7 +161,7 @@ def install(folder: Path | None = None) -> MethodCache | None:
         return None
     feature = getattr(builder, "annotations", None)  # attrs compiles under its module's __future__ flags
     flags = feature.compiler_flag if feature is __future__.annotations else 0
-    cache = MethodCache(cache_file(folder), flags)
+    cache = MethodCache(cache_dir(folder), flags)
     builder._compile_and_eval = cache.compile_and_eval
     atexit.register(cache.save)
     return cache

@@ -20,6 +20,7 @@ language alone.
 
 from __future__ import annotations
 
+import gc
 import importlib
 import sys
 from typing import NoReturn, Sequence
@@ -81,5 +82,11 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def run() -> NoReturn:
     """The ``warbook`` process (the console script, ``python -m warbook``): ``main``, its return
-    value the exit code."""
+    value the exit code.
+
+    What importing the command line built (the language's modules and record classes) lives as
+    long as the process, so it is moved out of the collector's sight (``gc.freeze``): later
+    collections skip it, which was 3% of a ``warbook lint`` process.  The price is that a
+    reference cycle left over from importing is never freed."""
+    gc.freeze()
     sys.exit(main())

@@ -9,7 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from warbook.dsl.method_cache import SALT, MethodCache, read_methods, type_hash, with_constant
+from warbook.dsl.method_cache import SALT, MethodCache, module_of, read_methods, type_hash, with_constant
 
 OURS = "<attrs generated methods warbook.tests.Record>"
 
@@ -34,7 +34,7 @@ for name, module in list(sys.modules.items()):
                 if code is not None:
                     methods[f"{name}.{cls.__qualname__}.{method}"] = [code.co_code.hex(), repr(code.co_consts)]
 print(json.dumps({
-    "kept": len(cache.kept) if cache else None,
+    "kept": sum(len(kept) for kept in cache.kept.values()) if cache else None,
     "compiled": len(cache.compiled) if cache else None,
     "hashes": [hash(span), hash(line)],
     "methods": methods,
@@ -55,8 +55,8 @@ def probe(folder: str, seed: str) -> dict:
 def test_a_second_process_compiles_nothing_and_builds_the_same_records(tmp_path: Path) -> None:
     first = probe(str(tmp_path), "1")
     assert first["kept"] == 0 and first["compiled"] > 50  # the language's records, all compiled
-    (saved,) = tmp_path.glob("attrs-methods-*.marshal")
-    assert not list(tmp_path.glob("*.partial"))
+    saved = sorted(p.name for p in tmp_path.glob("attrs-methods-*/*"))
+    assert "warbook.dsl.effects.marshal" in saved and all(name.endswith(".marshal") for name in saved)
     again = probe(str(tmp_path), "2")  # another seed: another type hash in every __hash__
     assert again["kept"] == first["compiled"] and again["compiled"] == 0
     fresh = probe("", "2")  # caching off: attrs compiles as it always did
@@ -76,21 +76,22 @@ def test_kept_code_takes_the_running_process_type_hash() -> None:
 
 
 def test_a_changed_class_replaces_its_old_text_and_other_modules_are_not_kept(tmp_path: Path) -> None:
-    path = tmp_path / "kept.marshal"
-    first = MethodCache(path, 0)
+    path = tmp_path / "warbook.tests.marshal"
+    first = MethodCache(tmp_path, 0)
     first.code("x = 1\n", OURS)
     first.code("y = 1\n", "<attrs generated methods elsewhere.Record>")
     first.save()
     assert [key for key in read_methods(path)] == [(OURS, "x = 1\n")]
-    second = MethodCache(path, 0)
+    assert [p.name for p in tmp_path.iterdir()] == [path.name]
+    second = MethodCache(tmp_path, 0)
     second.code("x = 2\n", OURS)
     second.save()
     assert [key for key in read_methods(path)] == [(OURS, "x = 2\n")]
 
 
 def test_the_type_hash_is_taken_out_of_the_kept_text(tmp_path: Path) -> None:
-    path = tmp_path / "kept.marshal"
-    cache = MethodCache(path, 0)
+    path = tmp_path / "warbook.tests.marshal"
+    cache = MethodCache(tmp_path, 0)
     space: dict = {}
     exec(cache.code(f"def h():\n    return {type_hash(OURS)}\n", OURS), space)  # noqa: S102
     cache.save()
@@ -99,16 +100,20 @@ def test_the_type_hash_is_taken_out_of_the_kept_text(tmp_path: Path) -> None:
 
 
 def test_a_damaged_or_unwritable_file_means_compiling(tmp_path: Path) -> None:
-    path = tmp_path / "kept.marshal"
-    path.write_bytes(b"\xff\x00 not marshal")
-    cache = MethodCache(path, 0)
-    assert cache.kept == {}
+    (tmp_path / "warbook.tests.marshal").write_bytes(b"\xff\x00 not marshal")
+    cache = MethodCache(tmp_path, 0)
     space: dict = {}
     exec(cache.code("x = 3\n", OURS), space)  # noqa: S102
-    assert space["x"] == 3
+    assert space["x"] == 3 and cache.kept == {"warbook.tests": {}} and len(cache.compiled) == 1
     blocker = tmp_path / "file"
     blocker.write_text("not a folder")
-    unwritable = MethodCache(blocker / "kept.marshal", 0)
+    unwritable = MethodCache(blocker / "kept", 0)
     unwritable.code("x = 4\n", OURS)
     unwritable.save()  # no error, nothing written
     assert blocker.read_text() == "not a folder"
+
+
+def test_each_class_is_kept_in_its_module_file() -> None:
+    assert module_of("<attrs generated methods warbook.dsl.effects.Retreat>") == "warbook.dsl.effects"
+    assert module_of("<attrs generated methods warbook.dsl.effects.Retreat-2>") == "warbook.dsl.effects"
+    assert module_of("<attrs generated methods warbook.x.Outer.Inner>") == "warbook.x.Outer"
