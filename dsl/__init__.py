@@ -5,9 +5,13 @@ Public API: ``load_rulebook(path) -> Rulebook`` and ``lint(path) -> list[Diagnos
 keeping parsed files (an editor, a language server).
 """
 
-from . import lint
-from .diagnostics import Diagnostic, RulesError, Severity
-from .loader import load_rulebook
+from . import method_cache
+
+method_cache.install()  # before any record class below is built: attrs' methods compiled once per machine
+
+from . import lint  # noqa: E402
+from .diagnostics import Diagnostic, RulesError, Severity  # noqa: E402
+from .loader import load_rulebook  # noqa: E402
 
 __all__ = ["Diagnostic", "Linter", "RulesError", "Severity", "lint", "load_rulebook"]
 

@@ -25,13 +25,15 @@ from __future__ import annotations
 import fnmatch
 import functools
 import os
+import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar, NewType
+from typing import TYPE_CHECKING, Any, Callable, ClassVar, NewType
 
 import attrs
 from attrs import field, frozen
 
 from .ast import Span
+from .cache_dir import cache_folder, keep, read_kept
 from .diagnostics import CODES, Diagnostic, RulesError, diagnostic, did_you_mean
 from .sources import SourceError, display_path, is_dir, is_file, read_source
 
@@ -246,7 +248,7 @@ def load_config(path: Path) -> tuple[Config, list[Diagnostic]]:
     reader = _Reader(path)
     try:
         text = read_toml_text(path, "configuration")
-        data = parse_toml(text, str(reader.shown), "E009")
+        data = parsed_config(text, str(reader.shown), parse_toml)
     except RulesError as exc:
         return Config(path.parent, path), list(exc.diagnostics)
     reader.positions = TomlPositions(text)
@@ -258,6 +260,32 @@ def load_config(path: Path) -> tuple[Config, list[Diagnostic]]:
             reader.report((), "'tool.warbook' must be a table")
             return Config(path.parent, path), reader.problems
     return reader.resolve(reader.structure(data)), reader.problems
+
+
+KEPT_CONFIGS = 8
+"""How many configuration texts ``parsed_config`` keeps parsed (the most recent)."""
+
+
+def parsed_config(text: str, shown: str, parse: Callable[[str, str, str], dict]) -> dict:
+    """``parse(text, shown, "E009")``, kept by text in the cache folder (``dsl.cache_dir``), so a
+    configuration read before needs no TOML parser (importing ``tomllib`` was a tenth of a
+    ``warbook lint`` process).  A text that does not parse is not kept; it raises every time.
+
+    Raises:
+        RulesError: E009 for text that is not TOML.
+    """
+    folder = cache_folder()
+    path = folder / f"configs-{sys.implementation.cache_tag}.marshal" if folder is not None else None
+    kept = read_kept(path)
+    kept = kept if isinstance(kept, dict) else {}
+    found = kept.get(text)
+    if isinstance(found, dict):
+        return found
+    data = parse(text, shown, "E009")
+    if path is not None:
+        recent = dict(list(kept.items())[1 - KEPT_CONFIGS:])
+        keep(path, recent | {text: data})  # a date or time in it (not plain data) means not kept
+    return data
 
 
 class _Reader:

@@ -8,8 +8,7 @@ runs load them.  The file is written under a temporary name and moved into place
 killed mid-write or two test workers building at once never leave a half-written cache; a
 folder that cannot be written means no cache, not an error.
 
-The folder is ``$WARBOOK_CACHE_DIR`` if set, else ``$XDG_CACHE_HOME/warbook``, else
-``~/.cache/warbook``.  Setting ``WARBOOK_CACHE_DIR`` to an empty string turns caching off.
+The folder is ``dsl.cache_dir.cache_folder()``; an empty ``WARBOOK_CACHE_DIR`` turns caching off.
 """
 
 from __future__ import annotations
@@ -24,16 +23,11 @@ from typing import Any
 import lark
 from lark import Lark
 
+from .cache_dir import cache_folder
+
+__all__ = ["build_lark", "cache_folder", "cache_key", "grammar_text"]
+
 GRAMMAR = "grammar.lark"
-
-
-def cache_folder() -> Path | None:
-    """Where parser tables are kept, or ``None`` when caching is turned off."""
-    chosen = os.environ.get("WARBOOK_CACHE_DIR")
-    if chosen is not None:
-        return Path(chosen) if chosen else None
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "warbook"
 
 
 def grammar_text() -> str:

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import re
 import sys
-import tomllib
 import types
 from collections.abc import Iterator
 from pathlib import Path
@@ -59,6 +58,8 @@ def parse_toml(text: str, shown: str, code: str) -> dict[str, Any]:
     Raises:
         RulesError: ``code`` (E701 maps, E704 scenarios) at the line of the first problem.
     """
+    import tomllib  # here: a configuration read before is kept parsed (dsl.config), and needs no parser
+
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:

@@ -1,0 +1,167 @@
+"""The methods attrs writes for warbook's record classes, compiled once per machine.
+
+attrs gives each class its ``__init__``, ``__eq__``, ``__hash__``, ``__repr__`` … by writing
+their source text and compiling it when the class is built, at import.  For the hundred record
+classes that ``warbook lint`` imports, that compiling was about a quarter of the process's
+instructions.  Compiling is a pure function of the text, its file name and the compiler flags, so
+the code objects are kept (``marshal``, as Python keeps a module's bytecode in ``__pycache__``) in
+the user's cache folder (``dsl.cache_dir``), one folder per Python version and one file per module,
+keyed by the text and its file name; a later process reads the files of the modules it imports and
+runs the kept code instead of compiling the same text again.  What attrs does with the code, and
+so every class, is unchanged.
+
+Only the classes of warbook's own modules are kept (attrs names each text after its class, so a
+class whose fields change gets a new entry, and the old one is dropped when the file is written
+again).  Files are written at exit, only when something was compiled, under a temporary name
+and moved into place; a missing, damaged or unwritable file means compiling, never an error.
+
+``install()`` (called by ``dsl/__init__`` before any record class is built) wraps the one function
+of attrs that compiles (``attr._make._compile_and_eval``); an attrs without it is left alone.
+"""
+
+from __future__ import annotations
+
+import __future__
+
+import atexit
+import re
+import sys
+from pathlib import Path
+from types import CodeType
+from typing import Any, Callable, Mapping
+
+from .cache_dir import cache_folder, keep, read_kept
+
+OURS = " warbook."
+"""What attrs' file name for a class's methods holds when the class is warbook's
+(``<attrs generated methods warbook.dsl.effects.Retreat>``)."""
+
+
+SALT = "<type hash>"
+"""What stands for the class's type hash in a kept text (below)."""
+_SUFFIX = re.compile(r"-[0-9]+>$")
+
+
+def type_hash(filename: str) -> int:
+    """The number attrs writes into a class's ``__hash__`` (``hash`` of a name made from the
+    class's, so it changes with ``PYTHONHASHSEED``): texts are kept with it taken out, and their
+    code given the number of the process that runs it."""
+    qualified = _SUFFIX.sub(">", filename).split(" ", 3)[-1]
+    return hash(f"<attrs generated hash {qualified}")
+
+
+def with_constant(code: CodeType, old: int, new: int) -> CodeType:
+    """``code`` (and the functions it defines) with the constant ``old`` made ``new``, also
+    inside constant tuples (a class without fields hashes the folded constant ``(hash,)``)."""
+    return code.replace(co_consts=tuple(_replaced(c, old, new) for c in code.co_consts))
+
+
+def _replaced(const: Any, old: int, new: int) -> Any:
+    if type(const) is int:
+        return new if const == old else const
+    if type(const) is tuple:
+        return tuple(_replaced(c, old, new) for c in const)
+    if type(const) is frozenset:
+        return frozenset(_replaced(c, old, new) for c in const)
+    if isinstance(const, CodeType):
+        return with_constant(const, old, new)
+    return const
+
+
+def cache_dir(folder: Path) -> Path:
+    """The folder of kept code for this Python (its version and optimisation level)."""
+    version = ".".join(map(str, sys.version_info[:3]))
+    return folder / f"attrs-methods-{sys.implementation.cache_tag}-{version}-O{sys.flags.optimize}"
+
+
+def module_of(filename: str) -> str:
+    """The module (for a nested class, the enclosing class) that a text's class belongs to: its
+    code is kept in that module's file, so a process reads the files of the modules it imports."""
+    return _SUFFIX.sub(">", filename).split(" ", 3)[-1][:-1].rpartition(".")[0]
+
+
+Kept = dict[tuple[str, str], tuple[CodeType, int]]
+"""Code by (file name, text with ``SALT`` for the type hash), with the type hash compiled into it."""
+
+
+def read_methods(path: Path | None) -> Kept:
+    """The kept code of one module's file; empty for a missing or damaged file."""
+    kept = read_kept(path)
+    if not isinstance(kept, dict):
+        return {}
+    return {key: entry for key, entry in kept.items() if isinstance(key, tuple) and len(key) == 2
+            and isinstance(entry, tuple) and len(entry) == 2 and isinstance(entry[0], CodeType)
+            and type(entry[1]) is int}
+
+
+class MethodCache:
+    """Compiles attrs' method texts, or takes the code kept for the same text and file name."""
+
+    def __init__(self, folder: Path | None, flags: int) -> None:
+        self.folder = folder
+        self.flags = flags
+        self.kept: dict[str, Kept] = {}
+        """Each module's kept code, read when its first class is built."""
+        self.compiled: Kept = {}
+        """What this process compiled of warbook's, to be kept at exit."""
+
+    def file(self, module: str) -> Path | None:
+        return self.folder / f"{module}.marshal" if self.folder is not None else None
+
+    def code(self, script: str, filename: str) -> CodeType:
+        salt = type_hash(filename)
+        key = (filename, script.replace(str(salt), SALT))
+        if OURS in filename:
+            module = module_of(filename)
+            if module not in self.kept:
+                self.kept[module] = read_methods(self.file(module))
+            found = self.kept[module].get(key)
+            if found is not None:
+                code, kept_salt = found
+                return code if kept_salt == salt else with_constant(code, kept_salt, salt)
+        code = compile(script, filename, "exec", self.flags, dont_inherit=True)
+        if OURS in filename:
+            self.compiled[key] = (code, salt)
+        return code
+
+    def compile_and_eval(self, script: str, globs: dict[str, Any] | None, locs: Mapping[str, object] | None = None,
+                         filename: str = "") -> None:
+        """``attr._make._compile_and_eval``'s signature and effect."""
+        eval(self.code(script, filename), globs, locs)  # noqa: S307 - attrs' own generated methods, as attrs does
+
+    def save(self) -> None:
+        """Keep what was compiled, each module's file rewritten (older texts of the same classes
+        replaced), atomically."""
+        if self.folder is None or not self.compiled:
+            return
+        modules: dict[str, Kept] = {}
+        for key, entry in self.compiled.items():
+            modules.setdefault(module_of(key[0]), {})[key] = entry
+        for module, compiled in modules.items():
+            path = self.file(module)
+            names = {filename for filename, _ in compiled}
+            kept = {key: entry for key, entry in read_methods(path).items() if key[0] not in names}
+            if keep(path, kept | compiled):
+                for key in compiled:
+                    del self.compiled[key]
+
+
+def install(folder: Path | None = None) -> MethodCache | None:
+    """Make attrs compile through a ``MethodCache`` kept in ``folder`` (default: the cache
+    folder; caching turned off: nothing installed).  Installing again keeps the first cache."""
+    import attr._make as builder  # the module whose compiling is cached; import attrs' public names elsewhere
+
+    original: Callable[..., None] | None = getattr(builder, "_compile_and_eval", None)
+    if original is None:
+        return None
+    if isinstance(getattr(original, "__self__", None), MethodCache):
+        return original.__self__
+    folder = cache_folder() if folder is None else folder
+    if folder is None:
+        return None
+    feature = getattr(builder, "annotations", None)  # attrs compiles under its module's __future__ flags
+    flags = feature.compiler_flag if feature is __future__.annotations else 0
+    cache = MethodCache(cache_dir(folder), flags)
+    builder._compile_and_eval = cache.compile_and_eval
+    atexit.register(cache.save)
+    return cache

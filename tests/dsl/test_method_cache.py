@@ -1,0 +1,119 @@
+"""attrs' generated methods are compiled once per machine (``dsl.method_cache``): the records built
+from kept code behave as freshly compiled ones, under any ``PYTHONHASHSEED``."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from warbook.dsl.method_cache import SALT, MethodCache, module_of, read_methods, type_hash, with_constant
+
+OURS = "<attrs generated methods warbook.tests.Record>"
+
+PROBE = """
+import json, sys
+import attr._make
+import warbook.dsl
+from warbook.dsl.ast import Span
+from warbook.dsl.effects import Retreat
+from warbook.dsl.model import Property
+
+cache = getattr(attr._make._compile_and_eval, "__self__", None)
+span = Span("a.rules", 1, 2, 1, 9)
+line = Property("effect", span, (), ())
+retreat = Retreat(line, "attackers", None, None, 2)
+methods = {}
+for name, module in list(sys.modules.items()):
+    for cls in vars(module).values() if name.startswith("warbook.") else ():
+        if isinstance(cls, type) and cls.__module__ == name and "__attrs_attrs__" in vars(cls):
+            for method in ("__init__", "__eq__", "__hash__", "__repr__"):
+                code = getattr(vars(cls).get(method), "__code__", None)
+                if code is not None:
+                    methods[f"{name}.{cls.__qualname__}.{method}"] = [code.co_code.hex(), repr(code.co_consts)]
+print(json.dumps({
+    "kept": sum(len(kept) for kept in cache.kept.values()) if cache else None,
+    "compiled": len(cache.compiled) if cache else None,
+    "hashes": [hash(span), hash(line)],
+    "methods": methods,
+    "repr": repr(retreat),
+    "equal": [span == Span("a.rules", 1, 2, 1, 9), retreat == Retreat(line, "attackers", None, None, 3)],
+}))
+"""
+"""Records' hashes are compared only for records without ``None`` in them: ``hash(None)`` is the
+object's address before Python 3.12, so it differs between processes whatever the seed."""
+
+
+def probe(folder: str, seed: str) -> dict:
+    env = {**os.environ, "WARBOOK_CACHE_DIR": folder, "PYTHONHASHSEED": seed}
+    done = subprocess.run([sys.executable, "-c", PROBE], env=env, capture_output=True, text=True, check=True)
+    return json.loads(done.stdout)
+
+
+def test_a_second_process_compiles_nothing_and_builds_the_same_records(tmp_path: Path) -> None:
+    first = probe(str(tmp_path), "1")
+    assert first["kept"] == 0 and first["compiled"] > 50  # the language's records, all compiled
+    saved = sorted(p.name for p in tmp_path.glob("attrs-methods-*/*"))
+    assert "warbook.dsl.effects.marshal" in saved and all(name.endswith(".marshal") for name in saved)
+    again = probe(str(tmp_path), "2")  # another seed: another type hash in every __hash__
+    assert again["kept"] == first["compiled"] and again["compiled"] == 0
+    fresh = probe("", "2")  # caching off: attrs compiles as it always did
+    assert fresh["kept"] is None
+    assert len(again["methods"]) > 100 and again["methods"] == fresh["methods"]
+    assert again["hashes"] == fresh["hashes"] and again["repr"] == fresh["repr"] == first["repr"]
+    assert again["equal"] == fresh["equal"] == [True, False]
+    assert first["hashes"] != fresh["hashes"]  # the seed does reach the type hash
+
+
+def test_kept_code_takes_the_running_process_type_hash() -> None:
+    old, new = 123456789012345, type_hash(OURS)
+    code = compile(f"def h(x):\n    return (({old},), ({old}, x), -{old})\n", OURS, "exec")
+    space: dict = {}
+    exec(with_constant(code, old, new), space)  # noqa: S102 - the test's own text
+    assert space["h"](5) == ((new,), (new, 5), -old)  # the constant, alone or in a folded tuple; not its negation
+
+
+def test_a_changed_class_replaces_its_old_text_and_other_modules_are_not_kept(tmp_path: Path) -> None:
+    path = tmp_path / "warbook.tests.marshal"
+    first = MethodCache(tmp_path, 0)
+    first.code("x = 1\n", OURS)
+    first.code("y = 1\n", "<attrs generated methods elsewhere.Record>")
+    first.save()
+    assert [key for key in read_methods(path)] == [(OURS, "x = 1\n")]
+    assert [p.name for p in tmp_path.iterdir()] == [path.name]
+    second = MethodCache(tmp_path, 0)
+    second.code("x = 2\n", OURS)
+    second.save()
+    assert [key for key in read_methods(path)] == [(OURS, "x = 2\n")]
+
+
+def test_the_type_hash_is_taken_out_of_the_kept_text(tmp_path: Path) -> None:
+    path = tmp_path / "warbook.tests.marshal"
+    cache = MethodCache(tmp_path, 0)
+    space: dict = {}
+    exec(cache.code(f"def h():\n    return {type_hash(OURS)}\n", OURS), space)  # noqa: S102
+    cache.save()
+    ((_, text),) = read_methods(path)
+    assert text == f"def h():\n    return {SALT}\n" and space["h"]() == type_hash(OURS)
+
+
+def test_a_damaged_or_unwritable_file_means_compiling(tmp_path: Path) -> None:
+    (tmp_path / "warbook.tests.marshal").write_bytes(b"\xff\x00 not marshal")
+    cache = MethodCache(tmp_path, 0)
+    space: dict = {}
+    exec(cache.code("x = 3\n", OURS), space)  # noqa: S102
+    assert space["x"] == 3 and cache.kept == {"warbook.tests": {}} and len(cache.compiled) == 1
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+    unwritable = MethodCache(blocker / "kept", 0)
+    unwritable.code("x = 4\n", OURS)
+    unwritable.save()  # no error, nothing written
+    assert blocker.read_text() == "not a folder"
+
+
+def test_each_class_is_kept_in_its_module_file() -> None:
+    assert module_of("<attrs generated methods warbook.dsl.effects.Retreat>") == "warbook.dsl.effects"
+    assert module_of("<attrs generated methods warbook.dsl.effects.Retreat-2>") == "warbook.dsl.effects"
+    assert module_of("<attrs generated methods warbook.x.Outer.Inner>") == "warbook.x.Outer"
