@@ -31,24 +31,34 @@ GAMES = Path(__file__).parent / "games"
 SEEDS_A_ROUND = 8
 
 
+BORDER = 2
+"""Lake cells on the east and south of every tile.  Lake is no entry for every movement class, so
+no unit crosses it, and two cells put a tile's units 3 hexes from the next tile's: past the
+longest zone of control (1, or 2 dug in) and past adjacent combat and retreat."""
+
+
 def tiled(folder: Path, across: int, down: int, units_in: int) -> Path:
-    """A Skirmish scenario on ``across × down`` copies of its map, with its units set up in the
-    first ``units_in`` copies (row by row); the scenario's path."""
-    head = tomllib.loads((GAMES / "skirmish_map.toml").read_text(encoding="utf-8"))["map"]
-    width, height, rows = head["width"], head["height"], head["rows"]
-    if width % 2:
-        raise ValueError("an odd tile width would change the hex pattern between copies")
-    big_rows = [row * across for row in rows] * down
+    """A Skirmish scenario on ``across × down`` tiles, each its map with a lake border on the east
+    and south (``BORDER``), with its units set up in the first ``units_in`` tiles (row by row); the
+    scenario's path."""
     map_text = (GAMES / "skirmish_map.toml").read_text(encoding="utf-8")
+    head = tomllib.loads(map_text)["map"]
+    width, height, rows = head["width"], head["height"], head["rows"]
+    lake = next(char for char, terrain in head["legend"].items() if terrain == "lake")
+    tile_rows = [row + lake * BORDER for row in rows] + [lake * (width + BORDER)] * BORDER
+    tile_width, tile_height = width + BORDER, height + BORDER
+    if tile_width % 2:
+        raise ValueError("an odd tile width would change the hex pattern between copies")
+    big_rows = [row * across for row in tile_rows] * down
     map_text = re.sub(r"rows = \[.*?\]", "rows = [\n" + "".join(f'    "{r}",\n' for r in big_rows) + "]", map_text,
                       flags=re.S)
-    map_text = map_text.replace(f"width = {width}", f"width = {width * across}")
-    map_text = map_text.replace(f"height = {height}", f"height = {height * down}")
+    map_text = map_text.replace(f"width = {width}", f"width = {tile_width * across}")
+    map_text = map_text.replace(f"height = {height}", f"height = {tile_height * down}")
     scenario = tomllib.loads((GAMES / "skirmish.toml").read_text(encoding="utf-8"))
     lines = ['[scenario]', 'name = "Skirmish tiled"', 'rules = "skirmish.rules"', 'map = "map.toml"',
              f'turns = {scenario["scenario"]["turns"]}', 'player_order = ["blue", "red"]']
     for copy in range(units_in):
-        dx, dy = width * (copy % across), height * (copy // across)
+        dx, dy = tile_width * (copy % across), tile_height * (copy // across)
         for setup in scenario["setup"]:
             column, row = int(setup["at"][:2]) + dx, int(setup["at"][2:]) + dy
             lines += ["", "[[setup]]", f'side = "{setup["side"]}"', f'unit = "{setup["unit"]}"',
