@@ -197,12 +197,11 @@ def attack_options(ctx: Context, combat: CombatRule, side: str, leaders: list[Un
 
     ``mine``: each of the side's units that may attack, with the cells it may attack.  Without the
     combat's model lines: for each cell a leader may attack, every unit of the side that may attack
-    it together, and each leader alone; ``done``; a pass for each leader.  Listed as ``choose``
-    sorts them (each cell's groups in order, ``done`` before the passes), so they are not sorted
-    again there.  ``any combination of
+    it together, and each leader alone; ``done``; a pass for each leader.  ``any combination of
     attackers`` offers every group holding a leader instead, ``minimum odds`` drops the attacks
     below them, and a ``mandatory attack`` takes away the passes and ``done`` that would leave an
-    obligation unmet (``obligations``)."""
+    obligation unmet (``obligations``).  Listed as ``choose`` sorts them (each cell's distinct
+    groups in order, ``done`` before the passes), so that it need not sort them again."""
     model = combat.model
     able: dict[str, list[str]] = {}  # each cell with the side's units that may attack it
     for uid, cells in mine.items():
