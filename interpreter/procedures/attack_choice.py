@@ -9,9 +9,10 @@ take part and which cells they may attack are ``interpreter.procedures.attack_fa
 from __future__ import annotations
 
 from collections.abc import Iterable
-from itertools import combinations
+from itertools import combinations, compress, count
+from operator import is_not
 
-from ...dsl.compiled.combat import AttackModel, CombatRule
+from ...dsl.compiled.combat import CombatRule
 from ..actions import Action
 from ..cells import adjacency
 from ..combat import combat_strength
@@ -55,7 +56,10 @@ class Readiness:
             for unit in units:
                 self._look_at(unit)
         elif units is not self.seen:
-            changed = [(was, now) for was, now in zip(self.seen, units) if was is not now]
+            # Which units changed, found in C (a pass of Python over every unit each round made a
+            # fight of N rounds among N units N²): the places where the two tuples differ.
+            seen = self.seen
+            changed = [(seen[n], units[n]) for n in compress(count(), map(is_not, seen, units))]
             cells = {u.location for pair in changed for u in pair if u.on_map}
             for cell in cells:
                 self._hold(cell)
@@ -193,10 +197,11 @@ def attack_options(ctx: Context, combat: CombatRule, side: str, leaders: list[Un
 
     ``mine``: each of the side's units that may attack, with the cells it may attack.  Without the
     combat's model lines: for each cell a leader may attack, every unit of the side that may attack
-    it together, then each leader alone; a pass for each leader; ``done``.  ``any combination of
+    it together, and each leader alone; ``done``; a pass for each leader.  ``any combination of
     attackers`` offers every group holding a leader instead, ``minimum odds`` drops the attacks
     below them, and a ``mandatory attack`` takes away the passes and ``done`` that would leave an
-    obligation unmet (``obligations``)."""
+    obligation unmet (``obligations``).  Listed as ``choose`` sorts them (each cell's distinct
+    groups in order, ``done`` before the passes), so that it need not sort them again."""
     model = combat.model
     able: dict[str, list[str]] = {}  # each cell with the side's units that may attack it
     for uid, cells in mine.items():
@@ -207,7 +212,6 @@ def attack_options(ctx: Context, combat: CombatRule, side: str, leaders: list[Un
     for u in leaders:
         for c in mine[u.id]:
             alone.setdefault(c, []).append([u.id])
-    plain = model == _PLAIN
     options = []
     for cell in sorted(alone):
         group = sorted(able[cell])
@@ -218,11 +222,11 @@ def attack_options(ctx: Context, combat: CombatRule, side: str, leaders: list[Un
         if model.supporting_fire:  # (imported here: range_support reads this module)
             from .range_support import support_groups
             groups = support_groups(ctx, combat, side, (cell,), groups)
-        if not plain:  # (without model lines a lone unit is offered twice, as before them)
-            groups = [g for n, g in enumerate(groups) if g not in groups[:n]]
         if model.minimum_odds is not None:
             groups = [g for g in groups if odds_allowed(ctx, combat, g, cell, side)]
-        options.extend(Action("attack", (cell, "with", *g)) for g in groups)
+        # Each distinct group once, in the order ``choose`` sorts options in (a shorter group
+        # before a longer one it begins): so the options need no set nor sort there.
+        options.extend([Action("attack", (cell, "with", *g)) for g in sorted(set(map(tuple, groups)))])
     if model.several_hexes:  # (imported here: several_hexes reads this module)
         from .several_hexes import several_hex_attacks
         options.extend(several_hex_attacks(ctx, combat, side, leaders, mine))
@@ -230,14 +234,13 @@ def attack_options(ctx: Context, combat: CombatRule, side: str, leaders: list[Un
     bound = {u for u in must if u in mine}
     for cell in (c for c in must if c not in mine):
         bound.update(uid for uid in lead if cell in mine[uid])
-    options.extend(Action("pass", (u.id,)) for u in leaders if u.id not in bound)
     if not must:
-        options.append(Action("done"))
+        options.append(DONE)
+    options.extend([Action("pass", (uid,)) for uid in sorted(u.id for u in leaders if u.id not in bound)])
     return options, must
 
 
-_PLAIN = AttackModel()
-"""A combat without model lines (compared once per decision, not built once per cell)."""
+DONE = Action("done")
 
 
 def _groups(ids: list[str]) -> list[list[str]]:

@@ -301,14 +301,20 @@ def _unmasked(ctx: Context, combat: CombatRule, defenders: list[Unit], cell: str
 # --- bombard ---------------------------------------------------------------------------------------
 
 
-def _reach(ctx: Context, combat: CombatRule, unit: Unit) -> tuple[list[str], bool]:
-    """(enemy cells the unit may bombard, whether it flies there)."""
+def _enemy_held(ctx: Context, side: str) -> set[str]:
+    """The map cells holding a counter of a side other than ``side``, from the state's index of
+    the units on the map by side: read once for a bombardment decision, not once for each unit."""
+    return {u.location for other, units in ctx.state.units_on_map().items() if other != side for u in units}
+
+
+def _reach(ctx: Context, combat: CombatRule, unit: Unit, occupied: set[str]) -> tuple[list[str], bool]:
+    """(enemy cells the unit may bombard, whether it flies there); ``occupied``: ``_enemy_held``
+    for the unit's side."""
     if not may_fire(ctx, combat, unit, BOMBARDED, ground=False):
         return [], False
     reach = unit_factor(ctx, unit, combat_factor(combat, "range"))
     flies = False
     if reach is not None and combat.range_fire != RangeFire():  # `fires at least N hexes away`, `line of fire blocked by`
-        occupied = {u.location for u in ctx.state.units if u.side != unit.side and u.on_map}
         fire = combat.range_fire
         cells = cells_in_range(ctx, unit.location, int(reach), fire.minimum, fire.blocked_by, occupied)
         return [c for c in cells if targets_in(ctx, combat, c, unit.side)], False
@@ -321,7 +327,6 @@ def _reach(ctx: Context, combat: CombatRule, unit: Unit) -> tuple[list[str], boo
             return [], False
         cells, flies = list(ctx.board.cells), True
     # Only cells holding an enemy counter can hold a target: look there, not at every cell.
-    occupied = {u.location for u in ctx.state.units if u.side != unit.side and u.on_map}
     return sorted(c for c in cells if c in occupied and targets_in(ctx, combat, c, unit.side)), flies
 
 
@@ -332,8 +337,9 @@ def bombard(ctx: Context, call: Bombard) -> Flow:
     for side in _sides(ctx):
         while True:
             reach = {}
+            occupied = _enemy_held(ctx, side)
             for unit in ctx.state.units_of(side):
-                cells, flies = _reach(ctx, combat, unit)
+                cells, flies = _reach(ctx, combat, unit, occupied)
                 if cells:
                     reach[unit.id] = (cells, flies)
             targets = sorted({c for cells, _ in reach.values() for c in cells})
@@ -461,8 +467,8 @@ def trigger(ctx: Context, call: Trigger) -> Flow:
             ctx.say(f"{decl.display} at {cell} attacks {', '.join(ctx.label(u) for u in victims)}", kind="attack",
                     cell=cell, units=[u.id for u in victims], marker=marker.id)
             yield from _attack(ctx, effect, marker, victims, f"{decl.display} at {cell}")
-        for unit in ctx.state.units:
-            if TRAP in unit.spent and unit.location == cell and unit.side != marker.side:
+        for unit in ctx.state.units_at(cell):  # (the state's index: in ``units`` order, as a pass over them)
+            if TRAP in unit.spent and unit.side != marker.side:
                 ctx.update_unit(evolve(unit, spent=unit.spent - {TRAP}))
     if ctx.operation is not None:
         yield from trigger_moments(ctx, names)

@@ -7,6 +7,9 @@ A ``mode`` (watch, patrol …) says which side and which units may take it
 
 from __future__ import annotations
 
+from itertools import repeat
+from operator import indexOf, is_
+
 from ...dsl.compiled.calls import Declare, Score
 from ..actions import Action
 from ..caches import rules_cache
@@ -67,8 +70,17 @@ def declare(ctx: Context, call: Declare) -> Flow:
             ctx.say(f"{ctx.label(unit)} goes on {mode.label}", kind="order", unit=unit.id, mode=mode.name)
             # The unit now has orders; nothing else changed: the same options less that one, in
             # order, without a pass over every unit (which made a long declaration units²).
-            at = ordered.index(action)
+            at = _place(ordered, action)
             ordered, kept = ordered[:at] + ordered[at + 1:], ctx.state
+
+
+def _place(options: tuple[Action, ...], action: Action) -> int:
+    """Where ``action`` is among ``options``: by identity, in C (an agent hands back an option itself;
+    ``tuple.index`` would call ``Action.__eq__`` on every option before it), else by value."""
+    try:
+        return indexOf(map(is_, options, repeat(action)), True)
+    except ValueError:
+        return options.index(action)
 
 
 def _options(ctx: Context, side: str, mode, takes: dict, made: dict) -> list[Action]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import random
 
-from benchmarks.growth import tiled
+from benchmarks.growth import BORDER, tiled
 from warbook.interpreter.game import Game
 from warbook.interpreter.procedures.orders import may_take
 from warbook.interpreter.scenario import load_scenario
@@ -39,3 +39,32 @@ def test_declaring_orders_offers_exactly_the_units_still_without_orders(tmp_path
                 action = options[rng.randrange(len(options))]
             game.apply(action)
     assert declared >= 20 and checked > declared
+
+
+def _tile(cell: str) -> tuple[int, int]:
+    """Which tile of the growth map a cell is in (tiles of 8 + 2 by 6 + 2 cells)."""
+    return (int(cell[:2]) - 1) // (8 + BORDER), (int(cell[2:]) - 1) // (6 + BORDER)
+
+
+def test_units_stay_in_their_own_tile_and_fight_only_there(tmp_path):
+    """The lake border parts the tiles: no unit ever stands in another tile or on the border, and
+    every attack is made on a cell of the attackers' own tile (the 8x game is 8 copies of one)."""
+    scenario = load_scenario(tiled(tmp_path, 4, 2, 8))
+    attacks = 0
+    for seed in range(2):
+        game, rng = Game.new(scenario, seed), random.Random(seed)
+        home = {u.id: _tile(u.location) for u in game.state.units}
+        assert len(set(home.values())) == 8
+        while not game.is_over():
+            options = game.legal_actions()
+            action = options[rng.randrange(len(options))]
+            if action.kind == "attack":
+                cell, ids = action.args[0], action.args[2:]
+                assert {home[i] for i in ids} == {_tile(cell)}
+                attacks += 1
+            game.apply(action)
+            for unit in game.state.units:
+                if unit.on_map:
+                    assert _tile(unit.location) == home[unit.id], unit
+                    assert scenario.board.graph.nodes[unit.location]["terrain"] != "lake"
+    assert attacks >= 8

@@ -169,5 +169,12 @@ def test_the_growth_benchmark_tiles_the_map_and_its_units(tmp_path):
     small, big = load_scenario(tiled(one, 1, 1, 1)), load_scenario(tiled(eight, 4, 2, 8))
     assert big.board.graph.number_of_nodes() == 8 * small.board.graph.number_of_nodes()
     assert len(Game.new(big, 1).state.units) == 8 * len(Game.new(small, 1).state.units)
-    # the copy one tile to the right has the same neighbourhood as the original cell
-    assert len(list(big.board.graph.neighbors("1104"))) == len(list(small.board.graph.neighbors("0304")))
+    # the copy one tile to the right (8 cells and a border of 2) has the same terrain around it
+    graph = big.board.graph
+    terrain = [graph.nodes[c]["terrain"] for c in ("0304", "1304", "0312", "3312")]
+    assert len(set(terrain)) == 1
+    around = [sorted(graph.nodes[n]["terrain"] for n in graph.neighbors(c)) for c in ("0304", "1304", "3312")]
+    assert around[0] == around[1] == around[2]
+    # the border: the east and south of every tile are lake, at 1x too
+    assert {graph.nodes[f"{c:02d}{r:02d}"]["terrain"] for c in (9, 10, 19, 20) for r in range(1, 17)} == {"lake"}
+    assert {small.board.graph.nodes[f"{c:02d}07"]["terrain"] for c in range(1, 11)} == {"lake"}

@@ -17,7 +17,7 @@ from attrs import evolve
 
 from driving import do_call, drive, options, run_cli
 from gallery import greedy_game, random_games_replay_alike
-from warbook.interpreter.context import Context
+from warbook.interpreter.context import Context, options_in_order
 from warbook.interpreter.procedures import PROCEDURES, load_procedures
 from warbook.interpreter.procedures.attack_choice import attack_options
 from warbook.interpreter.scenario import load_scenario
@@ -123,9 +123,12 @@ def test_without_the_lines_one_unit_or_all_at_any_odds(scenario):
     plain = evolve(melee, model=evolve(melee.model, minimum_odds=None, from_zones=False, on_adjacent=False))
     leaders = [SCOUT1, SCOUT2, RIFLES]
     found, must = attack_options(ctx, plain, "blue", leaders, {u.id: ["0202"] for u in leaders})
-    # All three together, then each alone (a scout's 1:2 too); a pass each; done.
-    assert [str(o) for o in found] == ["attack 0202 with B1 B2 B3", "attack 0202 with B1", "attack 0202 with B2",
-                                       "attack 0202 with B3", "pass B1", "pass B2", "pass B3", "done"]
+    # All three together and each alone (a scout's 1:2 too); done; a pass each.  Listed in the
+    # order ``choose`` sorts options in (a shorter group before a longer one it begins), so that
+    # ``choose`` need not sort them again.
+    assert [str(o) for o in found] == ["attack 0202 with B1", "attack 0202 with B1 B2 B3", "attack 0202 with B2",
+                                       "attack 0202 with B3", "done", "pass B1", "pass B2", "pass B3"]
+    assert tuple(found) == options_in_order(found)
     assert must == []
 
 
@@ -167,14 +170,14 @@ def test_every_adjacent_enemy_must_be_attacked(scenario):
     mine = {"B1": ["0202"], "B3": ["0202"]}
     found, must = attack_options(ctx, adjacent_only, "blue", [SCOUT1, RIFLES], mine)
     # The guards must be attacked: no done, and no pass for a unit that could attack them.
-    assert must == ["0202"] and [str(o) for o in found] == ["attack 0202 with B1 B3", "attack 0202 with B1",
+    assert must == ["0202"] and [str(o) for o in found] == ["attack 0202 with B1", "attack 0202 with B1 B3",
                                                            "attack 0202 with B3"]
     from warbook.interpreter.state import replace
 
     ctx.state = ctx.state.with_units([replace(ctx.state.unit("R1"), spent=frozenset({"defended"}))])
     found, must = attack_options(ctx, adjacent_only, "blue", [SCOUT1, RIFLES], mine)
     # Once attacked, the obligation is met: each may pass, and the side may stop.
-    assert must == [] and [str(o) for o in found][-3:] == ["pass B1", "pass B3", "done"]
+    assert must == [] and [str(o) for o in found][-3:] == ["done", "pass B1", "pass B3"]
 
 
 def test_an_attack_below_the_minimum_is_no_obligation(scenario):
@@ -184,7 +187,7 @@ def test_an_attack_below_the_minimum_is_no_obligation(scenario):
                                                                          defence=1, text="1:1")))
     found, must = attack_options(ctx, strict, "blue", [SCOUT1], {"B1": ["0202"]})
     # The scout alone makes 1:2, below 1:1: it has no attack, so it is bound to none and may pass.
-    assert must == [] and [str(o) for o in found] == ["pass B1", "done"]
+    assert must == [] and [str(o) for o in found] == ["done", "pass B1"]
 
 
 def test_attacks_are_declared_before_any_is_resolved(scenario, monkeypatch):
