@@ -19,25 +19,34 @@ Usage::
 
 from __future__ import annotations
 
-import argparse
+import importlib.util
 import os
 import sys
-import tempfile
 from pathlib import Path
 
 from warbook.dsl import load_rulebook
 from warbook.dsl.compiled.calls import CALLS
 from warbook.dsl.effects import effect_class
 from warbook.dsl.meanings import meaning
-from warbook.dsl.patterns import Pattern
-from warbook.dsl.vocabulary import EFFECTS, PROCEDURES, find_procedure
+from warbook.dsl.vocabulary import EFFECTS, PROCEDURES, find_procedure, leading_words
 from warbook.interpreter import effects as effect_registry
 from warbook.interpreter.procedures import PROCEDURES as IMPLEMENTED, load_procedures
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCUMENT = ROOT / "docs" / "procedures.md"
-BEGIN = "<!-- BEGIN GENERATED -->"
-END = "<!-- END GENERATED -->"
+
+
+def _sibling(name: str):
+    """A script of this folder, loaded as a module (the folder is no package)."""
+    spec = importlib.util.spec_from_file_location(name, Path(__file__).with_name(f"{name}.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+REFERENCE_SCRIPT = _sibling("generate_reference")
+"""Shares the markers, ``splice`` and the command line (``regenerate``) with the reference's script."""
+BEGIN, END, splice = REFERENCE_SCRIPT.BEGIN, REFERENCE_SCRIPT.END, REFERENCE_SCRIPT.splice
 
 GAMES = (("rulebooks", "seed"), ("tests/gallery", "gallery"), ("examples", "example"),
          ("benchmarks/games", "benchmark"))
@@ -98,17 +107,7 @@ EFFECT_NOTES: dict[str, str] = {
 """Why an effect verb that only the seed rulebooks use stays (keyed by its full name)."""
 
 
-def name_of(pattern: Pattern) -> str:
-    """The leading literal words of a pattern (``pick reinforcement free``), for an effect verb."""
-    words = []
-    for item in pattern.items:
-        if not hasattr(item, "word"):
-            break
-        words.append(item.word)
-    return " ".join(words)
-
-
-EFFECT_NAMES = {verb: name_of(pattern) for verb, pattern in EFFECTS.items()}
+EFFECT_NAMES = {verb: leading_words(pattern) for verb, pattern in EFFECTS.items()}
 """Effect verb (its first word, the registry key) to its full name."""
 
 
@@ -230,41 +229,9 @@ def generate() -> str:
     return "\n".join(lines)
 
 
-def splice(text: str, section: str) -> str:
-    """``text`` with the content between the markers replaced by ``section``.
-
-    Raises:
-        ValueError: if the markers are missing or out of order.
-    """
-    start, end = text.find(BEGIN), text.find(END)
-    if start < 0 or end < start:
-        raise ValueError(f"{BEGIN!r} … {END!r} markers not found in order")
-    return f"{text[:start + len(BEGIN)]}\n{section}\n{text[end:]}"
-
-
-def _write_atomically(path: Path, text: str) -> None:
-    with tempfile.NamedTemporaryFile("w", encoding="utf-8", dir=path.parent, delete=False) as out:
-        out.write(text)
-    os.replace(out.name, path)
-
-
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--check", action="store_true", help="exit 1 if the generated tables are stale")
-    parser.add_argument("path", nargs="?", type=Path, default=DOCUMENT)
-    args = parser.parse_args(argv)
-    text = args.path.read_text(encoding="utf-8")
-    updated = splice(text, generate())
-    if args.check:
-        if updated != text:
-            print(f"{args.path}: generated tables are stale; run: python docs/generate_procedures.py",
-                  file=sys.stderr)
-            return 1
-        return 0
-    if updated != text:
-        _write_atomically(args.path, updated)
-        print(f"{args.path}: generated tables rewritten")
-    return 0
+    return REFERENCE_SCRIPT.regenerate(argv, __doc__.splitlines()[0], DOCUMENT, generate,
+                                       "docs/generate_procedures.py")
 
 
 if __name__ == "__main__":
