@@ -84,10 +84,12 @@ PROCEDURE_NOTES: dict[str, str] = {
 """Why a procedure that only the seed rulebooks use stays (keyed by its name)."""
 
 EFFECT_NOTES: dict[str, str] = {
-    "refit": "Stays (see the procedure of that name): a result that sends units to a refit box.",
-    "break off": "Stays: a side leaving a battle of an operation for the places the combat's `break "
-    "off` lines allow (Sea Lords 10.3-10.5). A `retreat` of `do fight` moves hex by hex away from the "
-    "attackers; a break-off leaves a shared square for any cell those lines allow.",
+    "refit": "General in form, one user so far: a result that puts units in a box (Sea Lords' refit "
+    "box, which `do refit` empties) rather than out of play.",
+    "break off": "General in form, one user so far: the role's counters leave the fight for the places "
+    "the combat's `break off` lines allow (Sea Lords 10.3-10.5, leaving a contested square). A "
+    "`retreat` goes hex by hex from where the unit stood, with look-ahead; a break-off goes straight to "
+    "any cell those lines allow (an adjacent one, one with a friendly counter, a box).",
     "gain": "General, one user so far: a side gains a resource (an amount or a roll), within its caps.",
     "lose": "General, one user so far: a side loses a resource, never below its minimum.",
     "reduce income": "General, one user so far: an event that cuts this turn's income (with `gain income`).",
@@ -98,9 +100,10 @@ EFFECT_NOTES: dict[str, str] = {
     "draw (with `do reinforce`).",
     "return": "General, one user so far: an event that takes units off the map to a box.",
     "modify": "Stays with the battle procedures: a counter that changes the `recon` or `fire` roll "
-    "of a battle in its cell. `do fight` reads terrain, weather and status modifiers instead.",
-    "shift": "Stays with the battle procedures: a counter that shifts the fire column of a battle it "
-    "takes part in. `do fight`'s column shifts come from combat, terrain, hexside and weather lines.",
+    "of a battle in its cell (read by `recon` and `resolve fire` only). `do fight` takes its roll "
+    "modifiers from the combat's `roll modifier … when …` lines and from modes instead.",
+    "shift": "General, one user so far: a counter's standing column shift, read by every combat's "
+    "column shifts (`interpreter/combat.py`), `do fight` included; only Sea Lords' markers print one.",
     "supply": "General, one user so far: a counter that supplies units in its cell for `do check "
     "supply` (the control gallery traces supply instead).",
 }
