@@ -8,8 +8,9 @@ counted for the file it is written in (a house rule that ``extends`` a seed game
 the lines it inherits).  The Python that carries each one out is read from the interpreter's two
 registries (``interpreter.procedures.PROCEDURES`` and ``interpreter.effects``).  A procedure or
 effect with no user outside the seed rulebooks must have a note in ``PROCEDURE_NOTES`` or
-``EFFECT_NOTES`` saying why it stays (what it does that no general construct says) or that it is general and merely has one user so
-far; ``tests/show/test_procedures_doc.py`` fails when one is missing or a note names nothing.
+``EFFECT_NOTES`` saying why it stays (what it does that no general construct says) or that it is
+general and merely has one user so far; ``tests/show/test_procedures_doc.py`` fails when one is
+missing, or when a note outlives its reason (a neutral game uses the entry now).
 
 Usage::
 
