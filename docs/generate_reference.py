@@ -19,7 +19,10 @@ Usage::
 from __future__ import annotations
 
 import argparse
+import os
 import sys
+import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
 from warbook.dsl.patterns import TYPES, Pattern, compile_pattern
@@ -147,23 +150,32 @@ def splice(text: str, section: str) -> str:
     return f"{text[:start + len(BEGIN)]}\n{section}\n{text[end:]}"
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def regenerate(argv: list[str] | None, description: str, default: Path, section: Callable[[], str],
+               script: str) -> int:
+    """The command line of a script that keeps a generated section of a document current: rewrite
+    the section in place (atomically), or with ``--check`` exit 1 when it is stale.  Shared with
+    ``docs/generate_procedures.py``."""
+    parser = argparse.ArgumentParser(description=description)
     parser.add_argument("--check", action="store_true", help="exit 1 if the generated section is stale")
-    parser.add_argument("path", nargs="?", type=Path, default=REFERENCE)
+    parser.add_argument("path", nargs="?", type=Path, default=default)
     args = parser.parse_args(argv)
     text = args.path.read_text(encoding="utf-8")
-    updated = splice(text, generate())
+    updated = splice(text, section())
     if args.check:
         if updated != text:
-            print(f"{args.path}: generated section is stale; run: python docs/generate_reference.py",
-                  file=sys.stderr)
+            print(f"{args.path}: generated section is stale; run: python {script}", file=sys.stderr)
             return 1
         return 0
     if updated != text:
-        args.path.write_text(updated, encoding="utf-8")
+        with tempfile.NamedTemporaryFile("w", encoding="utf-8", dir=args.path.parent, delete=False) as out:
+            out.write(updated)
+        os.replace(out.name, args.path)
         print(f"{args.path}: generated section rewritten")
     return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    return regenerate(argv, __doc__.splitlines()[0], REFERENCE, generate, "docs/generate_reference.py")
 
 
 if __name__ == "__main__":

@@ -345,7 +345,7 @@ _add(_kind(
     ("each defender attacked once per phase", "A unit attacked by `do fight` may not be attacked again that phase."),
     ("minimum odds <odds:ODDS>", "`do fight` offers no attack below these odds (before shifts)."),
     ("any combination of attackers", "`do fight` offers every group of the units that may attack a hex, "
-     "from any hexes, not only one unit or all."),
+     "from any hexes, not only one unit or all; `do bombard` every group of the units that reach it."),
     ("mandatory attack (by units in enemy zones | on adjacent enemies)", "A side may not pass or stop "
      "attacking while a unit in an enemy zone could attack (or an enemy unit next to its units, not yet "
      "attacked, could be attacked) at the minimum odds.", "repeat"),

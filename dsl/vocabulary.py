@@ -86,14 +86,19 @@ _PROCEDURE_SOURCES = [
 ]
 
 
-def _procedure_name(pattern: Pattern) -> str:
-    """The leading literal words of a procedure pattern: its name (``roll events``)."""
+def leading_words(pattern: Pattern) -> str:
+    """The literal words a pattern starts with (``pick reinforcement free``, ``roll events on``)."""
     words = []
     for item in pattern.items:
         if not hasattr(item, "word"):
             break
         words.append(item.word)
-    name = " ".join(words)
+    return " ".join(words)
+
+
+def _procedure_name(pattern: Pattern) -> str:
+    """The leading literal words of a procedure pattern: its name (``roll events``)."""
+    name = leading_words(pattern)
     for joiner in (" on", " with", " from", " paying", " <"):
         if name.endswith(joiner):
             name = name[: -len(joiner)]

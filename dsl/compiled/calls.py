@@ -119,7 +119,8 @@ class Move(Call):
 class Bombard(Call):
     """The acting side (each side in player order, in a mutual phase) bombards until it says
     ``done``: for each cell holding an enemy target that its units reach it is offered ``bombard
-    CELL with ID…`` with every unit reaching it, and with each of them alone.  A unit reaches the
+    CELL with ID…`` with every unit reaching it, and with each of them alone (with COMBAT's ``any
+    combination of attackers``, with every group of them).  A unit reaches the
     cells within its COMBAT ``range factor``, or, without one, every cell when its movement class
     has ``unlimited distance`` (it flies there and back: it stays where it is, and its turn flags
     record the cell, for ``do fire at aircraft``); it needs no defence factor and bombards once a

@@ -109,11 +109,13 @@ def combat_model_never_fought(rb: Rulebook) -> Iterator[Diagnostic]:
     Reports `each defender attacked once per phase`, `minimum odds`, `any combination of
     attackers`, `mandatory attack …`, `attacks declared before any is resolved`, `supporting
     fire from range` or `one attack on several hexes` on a combat
-    that no `do fight COMBAT` line fights.
+    that no `do fight COMBAT` line fights (`any combination of attackers` only when no `do
+    bombard with COMBAT` line bombards with it either).
 
     ## Why is this bad?
-    These lines say what `do fight` offers a side; a combat only bombarded with, or fought by a
-    battle's round of fire, would never read them.
+    These lines say what `do fight` offers a side (`any combination of attackers` also what
+    `do bombard` offers); a combat only bombarded with, or fought by a battle's round of fire,
+    would never read the others.
 
     ## Example
     ```
@@ -127,18 +129,20 @@ def combat_model_never_fought(rb: Rulebook) -> Iterator[Diagnostic]:
     ```
     Use instead: drop the line, or fight the combat with `do fight`.
     """
-    fought = set()
+    fought, bombarded = set(), set()
     for decl in rb.walk():
         if decl.kind in ("phase", "step"):
             for line in decl.all("do"):
                 words = [w.text for w in line.words[1:]]
                 if len(words) == 2 and words[0] == "fight":
                     fought.add(words[1])
+                elif len(words) >= 3 and words[:2] == ["bombard", "with"]:
+                    bombarded.add(words[2])
     for combat in rb.of_kind("combat"):
         if combat.name in fought:
             continue
         for line in combat.properties:
-            if line.name in _MODEL_LINES:
+            if line.name in _MODEL_LINES and not (line.name == "any" and combat.name in bombarded):
                 yield diagnostic("E232", line.span, f"combat {combat.name!r}: '{line.text}' says what 'do fight' "
                                  f"offers, but no 'do fight {combat.name}' fights it",
                                  f"add 'do fight {combat.name}' to a phase, or drop the line")

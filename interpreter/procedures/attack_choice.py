@@ -216,7 +216,7 @@ def attack_options(ctx: Context, combat: CombatRule, side: str, leaders: list[Un
     for cell in sorted(alone):
         group = sorted(able[cell])
         if model.any_combination:
-            groups = [g for g in _groups(group) if lead.intersection(g)]
+            groups = [g for g in every_group(group) if lead.intersection(g)]
         else:
             groups = [group, *alone[cell]]
         if model.supporting_fire:  # (imported here: range_support reads this module)
@@ -243,8 +243,9 @@ def attack_options(ctx: Context, combat: CombatRule, side: str, leaders: list[Un
 DONE = Action("done")
 
 
-def _groups(ids: list[str]) -> list[list[str]]:
-    """Every non-empty group of ``ids``, largest first, then in the order of ``ids``."""
+def every_group(ids: list[str]) -> list[list[str]]:
+    """Every non-empty group of ``ids``, largest first, then in the order of ``ids`` (``any combination
+    of attackers``, for ``fight`` and ``bombard``)."""
     out = []
     for size in range(len(ids), 0, -1):
         out.extend(list(g) for g in combinations(ids, size))

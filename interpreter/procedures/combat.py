@@ -45,7 +45,8 @@ unit without one whose movement class has ``unlimited distance`` (helicopters an
 aircraft) reaches any cell on the map, as it flies to its target.  Unlike an
 assault, a bombarding unit needs no defence factor (aircraft print none).  Every unit
 reaching a cell may join (``bombard CELL with ID…``: "the combined
-bombardment"), or one alone.  Each unit bombards once a phase (``bombarded`` in
+bombardment"), or one alone; with the combat's ``any combination of attackers``, every group of
+them (``attack_choice.every_group``).  Each unit bombards once a phase (``bombarded`` in
 its phase flags); an air unit also gets ``bombarded`` and ``bombarded:CELL`` in
 its turn flags, for fire against aircraft.  It is not moved: the flag names its
 bombardment hex.  With ``held for fire at aircraft`` the bombardment of units that fly to
@@ -93,7 +94,7 @@ from ..line_of_fire import cells_in_range
 from . import procedure
 from .range_support import split_support
 from .several_hexes import attacked_cells
-from .attack_choice import Readiness, attack_options, ranking, why_not_attack
+from .attack_choice import Readiness, attack_options, every_group, ranking, why_not_attack
 from .attack_facts import attack_cells, combat_factor, may_attack_hidden, may_fire, targets_in, type_facts
 from ..results import resolve
 from ..rules import Rules
@@ -348,6 +349,9 @@ def bombard(ctx: Context, call: Bombard) -> Flow:
             options = [Action("done")]
             for cell in targets:
                 group = sorted(uid for uid, (cells, _) in reach.items() if cell in cells)
+                if combat.model.any_combination:
+                    options.extend(Action("bombard", (cell, "with", *g)) for g in every_group(group))
+                    continue
                 options.append(Action("bombard", (cell, "with", *group)))
                 if len(group) > 1:
                     options.extend(Action("bombard", (cell, "with", uid)) for uid in group)

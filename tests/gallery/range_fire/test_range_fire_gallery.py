@@ -5,7 +5,7 @@ attack 1, defence 2; guns (blue) attack 3, defence 1, range 4; rifles (red) defe
 flat-topped, even columns half a hex lower, so in a unit of one hex's width the centre of
 column c, row r is at (1.5 c, √3 (r + ½ if c is even))).  Woods stand at 0202, a wall on the
 hexside between 0401 and 0402.  ``barrage`` (``do bombard``) fires from 2 to 4 hexes away,
-blocked by woods and the wall; ``assault`` lets guns in range, not adjacent, join an infantry
+blocked by woods and the wall, any group of the guns in range together; ``assault`` lets guns in range, not adjacent, join an infantry
 assault along a clear line, at 1:1 or better; ``skirmish`` the same with any combination and no
 line of fire or minimum range.
 """
@@ -134,6 +134,33 @@ def test_without_the_lines_every_cell_up_to_the_range(scenario):
     finally:
         ctx.rules.combats["barrage"] = barrage
     assert offered(decision) == {f"bombard {u.location} with B1" for u in REDS} | {"done"}
+
+
+def bombard(ctx, answers=()):
+    return drive(PROCEDURES["bombard"](ctx, do_call(ctx.rules, "bombard", "barrage")), answers)
+
+
+# Three guns with a clear line to 0302, each 2 hexes away (the perft above): 0101, 0203 and 0304.
+BATTERY = [Unit("G1", "guns", "blue", "0101"), Unit("G2", "guns", "blue", "0203"), Unit("G3", "guns", "blue", "0304")]
+
+
+def test_with_any_combination_every_group_of_the_guns_in_range_may_bombard(scenario):
+    ctx = at_position(scenario, "barrage", *BATTERY, Unit("R1", "rifles", "red", "0302"))
+    decision = next(PROCEDURES["bombard"](ctx, do_call(ctx.rules, "bombard", "barrage")))
+    # Without the line: all three, or each alone (4 options); with it, every group: 7, and done.
+    assert offered(decision) == {"bombard 0302 with G1 G2 G3", "bombard 0302 with G1 G2", "bombard 0302 with G1 G3",
+                                 "bombard 0302 with G2 G3", "bombard 0302 with G1", "bombard 0302 with G2",
+                                 "bombard 0302 with G3", "done"}
+
+
+def test_two_guns_of_three_bombard_together_and_the_third_keeps_its_fire(scenario, monkeypatch):
+    fixed_roll(monkeypatch, 3)  # 3 + 3 = 6 against 2 is 3:1, where a 3 is DE (1:1, one gun alone, is NE)
+    ctx = at_position(scenario, "barrage", *BATTERY, Unit("R1", "rifles", "red", "0302"))
+    bombard(ctx, ["bombard 0302 with G1 G3"])
+    said = [e["text"] for e in ctx.events if e["type"] == "event"]
+    assert any("attack 6 against defence 2 at 3:1" in s for s in said)
+    assert ctx.state.unit("R1").location == ctx.rules.eliminated_box
+    assert [("bombarded" in ctx.state.unit(i).spent) for i in ("G1", "G2", "G3")] == [True, False, True]
 
 
 # --- do fight: guns add their range fire to an adjacent assault ------------------------------------------
