@@ -129,6 +129,18 @@ class Barred(Mapping[str, str]):
         return sum(map(len, self._cells.values()))
 
 
+class Searches(dict):
+    """``CostTable.searches``: answers of ``pathfinding.cheapest_costs`` by what decides them, with
+    how many cells they hold between them (``pathfinding`` keeps that below a few times the table's
+    cells, forgetting the oldest first)."""
+
+    __slots__ = ("cells",)
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.cells = 0
+
+
 @frozen
 class CostTable:
     """What each cell costs one unit type to enter, compiled once per rules, map and type."""
@@ -148,7 +160,7 @@ class CostTable:
     crossing: Mapping[tuple[str, str], int | None] = field(factory=dict)
     """Steps whose cost a feature on the edge crossed changes (a feature's ``cost`` lines): the
     scaled cost of stepping from the first cell into the second, ``None`` where it is barred."""
-    searches: dict = field(factory=dict, eq=False, repr=False)
+    searches: Searches = field(factory=lambda: Searches(), eq=False, repr=False)
     """Searches of this table already made, by what decides them (``interpreter.movement``):
     the same unit type from the same cell among the same obstacles is searched again and again
     in a phase.  Shared like the table, and with every table of the same costs and steps (these
