@@ -22,7 +22,7 @@ from . import costs
 from .costs import CostTable
 from .zones import ZoneRule
 
-SEARCH_CELLS_KEPT = 4
+SEARCH_CELLS_KEPT = 2
 """The cells the searches a cost table keeps (``CostTable.searches``) may hold between them, as a
 multiple of the cells the table lets its types enter: beyond it the oldest are forgotten, so what a
 game keeps stays in proportion to its map however long it runs (the searches asked again are

@@ -101,3 +101,17 @@ def test_searches_kept_stay_within_a_few_times_the_map_and_answer_as_fresh_ones(
         # The last search is kept: asked again, the same answer object.
         assert pathfinding.cheapest_costs(table, start, budget, (), (), None) is found
     assert len(table.searches) < len(starts)  # the oldest were forgotten
+
+
+def test_move_options_kept_for_a_map_are_forgotten_past_a_few_a_cell():
+    from warbook.interpreter.procedures import move
+
+    board = board_of(ROWS)  # 12 cells
+    options = move._move_options(board)
+    assert move._move_options(board) is options
+    options["U1"] = {f"c{n}": object() for n in range(move.MOVE_OPTIONS_KEPT * 12)}  # at the bound: kept
+    assert move._move_options(board) is options
+    options["U2"] = {None: object()}  # one past it: all forgotten
+    fresh = move._move_options(board)
+    assert fresh == {} and fresh is not options
+    assert move._move_options(board) is fresh
