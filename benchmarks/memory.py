@@ -16,11 +16,17 @@ Target ≤ 1.5×.  Memory is not timed, but is measured in the same A B A B orde
 times after a warm-up, keeping each side's minimum.
 
 A second figure per shipped game counts everything a played game keeps: one random game
-of the scenario to its end, then what is still allocated — the game's state and log,
-and every cache the compiled rules and the board filled during play (cost tables,
-zones, cells of each selector, memos) — against the scenario's board (its graph with
-its attributes) as loaded.  The rulebook and its compiled rules, built before the
-game, are not counted.  Same target; the caches alone are shown under it.
+of the scenario to its end, then what is still allocated, against the scenario's board (its
+graph with its attributes) as loaded.  Counted: the ``Game`` and its context, the state, and
+every cache play filled, whoever holds it — the compiled rules' and the board's memos (cost
+tables, their steps and searches, zones, cells of each selector, set-up and placement cells),
+the lint answers a new game asks for, and the module-level memos (option sort keys).  Not
+counted: the rulebook and its compiled rules and the board themselves (built before the game),
+and code (every module a game may import is imported before measuring).  The game's *log* is
+measured exactly (what is freed when the game lets go of it) but reported apart, in bytes per
+decision: it is the game's record, not a cache, and grows with the game's length (a long study
+keeps compact saves instead, ``interpreter.savefile``).  Same target; the caches alone (what
+is still allocated after the game is gone) are shown under it.
 
 Run: ``python -m benchmarks memory``.
 """
@@ -137,8 +143,12 @@ def _played_games() -> list[Figure]:
             before = tracemalloc.get_traced_memory()[0]
             game = play()
             gc.collect()
-            with_game = tracemalloc.get_traced_memory()[0] - before
+            with_log = tracemalloc.get_traced_memory()[0] - before
             entries, decisions = len(game.log), len(game.choices)
+            game.log = []  # what only the log holds is freed: its exact size
+            gc.collect()
+            with_game = tracemalloc.get_traced_memory()[0] - before
+            log = with_log - with_game
             del game
             gc.collect()
             caches = tracemalloc.get_traced_memory()[0] - before
@@ -147,8 +157,9 @@ def _played_games() -> list[Figure]:
         figures.append(Figure(f"Memory of a played game, caches included ({stem} / its board)",
                               with_game / board_size, 1.5, [
                                   f"one random game to its end: {decisions} decisions, {entries} log entries",
-                                  f"kept with the game alive: {_kib(with_game)}",
+                                  f"kept with the game alive, its log aside: {_kib(with_game)}",
                                   f"  of which caches (kept after the game is gone): {_kib(caches)}",
+                                  f"the log, apart: {_kib(log)}, {log / max(decisions, 1):,.0f} bytes a decision",
                                   f"the scenario's board as loaded: {_kib(board_size)}",
                               ]))
     return figures
@@ -158,10 +169,12 @@ def _import_everything() -> None:
     import importlib
     import pkgutil
 
+    import warbook.dsl
     import warbook.interpreter
 
-    for module in pkgutil.walk_packages(warbook.interpreter.__path__, "warbook.interpreter."):
-        importlib.import_module(module.name)
+    for package in (warbook.dsl, warbook.interpreter):
+        for module in pkgutil.walk_packages(package.__path__, f"{package.__name__}."):
+            importlib.import_module(module.name)
 
 
 def bare_graph_builder(board):

@@ -77,6 +77,8 @@ class MapMemos:
     """``cells.distances_from``: each cell's distance from the cells some names select (by names)."""
     could_operate: dict = Factory(dict)
     """``procedures.operations``: what the one-unit forces a side could designate in a cell cost, by side and cell."""
+    shared: dict = Factory(dict)
+    """``share``: one copy of each equal answer above (cell sets, cost maps), listed by hash."""
 
 
 def map_memos(rules: Rules, board: Board) -> MapMemos:
@@ -97,6 +99,22 @@ def map_memos(rules: Rules, board: Board) -> MapMemos:
         memos = per_rules["boards"][graph] = MapMemos()
     per_rules["last_board"] = (weakref.ref(graph), memos)
     return memos
+
+
+def share(rules: Rules, board: Board, value: Any) -> Any:
+    """``value``, or an equal one already kept for these rules and this map: many unit types, zones
+    and placements come to the same cells or costs, and each distinct answer is then held once.
+
+    ``value`` is a frozenset, a tuple or a dict (equal only with the same items in the same order,
+    so that iterating the shared copy gives what iterating ``value`` gave).  Callers only read it.
+    """
+    probe = tuple(value.items()) if isinstance(value, dict) else value
+    kept_alike = map_memos(rules, board).shared.setdefault((type(value), hash(probe)), [])
+    for kept in kept_alike:
+        if (tuple(kept.items()) if isinstance(kept, dict) else kept) == probe:
+            return kept
+    kept_alike.append(value)
+    return value
 
 
 def rules_cache(rules: Rules) -> dict[Any, Any]:

@@ -159,9 +159,11 @@ _ARG_KEYS: dict[str, tuple] = {}
 ARG_KEYS_KEPT = 4096
 """Argument keys ``arg_key`` keeps before it forgets them all and starts again."""
 _ARGS_KEYS: dict[tuple[str, ...], tuple] = {}
-ARGS_KEYS_KEPT = 16384
+ARGS_KEYS_KEPT = 4096
 """Keys of whole argument tuples (``_action_key``: the same cells and unit ids are offered at every
-decision) kept before they are all forgotten; a pure function of the strings, like ``arg_key``."""
+decision) kept before they are all forgotten; a pure function of the strings, like ``arg_key``.
+(4096: a Sea Lords game offers some 9,000 distinct ones, most once, at set-up; keeping them all held
+more than its map.)"""
 
 
 def arg_key(arg: str) -> tuple:

@@ -39,14 +39,14 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from fractions import Fraction
 
 from attrs import field, frozen
 
 from ..dsl.compiled.lines import line_for
 from .board import Board
-from .caches import map_memos
+from .caches import map_memos, share
 from .cells import adjacency, cells_named, within
 from .citations import because
 from .condition_lines import holds_at, line_condition
@@ -101,6 +101,46 @@ def _allowance_held(mclass, unit_type: UnitType, points: Fraction | None, held: 
     return points
 
 
+class Barred(Mapping[str, str]):
+    """Why each barred cell is barred, held as the cells of each reason: a map has thousands of
+    cells barred for a few reasons, and the same cells are barred for the same reasons to many unit
+    types (the cell sets are shared between tables, ``caches.share``).  Asked only to explain."""
+
+    __slots__ = ("_cells",)
+
+    def __init__(self, cells: Mapping[str, frozenset[str]]) -> None:
+        self._cells = cells
+        """The cells barred, by the reason (in words ending with the rule's section)."""
+
+    def __getitem__(self, cell: str) -> str:
+        for reason, cells in self._cells.items():
+            if cell in cells:
+                return reason
+        raise KeyError(cell)
+
+    def __contains__(self, cell: object) -> bool:
+        return any(cell in cells for cells in self._cells.values())
+
+    def __iter__(self) -> Iterator[str]:
+        for cells in self._cells.values():
+            yield from cells
+
+    def __len__(self) -> int:
+        return sum(map(len, self._cells.values()))
+
+
+class Searches(dict):
+    """``CostTable.searches``: answers of ``pathfinding.cheapest_costs`` by what decides them, with
+    how many cells they hold between them (``pathfinding`` keeps that below a few times the table's
+    cells, forgetting the oldest first)."""
+
+    __slots__ = ("cells",)
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.cells = 0
+
+
 @frozen
 class CostTable:
     """What each cell costs one unit type to enter, compiled once per rules, map and type."""
@@ -111,7 +151,7 @@ class CostTable:
     cost: Mapping[str, int]
     """Cells the type may enter, with their scaled cost; a cell not here is barred."""
     barred: Mapping[str, str]
-    """Why each barred cell is barred, in words ending with the rule's section."""
+    """Why each barred cell is barred, in words ending with the rule's section (a ``Barred``)."""
     adjacency: Mapping[str, tuple[str, ...]]
     allowance: Fraction | None
     must_end: frozenset[str] | None
@@ -120,6 +160,18 @@ class CostTable:
     crossing: Mapping[tuple[str, str], int | None] = field(factory=dict)
     """Steps whose cost a feature on the edge crossed changes (a feature's ``cost`` lines): the
     scaled cost of stepping from the first cell into the second, ``None`` where it is barred."""
+    searches: Searches = field(factory=lambda: Searches(), eq=False, repr=False)
+    """Searches of this table already made, by what decides them (``interpreter.movement``):
+    the same unit type from the same cell among the same obstacles is searched again and again
+    in a phase.  Shared like the table, and with every table of the same costs and steps (these
+    four memos read nothing else); ``pathfinding`` bounds it."""
+    known_steps: dict[str, tuple[tuple[str, int], ...]] = field(factory=dict, eq=False, repr=False)
+    """``steps`` of the cells asked so far (read it directly in a loop; never change it)."""
+    known_steps_within: dict[str, tuple[tuple[tuple[str, int], ...], ...]] = field(factory=dict, eq=False, repr=False)
+    """``steps_within`` of the cells asked so far (read it directly in a loop; never change it)."""
+    known_step_to: dict[str, tuple[str, int]] = field(factory=dict, eq=False, repr=False)
+    """``(cell, cost)`` of each cell a step has reached so far: one pair per cell, shared by the
+    steps of all its neighbours."""
 
     @property
     def unlimited(self) -> bool:
@@ -161,18 +213,6 @@ class CostTable:
         return min([*self.cost.values(), *crossings], default=0)
 
     @functools.cached_property
-    def searches(self) -> dict:
-        """Searches of this table already made, by what decides them (``interpreter.movement``):
-        the same unit type from the same cell among the same obstacles is searched again and again
-        in a phase.  Shared like the table; ``movement`` bounds it."""
-        return {}
-
-    @functools.cached_property
-    def known_steps(self) -> dict[str, tuple[tuple[str, int], ...]]:
-        """``steps`` of the cells asked so far (read it directly in a loop; never change it)."""
-        return {}
-
-    @functools.cached_property
     def max_step(self) -> int:
         """The dearest scaled cost of a step (0 for a type that may enter no cell)."""
         crossings = [c for c in self.crossing.values() if c is not None]
@@ -183,11 +223,6 @@ class CostTable:
         if into not in self.cost:
             return None
         return self.crossing.get((cell, into), self.cost[into]) if self.crossing else self.cost[into]
-
-    @functools.cached_property
-    def known_steps_within(self) -> dict[str, tuple[tuple[tuple[str, int], ...], ...]]:
-        """``steps_within`` of the cells asked so far (read it directly in a loop; never change it)."""
-        return {}
 
     def steps_within(self, cell: str) -> tuple[tuple[tuple[str, int], ...], ...]:
         """``steps(cell)`` by the points left: item ``r`` (0 to ``max_step``) holds the steps that
@@ -221,12 +256,6 @@ class CostTable:
                               for n in self.adjacency[cell] if n in self.cost and self.crossing.get((cell, n), 0) is not None)
             self.known_steps[cell] = found
         return found
-
-    @functools.cached_property
-    def known_step_to(self) -> dict[str, tuple[str, int]]:
-        """``(cell, cost)`` of each cell a step has reached so far: one pair per cell, shared by the
-        steps of all its neighbours."""
-        return {}
 
     def step_to(self, cell: str) -> tuple[str, int]:
         found = self.known_step_to.get(cell)
@@ -349,7 +378,7 @@ def _compile(rules: Rules, board: Board, unit_type: UnitType, turn: int | None =
     # Costs, terrain by terrain.
     by_terrain: dict[tuple[str, frozenset[str]], tuple[Fraction | None, str]] = {}
     raw: dict[str, Fraction] = {}
-    barred: dict[str, str] = {}
+    barred: dict[str, list[str]] = {}  # the cells barred, by the reason
     whys: dict[tuple[str, str], str] = {}  # one explanation per terrain and reason, shared by its cells
     for cell, data in board.graph.nodes(data=True):
         terrain = data["terrain"]
@@ -363,14 +392,14 @@ def _compile(rules: Rules, board: Board, unit_type: UnitType, turn: int | None =
             by_terrain[key] = (cost, why)
         cost, why = by_terrain[key]
         if cost is None:
-            barred[cell] = why
+            barred.setdefault(why, []).append(cell)
             continue
         if confine and not any(cell in cells for cells, _ in confine):
-            barred[cell] = _why(whys, terrain, confine_reason)
+            barred.setdefault(_why(whys, terrain, confine_reason), []).append(cell)
             continue
         reason = next((text for cells, text in forbid if cell in cells), None)
         if reason is not None:
-            barred[cell] = _why(whys, terrain, reason)
+            barred.setdefault(_why(whys, terrain, reason), []).append(cell)
             continue
         raw[cell] = cost
     scale = 1
@@ -403,9 +432,18 @@ def _compile(rules: Rules, board: Board, unit_type: UnitType, turn: int | None =
     for value in {v for v in crossing.values() if v is not None}:
         scale = math.lcm(scale, value.denominator)
     scaled = {value: int(value * scale) for value in {*raw.values(), *crossing.values()} if value is not None}
-    cost = {cell: scaled[value] for cell, value in raw.items()}
-    return CostTable(unit_type.name, scale, cost, barred, adj, points, must_end, must_end_reason,
-                     {step: None if value is None else scaled[value] for step, value in crossing.items()})
+    cost = share(rules, board, {cell: scaled[value] for cell, value in raw.items()})
+    adj = share(rules, board, adj) if adj is not adjacency(board) else adj
+    steps = share(rules, board, {step: None if value is None else scaled[value] for step, value in crossing.items()})
+    why = Barred({reason: share(rules, board, frozenset(cells)) for reason, cells in barred.items()})
+    # A type whose costs and steps are another's (several classes of ground units often are) shares
+    # that table's memos of steps and searches: they read nothing else.
+    alike = next((t for t in map_memos(rules, board).costs.values()
+                  if t.cost is cost and t.adjacency is adj and t.crossing is steps), None)
+    memos = {} if alike is None else {"searches": alike.searches, "known_steps": alike.known_steps,
+                                      "known_steps_within": alike.known_steps_within,
+                                      "known_step_to": alike.known_step_to}
+    return CostTable(unit_type.name, scale, cost, why, adj, points, must_end, must_end_reason, steps, **memos)
 
 
 def _crossings(rules: Rules, board: Board, unit_type: UnitType, mclass, raw: Mapping[str, Fraction],

@@ -22,8 +22,11 @@ from . import costs
 from .costs import CostTable
 from .zones import ZoneRule
 
-SEARCHES_KEPT = 4096
-"""Searches a cost table keeps (``CostTable.searches``) before it forgets them all and starts again."""
+SEARCH_CELLS_KEPT = 2
+"""The cells the searches a cost table keeps (``CostTable.searches``) may hold between them, as a
+multiple of the cells the table lets its types enter: beyond it the oldest are forgotten, so what a
+game keeps stays in proportion to its map however long it runs (the searches asked again are
+nearly all from the same phase: the last few)."""
 
 
 def cheapest_costs(table: CostTable, start: str, budget: int | None, blocked: Collection[str], stop: Collection[str],
@@ -35,9 +38,11 @@ def cheapest_costs(table: CostTable, start: str, budget: int | None, blocked: Co
     memo = table.searches
     found = memo.get(key)
     if found is None:
-        if len(memo) >= SEARCHES_KEPT:
-            memo.clear()
         found = memo[key] = _search(table, start, budget, blocked, stop, zone)
+        memo.cells += len(found[0])
+        limit = SEARCH_CELLS_KEPT * len(table.cost)
+        while memo.cells > limit and len(memo) > 1:
+            memo.cells -= len(memo.pop(next(iter(memo)))[0])
     return found
 
 

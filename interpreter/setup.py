@@ -40,6 +40,7 @@ from attrs import define, evolve
 from ..dsl.effects import Where
 from ..dsl.values import Dice
 from .actions import Action
+from .caches import share
 from .context import Context, Flow, arg_key
 from .effects import Target, carry_out
 from .options import option_on
@@ -309,8 +310,9 @@ def zone_cells(ctx: Context, zone, unit_type) -> tuple[str, ...]:
     found = ctx.rules.derived.get(key)
     if found is None:
         enterable = _enterable(ctx, unit_type)
-        found = ctx.rules.derived[key] = tuple(sorted((c for c in ctx.board.cells if zone.contains(ctx.board, c)
-                                                       and (enterable is None or c in enterable)), key=arg_key))
+        found = ctx.rules.derived[key] = share(ctx.rules, ctx.board, tuple(sorted(
+            (c for c in ctx.board.cells if zone.contains(ctx.board, c) and (enterable is None or c in enterable)),
+            key=arg_key)))
     return found
 
 
@@ -319,7 +321,7 @@ def zone_cell_set(ctx: Context, zone, unit_type) -> frozenset[str]:
     key = ("setup", "zone cell set", zone, unit_type.name)
     found = ctx.rules.derived.get(key)
     if found is None:
-        found = ctx.rules.derived[key] = frozenset(zone_cells(ctx, zone, unit_type))
+        found = ctx.rules.derived[key] = share(ctx.rules, ctx.board, frozenset(zone_cells(ctx, zone, unit_type)))
     return found
 
 
@@ -333,7 +335,8 @@ def _enterable(ctx: Context, unit_type) -> frozenset[str] | None:
     found = ctx.rules.derived.get(key)
     if found is None:
         table = cost_table(ctx.rules, ctx.board, unit_type.name)
-        found = frozenset(c for c in table.cost if table.must_end is None or c in table.must_end)
+        found = share(ctx.rules, ctx.board,
+                      frozenset(c for c in table.cost if table.must_end is None or c in table.must_end))
         ctx.rules.derived[key] = found
     return found
 

@@ -437,8 +437,18 @@ def _move_option(moves: dict[str | None, Action], unit_id: str, cell: str | None
     return action
 
 
+MOVE_OPTIONS_KEPT = 4
+"""Move options kept a cell of the map (``_move_options``) before they are all forgotten."""
+
+
 def _move_options(board) -> dict[str, dict[str | None, Action]]:
     """Each unit's move options made so far on this map, by unit id then cell (``None``: stay).
 
-    Actions are values, so the same objects serve every phase and every game on the map."""
-    return board_cache(board).setdefault("move_options", {})
+    Actions are values, so the same objects serve every phase and every game on the map; counted
+    as each move phase begins, and forgotten together past ``MOVE_OPTIONS_KEPT`` a cell (every
+    unit's every cell would hold units × cells of them)."""
+    cache = board_cache(board)
+    options = cache.get("move_options")
+    if options is None or sum(map(len, options.values())) > MOVE_OPTIONS_KEPT * board.graph.number_of_nodes():
+        options = cache["move_options"] = {}
+    return options

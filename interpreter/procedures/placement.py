@@ -31,7 +31,7 @@ from attrs import evolve
 
 from ...dsl.compiled.boxes import Holding, Placement
 from ..actions import Action
-from ..caches import map_memos
+from ..caches import map_memos, share
 from ..cells import cell_selectors
 from ..context import Context, Flow
 from ..costs import cost_table
@@ -64,7 +64,7 @@ def _static_cells(ctx: Context, placement: Placement) -> frozenset[str] | None:
             cells = {c for c in cells if selectors[c].intersection(wanted)}
         if placement.edges is not None:
             cells = {c for c in cells if _on_edge(ctx, c, placement.edges)}
-        cache[placement.name] = frozenset(cells)
+        cache[placement.name] = share(ctx.rules, ctx.board, frozenset(cells))
     return cache[placement.name]
 
 
