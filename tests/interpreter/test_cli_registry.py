@@ -65,3 +65,18 @@ def test_a_lint_command_line_asks_no_terminal_width() -> None:
              "build_parser(['lint', 'a.rules'], every=False).parse_args(['lint', 'a.rules']); print('shutil' in sys.modules)")
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "False"  # shutil is imported to ask the width, for help only
+
+
+def test_only_the_warbook_process_lints_with_the_collector_off(capsys: pytest.CaptureFixture[str]) -> None:
+    import gc
+
+    from warbook.interpreter.cli import main
+
+    assert gc.isenabled()
+    try:
+        assert main(["lint", "--explain", "E101"]) == 0 and gc.isenabled()  # in-process: untouched
+        assert main(["list"], process=True) == 0 and gc.isenabled()  # a command that is not brief
+        assert main(["lint", "--explain", "E101"], process=True) == 0 and not gc.isenabled()
+    finally:
+        gc.enable()
+    assert "E101" in capsys.readouterr().out
