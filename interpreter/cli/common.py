@@ -26,8 +26,8 @@ class Formatter(argparse.HelpFormatter):
     lint`` process that writes no help.  The width, once asked, is argparse's own."""
 
     def __init__(self, prog: str, indent_increment: int = 2, max_help_position: int = 24,
-                 width: int | None = None) -> None:
-        super().__init__(prog, indent_increment, max_help_position, 0 if width is None else width)
+                 width: int | None = None, **more: Any) -> None:
+        super().__init__(prog, indent_increment, max_help_position, 0 if width is None else width, **more)
         if width is None:
             del self._width, self._max_help_position  # asked on first use, by __getattr__
             self._asked_help_position = max_help_position

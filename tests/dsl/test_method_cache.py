@@ -144,8 +144,8 @@ print(json.dumps({"kept": sorted(key[0] for key in kept if " attr." in key[0]),
 """
 
 
-def attrs_probe(folder: str) -> dict:
-    env = {**os.environ, "WARBOOK_CACHE_DIR": folder, "PYTHONHASHSEED": "3"}
+def attrs_probe(folder: str, seed: str = "3") -> dict:
+    env = {**os.environ, "WARBOOK_CACHE_DIR": folder, "PYTHONHASHSEED": seed}
     done = subprocess.run([sys.executable, "-c", ATTRS_PROBE], env=env, capture_output=True, text=True, check=True)
     return json.loads(done.stdout)
 
@@ -164,3 +164,5 @@ def test_attrs_own_classes_are_built_from_kept_code_when_the_language_is_importe
         True, True]
     assert "WrapOnImport" not in again["hooks"] + first["hooks"]  # the finder acted once and left
     assert not again["compile"] and not first["compile"]  # attrs' module calls the builtin again
+    other = attrs_probe(str(tmp_path), "4")  # another type hash in every __hash__, attr._make's own too
+    assert other["compiled"] == [] and other["methods"] == attrs_probe("", "4")["methods"] != again["methods"]
