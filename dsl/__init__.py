@@ -6,12 +6,14 @@ keeping parsed files (an editor, a language server).
 """
 
 from . import method_cache
+from .collector import gc_paused
 
-method_cache.install()  # before any record class below is built: attrs' methods compiled once per machine
+with gc_paused():  # what importing builds (attrs, the record classes) lives long: no collection walks it
+    method_cache.install()  # before any record class below is built: attrs' methods compiled once per machine
 
-from . import lint  # noqa: E402
-from .diagnostics import Diagnostic, RulesError, Severity  # noqa: E402
-from .loader import load_rulebook  # noqa: E402
+    from . import lint
+    from .diagnostics import Diagnostic, RulesError, Severity
+    from .loader import load_rulebook
 
 __all__ = ["Diagnostic", "Linter", "RulesError", "Severity", "lint", "load_rulebook"]
 

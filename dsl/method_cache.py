@@ -10,13 +10,17 @@ keyed by the text and its file name; a later process reads the files of the modu
 runs the kept code instead of compiling the same text again.  What attrs does with the code, and
 so every class, is unchanged.
 
-Only the classes of warbook's own modules are kept (attrs names each text after its class, so a
-class whose fields change gets a new entry, and the old one is dropped when the file is written
-again).  Files are written at exit, only when something was compiled, under a temporary name
+Only the classes of warbook's own modules and of attrs' are kept (attrs names each text after its
+class, so a class whose fields change gets a new entry, and the old one is dropped when the file is
+written again).  Files are written at exit, only when something was compiled, under a temporary name
 and moved into place; a missing, damaged or unwritable file means compiling, never an error.
 
 ``install()`` (called by ``dsl/__init__`` before any record class is built) wraps the one function
-of attrs that compiles (``attr._make._compile_and_eval``); an attrs without it is left alone.
+of attrs that compiles (``attr._make._compile_and_eval``); an attrs without it is left alone.  When
+attrs is not imported yet, the function is wrapped as soon as ``attr._make`` has run, before the
+rest of the package builds its own classes, and the name ``compile`` in ``attr._make`` is the
+cache's while that module runs and builds its own (28 method texts in all, 20 M instructions of
+compiling in every process that imports attrs).
 """
 
 from __future__ import annotations
@@ -27,14 +31,19 @@ import atexit
 import re
 import sys
 from pathlib import Path
-from types import CodeType
-from typing import Any, Callable, Mapping
+from types import CodeType, ModuleType
+from typing import TYPE_CHECKING, Any, Callable, Mapping
 
 from .cache_dir import cache_folder, keep, read_kept
 
-OURS = " warbook."
-"""What attrs' file name for a class's methods holds when the class is warbook's
-(``<attrs generated methods warbook.dsl.effects.Retreat>``)."""
+if TYPE_CHECKING:
+    from importlib.machinery import ModuleSpec
+
+KEPT = (" warbook.", " attr.")
+"""What attrs' file name for a class's methods holds when the class is warbook's or attrs' own
+(``<attrs generated methods warbook.dsl.effects.Retreat>``): the classes whose code is kept."""
+BUILDER = "attr._make"
+"""attrs' module that compiles."""
 
 
 SALT = "<type hash>"
@@ -66,6 +75,11 @@ def _replaced(const: Any, old: int, new: int) -> Any:
     if isinstance(const, CodeType):
         return with_constant(const, old, new)
     return const
+
+
+def kept(filename: str) -> bool:
+    """Whether the code of the methods attrs names ``filename`` is kept (``KEPT``)."""
+    return any(part in filename for part in KEPT)
 
 
 def cache_dir(folder: Path) -> Path:
@@ -111,7 +125,8 @@ class MethodCache:
     def code(self, script: str, filename: str) -> CodeType:
         salt = type_hash(filename)
         key = (filename, script.replace(str(salt), SALT))
-        if OURS in filename:
+        ours = kept(filename)
+        if ours:
             module = module_of(filename)
             if module not in self.kept:
                 self.kept[module] = read_methods(self.file(module))
@@ -120,9 +135,21 @@ class MethodCache:
                 code, kept_salt = found
                 return code if kept_salt == salt else with_constant(code, kept_salt, salt)
         code = compile(script, filename, "exec", self.flags, dont_inherit=True)
-        if OURS in filename:
+        if ours:
             self.compiled[key] = (code, salt)
         return code
+
+    def compile_in(self, builder: ModuleType) -> Callable[..., CodeType]:
+        """``compile`` as ``builder`` (``attr._make``) calls it, ``compile(script, filename,
+        "exec")`` under its ``__future__`` flags, answered by this cache; any other call is the
+        builtin's."""
+        def compile_(source: Any, filename: str, mode: str, *args: Any, **kwargs: Any) -> CodeType:
+            if mode != "exec" or args or kwargs or not isinstance(source, str):
+                return compile(source, filename, mode, *args, **kwargs)
+            self.flags = future_flags(builder)
+            return self.code(source, filename)
+
+        return compile_
 
     def compile_and_eval(self, script: str, globs: dict[str, Any] | None, locs: Mapping[str, object] | None = None,
                          filename: str = "") -> None:
@@ -148,20 +175,80 @@ class MethodCache:
 
 def install(folder: Path | None = None) -> MethodCache | None:
     """Make attrs compile through a ``MethodCache`` kept in ``folder`` (default: the cache
-    folder; caching turned off: nothing installed).  Installing again keeps the first cache."""
+    folder; caching turned off: nothing installed).  Installing again keeps the first cache.
+    Before attrs is imported, the cache is installed as ``attr._make`` is (``WrapOnImport``)."""
+    folder = cache_folder() if folder is None else folder
+    if BUILDER not in sys.modules and folder is not None:
+        hook = WrapOnImport(folder)
+        sys.meta_path.insert(0, hook)
+        try:
+            import attr._make  # noqa: F401 - runs the hook
+        finally:
+            if hook in sys.meta_path:
+                sys.meta_path.remove(hook)
     import attr._make as builder  # the module whose compiling is cached; import attrs' public names elsewhere
 
+    return wrap(builder, folder)
+
+
+def future_flags(builder: ModuleType) -> int:
+    """The ``__future__`` flags ``builder``'s (``attr._make``'s) own ``compile`` calls inherit."""
+    feature = getattr(builder, "annotations", None)
+    return feature.compiler_flag if feature is __future__.annotations else 0
+
+
+def wrap(builder: ModuleType, folder: Path | None, cache: MethodCache | None = None) -> MethodCache | None:
+    """Wrap ``builder``'s (``attr._make``'s) compiling in a ``MethodCache`` kept in ``folder``
+    (``cache``: the one it compiled through while it ran, ``WrapOnImport``)."""
     original: Callable[..., None] | None = getattr(builder, "_compile_and_eval", None)
     if original is None:
         return None
     if isinstance(getattr(original, "__self__", None), MethodCache):
         return original.__self__
-    folder = cache_folder() if folder is None else folder
     if folder is None:
         return None
-    feature = getattr(builder, "annotations", None)  # attrs compiles under its module's __future__ flags
-    flags = feature.compiler_flag if feature is __future__.annotations else 0
-    cache = MethodCache(cache_dir(folder), flags)
+    if cache is None:
+        cache = MethodCache(cache_dir(folder), future_flags(builder))
+    cache.flags = future_flags(builder)
     builder._compile_and_eval = cache.compile_and_eval
     atexit.register(cache.save)
     return cache
+
+
+class WrapOnImport:
+    """An import finder for ``attr._make`` alone, found by the finders after it.  While the
+    module runs, the name ``compile`` in it is the cache's (``MethodCache.compile_in``: attrs
+    calls ``compile`` in one place, and a module's name comes before the builtin), so the classes
+    it builds for itself come from kept code; once it has run, the name is taken away and its
+    compiling wrapped (``wrap``), so the classes the rest of attrs builds do too.  It takes itself
+    off ``sys.meta_path`` when asked, so it acts once."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+
+    def find_spec(self, name: str, path: Any = None, target: Any = None) -> ModuleSpec | None:
+        if name != BUILDER or self not in sys.meta_path:
+            return None
+        sys.meta_path.remove(self)
+        for finder in sys.meta_path:
+            found = getattr(finder, "find_spec", None)
+            spec = found(name, path, target) if found is not None else None
+            if spec is not None:
+                break
+        else:
+            return None
+        run = getattr(spec.loader, "exec_module", None)
+        if run is None:
+            return spec
+
+        def exec_module(module: ModuleType) -> None:
+            cache = MethodCache(cache_dir(self.folder), 0)
+            module.compile = cache.compile_in(module)  # type: ignore[attr-defined] # for its own classes
+            try:
+                run(module)
+            finally:
+                vars(module).pop("compile", None)
+            wrap(module, self.folder, cache)
+
+        spec.loader.exec_module = exec_module  # type: ignore[union-attr] # this spec's own loader
+        return spec

@@ -50,7 +50,8 @@ from attrs import frozen
 
 from ..ast import Span
 from ..diagnostics import CODES, Diagnostic, diagnostic, sort_diagnostics, verify_code
-from ..loader import Parse, gc_paused, load_with_diagnostics
+from ..collector import gc_paused
+from ..loader import Parse, load_with_diagnostics
 from ..parser import parse_text
 from ..model import Declaration, Rulebook
 
@@ -104,13 +105,15 @@ def explain(code: str) -> str:
 
 
 def load_checks() -> None:
-    """Import every family module so their checks register."""
-    for family in FAMILIES:
-        try:
-            importlib.import_module(f"{__name__}.{family}")
-        except ModuleNotFoundError as exc:
-            if exc.name != f"{__name__}.{family}":
-                raise
+    """Import every family module so their checks register (the collector paused: what they
+    build, their record classes, lives as long as the process; ``dsl.collector``)."""
+    with gc_paused():
+        for family in FAMILIES:
+            try:
+                importlib.import_module(f"{__name__}.{family}")
+            except ModuleNotFoundError as exc:
+                if exc.name != f"{__name__}.{family}":
+                    raise
 
 
 _SUPPRESSION = re.compile(r"#\s*lint:\s*ignore\[([^\]]*)\]")

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from ..compiled.movement import compile_movement
 from ..diagnostics import Diagnostic, diagnostic
 from ..model import Rulebook
 from . import check
@@ -39,6 +38,8 @@ def drop_off_without_unlimited_distance(rb: Rulebook) -> Iterator[Diagnostic]:
              if line.get("procedure") == "move force" and line.get("drop")]
     if not lines:
         return
+    from ..compiled.movement import compile_movement  # its records only for a rulebook with such lines
+
     classes = [compile_movement(d) for d in rb.of_kind("movement")]
     limited = sorted(c.name for c in classes if not (c.unlimited_distance or c.points == "unlimited")
                      and not c.needs_transport and not c.never_moves)

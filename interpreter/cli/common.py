@@ -8,6 +8,7 @@ import argparse
 import os
 import sys
 from pathlib import Path
+from typing import Any
 
 from ...dsl.ast import Span
 from ...dsl.diagnostics import RulesError, diagnostic
@@ -17,8 +18,37 @@ from .. import render
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 
 
+class Formatter(argparse.HelpFormatter):
+    """argparse's help formatter, which asks the terminal's width only when it writes help.
+
+    argparse makes a formatter for every argument it adds (to check the argument's metavar), and
+    each asked the width through ``shutil``: importing it was 7 M instructions of a ``warbook
+    lint`` process that writes no help.  The width, once asked, is argparse's own."""
+
+    def __init__(self, prog: str, indent_increment: int = 2, max_help_position: int = 24,
+                 width: int | None = None, **more: Any) -> None:
+        super().__init__(prog, indent_increment, max_help_position, 0 if width is None else width, **more)
+        if width is None:
+            del self._width, self._max_help_position  # asked on first use, by __getattr__
+            self._asked_help_position = max_help_position
+
+    def __getattr__(self, name: str) -> int:
+        if name not in ("_width", "_max_help_position") or "_asked_help_position" not in self.__dict__:
+            raise AttributeError(name)
+        import shutil
+
+        self._width = shutil.get_terminal_size().columns - 2
+        self._max_help_position = min(self._asked_help_position, max(self._width - 20, self._indent_increment * 2))
+        return int(self.__dict__[name])
+
+
 class Parser(argparse.ArgumentParser):
-    """argparse that exits with 2 and a one-line message, never a traceback."""
+    """argparse that exits with 2 and a one-line message, never a traceback (and asks the
+    terminal's width only to write help: ``Formatter``)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", Formatter)
+        super().__init__(*args, **kwargs)
 
     def error(self, message: str) -> None:  # type: ignore[override]
         self.print_usage(sys.stderr)

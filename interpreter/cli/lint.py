@@ -57,7 +57,7 @@ def register(sub) -> None:
                       "and configuration resolve from there)")
     lint.add_argument("--explain", metavar="CODE", help="print the documentation of a code and exit")
     lint.add_argument("--list", action="store_true", help="list every code and exit")
-    lint.set_defaults(run=run_lint)
+    lint.set_defaults(run=run_lint, brief=lambda args: not args.watch)  # brief: see cli.main
 
 
 def run_lint(args: argparse.Namespace) -> int:

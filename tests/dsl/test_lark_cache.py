@@ -67,14 +67,15 @@ def test_linting_a_rules_file_imports_neither_the_engine_nor_networkx(tmp_path: 
 
 def test_linting_a_rulebook_in_the_checkout_imports_only_what_it_uses() -> None:
     """The repository's ``pyproject.toml`` has a plain ``[tool.warbook]`` table: read without cattrs
-    (``dsl.config.structure_plain``).  several_klicks.rules has no awards and no map features, so the
-    scoring and terrain records are not built; good text is read without Lark (``dsl.reader``); of
+    (``dsl.config.structure_plain``).  several_klicks.rules has no awards, no map features and no
+    force dropping units off, so the scoring, terrain and movement records are not built; good text is read without Lark (``dsl.reader``); of
     the command modules, only ``lint``'s is imported (``interpreter.cli.COMMANDS``)."""
     root = Path(__file__).resolve().parents[2]
     probe = ("import sys\nfrom warbook.interpreter.cli import main\n"
              "code = main(['lint', '--exit-zero', 'rulebooks/several_klicks.rules'])\n"
              "print('LOADED', sorted(m for m in sys.modules if m.split('.')[0] in ('cattrs', 'lark') or m in "
-             "('warbook.dsl.compiled.scoring', 'warbook.dsl.compiled.terrain', 'json')), code)\n"
+             "('warbook.dsl.compiled.scoring', 'warbook.dsl.compiled.terrain', 'warbook.dsl.compiled.movement', "
+             "'json')), code)\n"
              "print('COMMANDS', sorted(m for m in sys.modules if m.startswith('warbook.interpreter.cli.')))\n")
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=False, cwd=root)
     assert "LOADED [] 0" in done.stdout, done.stdout + done.stderr

@@ -117,3 +117,52 @@ def test_each_class_is_kept_in_its_module_file() -> None:
     assert module_of("<attrs generated methods warbook.dsl.effects.Retreat>") == "warbook.dsl.effects"
     assert module_of("<attrs generated methods warbook.dsl.effects.Retreat-2>") == "warbook.dsl.effects"
     assert module_of("<attrs generated methods warbook.x.Outer.Inner>") == "warbook.x.Outer"
+
+
+ATTRS_PROBE = """
+import json, sys
+import warbook.dsl  # before attrs: the cache is installed as attr._make is imported
+import attr._make, attr.validators
+
+cache = getattr(attr._make._compile_and_eval, "__self__", None)
+kept = [key for module in cache.kept.values() for key in module] if cache else []
+methods = {}
+for name in ("attr._make", "attr.validators", "attr._version_info"):
+    for cls in vars(sys.modules[name]).values():
+        if isinstance(cls, type) and cls.__module__ == name:
+            for method, function in vars(cls).items():
+                code = getattr(function, "__code__", None)
+                if code is not None and code.co_filename.startswith("<attrs generated"):
+                    methods[f"{name}.{cls.__qualname__}.{method}"] = [code.co_code.hex(), repr(code.co_consts)]
+print(json.dumps({"kept": sorted(key[0] for key in kept if " attr." in key[0]),
+                  "compiled": sorted(key[0] for key in (cache.compiled if cache else ()) if " attr." in key[0]),
+                  "hooks": [type(finder).__name__ for finder in sys.meta_path], "methods": methods,
+                  "compile": "compile" in vars(attr._make),
+                  "checks": [repr(attr.validators.instance_of(int)), attr.validators.in_((1, 2)) == attr.validators.in_((1, 2)),
+                             repr(attr.Factory(list)), hash(attr.Factory(list)) == hash(attr.Factory(list)),
+                             attr.fields(attr._version_info.VersionInfo)[0] == attr.fields(attr._version_info.VersionInfo)[0]]}))
+"""
+
+
+def attrs_probe(folder: str, seed: str = "3") -> dict:
+    env = {**os.environ, "WARBOOK_CACHE_DIR": folder, "PYTHONHASHSEED": seed}
+    done = subprocess.run([sys.executable, "-c", ATTRS_PROBE], env=env, capture_output=True, text=True, check=True)
+    return json.loads(done.stdout)
+
+
+def test_attrs_own_classes_are_built_from_kept_code_when_the_language_is_imported_first(tmp_path: Path) -> None:
+    first = attrs_probe(str(tmp_path))
+    assert first["kept"] == [] and "<attrs generated methods attr.validators._InValidator>" in first["compiled"]
+    assert "<attrs generated __hash__ attr._make.Attribute>" in first["compiled"]  # built as attr._make ran
+    assert {"attr._make.marshal", "attr.validators.marshal"} <= {p.name for p in tmp_path.glob("*/*")}
+    again = attrs_probe(str(tmp_path))
+    assert again["kept"] == first["compiled"] and again["compiled"] == []
+    fresh = attrs_probe("")  # caching off: attrs compiles its classes itself
+    assert len(again["methods"]) >= 25 and again["methods"] == fresh["methods"] == first["methods"]
+    assert again["checks"] == fresh["checks"] == [
+        "<instance_of validator for type <class 'int'>>", True, "Factory(factory=<class 'list'>, takes_self=False)",
+        True, True]
+    assert "WrapOnImport" not in again["hooks"] + first["hooks"]  # the finder acted once and left
+    assert not again["compile"] and not first["compile"]  # attrs' module calls the builtin again
+    other = attrs_probe(str(tmp_path), "4")  # another type hash in every __hash__, attr._make's own too
+    assert other["compiled"] == [] and other["methods"] == attrs_probe("", "4")["methods"] != again["methods"]
