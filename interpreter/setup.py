@@ -198,6 +198,7 @@ def _choose_options(ctx: Context) -> Flow:
                 yield from carry_out(ctx, effect, target)
     if settings:
         ctx.rulebook, ctx.rules = ctx.scenario.rules_for(settings)
+        ctx.settings = tuple(sorted(settings.items()))
 
 
 # --- the plan: one slot per counter ---------------------------------------------------------
