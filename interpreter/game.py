@@ -45,7 +45,7 @@ class Game:
         if missing:
             raise RulesError([diagnostic("E805", call.source.span, f"procedure {call.procedure!r} is not supported yet")
                               for call in missing])
-        self._start(scenario, seed, Context(scenario, seed), START, [], [], [])
+        self._start(scenario, seed, Context(scenario, seed), START, [], [START], [])
 
     def _start(self, scenario: Scenario, seed: int, ctx: Context, at: Checkpoint, log: list[dict],
                checkpoints: list[Checkpoint], choices: list[str]) -> None:
@@ -244,6 +244,12 @@ class Game:
             raise IllegalActionError(diagnostic("E801", Span.point("<action>"), "there is no decision to undo"))
         self.__dict__.update(self._at(len(self.choices) - 1).__dict__)
 
+    @property
+    def checkpoints(self) -> tuple[Checkpoint, ...]:
+        """The checkpoints taken so far, oldest first (the start of the game the first): a copy
+        starts at the last, an undo at the last before the last decision (``interpreter.checkpoint``)."""
+        return tuple(self._checkpoints)
+
     def _at(self, choices: int) -> "Game":
         """A new game where this one stood after ``choices`` choices: from the latest checkpoint
         taken by then; an exact one that does not ask the same question again at once (a
@@ -274,8 +280,8 @@ class Game:
     def __reduce__(self):
         """A pickled game is its scenario, seed, log and choices and its latest checkpoint;
         unpickling starts there and replays the choices made since (``copy``)."""
-        at = self._checkpoints[-1] if self._checkpoints else START
-        return resumed, (self.scenario, self.seed, at, self.log, tuple(self.choices), [at])
+        at = self._checkpoints[-1]
+        return resumed, (self.scenario, self.seed, at, self.log, tuple(self.choices), [START, at])
 
     @classmethod
     def load(cls, path: str | os.PathLike) -> "Game":
