@@ -28,6 +28,7 @@ from attrs import frozen
 from .actions import Decision
 from .context import Context
 from .operation import Operation
+from .setup import SetupAt
 from .state import GameState
 
 
@@ -49,11 +50,13 @@ class RunAt(NamedTuple):
 
 class FlowPosition(NamedTuple):
     """The position in the sequence of play at the start of a procedure call: turn, phase index
-    in the phases in force, and each phase or step run from the outermost in."""
+    in the phases in force, and each phase or step run from the outermost in; or, before turn 1,
+    at a placement decision of set-up (``setup``)."""
 
     turn: int
     phase: int
     runs: tuple[RunAt, ...]
+    setup: SetupAt | None = None
 
 
 @frozen
@@ -94,7 +97,10 @@ START = Checkpoint(0, 0, None)
 
 
 def position(ctx: Context) -> FlowPosition:
-    """Where the flow stands now (``ctx.turn_at``, ``ctx.runs``), as data."""
+    """Where the flow stands now (``ctx.turn_at``, ``ctx.runs``; ``ctx.setup_at`` in set-up), as data."""
+    if ctx.setup_at is not None:
+        plan, side, slot, groups, chosen = ctx.setup_at
+        return FlowPosition(0, 0, (), SetupAt(plan, side, slot, dict(groups), frozenset(chosen)))
     turn, phase = ctx.turn_at
     return FlowPosition(turn, phase, tuple(run.at() for run in ctx.runs))
 

@@ -56,6 +56,8 @@ class Context:
         """The turn and the index of the phase running, kept by ``flow`` for checkpoints."""
         self.runs: list = []
         """The phase and step runs in progress, outermost first, kept by ``flow`` (``interpreter.checkpoint``)."""
+        self.setup_at: tuple | None = None
+        """Set-up's progress at a placement decision (``setup.SetupAt``'s fields, live), for checkpoints."""
         self.mark = None
         """The checkpoint taken at the last procedure start, until ``Game`` files it."""
         self.resume: bool = False

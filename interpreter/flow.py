@@ -30,14 +30,15 @@ from .state import unit_with_spent, replace
 
 def play(ctx: Context, at: FlowPosition | None = None) -> Flow:
     """The whole game: set-up, every turn, then the result; or the rest of it from ``at``, the
-    start of a procedure call a checkpoint recorded (``interpreter.checkpoint``)."""
+    start of a procedure call or a placement decision a checkpoint recorded (``interpreter.checkpoint``)."""
     load_procedures()
     from .victory import GameEnds, final_result
 
     try:
-        if at is None:
-            yield from setup(ctx)
+        if at is None or at.setup is not None:
+            yield from setup(ctx, at.setup if at is not None else None)
             start_control(ctx)
+            at = None
         yield from _turns(ctx, at)
     except GameEnds:
         ctx.operation = None  # the game ended inside a procedure (sudden death): nothing more runs
