@@ -79,17 +79,9 @@ class Checkpoint:
     stacking_checked: tuple | None = None
     exact: bool = False
     """Taken at a resumable decision: restarting the procedure asks it again without a choice fed."""
-    decision: Decision | None = None
-    """The decision an exact checkpoint was taken at (dropped by pickle: it holds functions)."""
-
-    def __getstate__(self):
-        fields = {a.name: getattr(self, a.name) for a in self.__attrs_attrs__}
-        fields["decision"] = None
-        return fields
-
-    def __setstate__(self, fields):
-        for name, value in fields.items():
-            object.__setattr__(self, name, value)
+    asked: tuple | None = None
+    """The question an exact checkpoint was taken at: (side, kind, options) of its ``Decision``
+    (not the decision itself, whose explanations hold on to the game that asked)."""
 
 
 START = Checkpoint(0, 0, None)
@@ -108,9 +100,10 @@ def position(ctx: Context) -> FlowPosition:
 def checkpoint(ctx: Context, choices: int, log: int, decision: Decision | None = None) -> Checkpoint:
     """The context now, at the start of a procedure call (a mark) or at ``decision`` (exact)."""
     operation = ctx.operation
+    asked = (decision.side, decision.kind, decision.options) if decision is not None else None
     return Checkpoint(choices, log, position(ctx), ctx.state, ctx.acting,
                       operation.copy() if operation is not None else None, ctx.decided, ctx.settings,
-                      ctx.stacking_checked, decision is not None, decision)
+                      ctx.stacking_checked, decision is not None, asked)
 
 
 def restored(scenario, seed: int, at: Checkpoint) -> Context:

@@ -274,8 +274,7 @@ class Game:
         pending = self._pending
         if len(self.log) != at.log or pending is None or not (self.ctx.state is at.state or self.ctx.state == at.state):
             return False
-        asked = at.decision
-        return asked is None or (pending.side, pending.kind, pending.options) == (asked.side, asked.kind, asked.options)
+        return at.asked is None or (pending.side, pending.kind, pending.options) == at.asked
 
     def __reduce__(self):
         """A pickled game is its scenario, seed, log and choices and its latest checkpoint;

@@ -183,7 +183,8 @@ def test_an_exact_checkpoint_that_does_not_land_gives_way_to_the_mark_before_it(
         game.apply(pick.choice(game.legal_actions()))
     latest = _latest(game)
     # As if the procedure, started again, asked something else than it had asked.
-    game._checkpoints[-1] = evolve(latest, decision=evolve(latest.decision, options=latest.decision.options[1:]))
+    side, kind, options = latest.asked
+    game._checkpoints[-1] = evolve(latest, asked=(side, kind, options[1:]))
     copy = game.copy()
     assert copy.replayed == len(game.choices) - mark(game).choices > 0
     assert copy.log == game.log and copy.legal_actions() == game.legal_actions()
