@@ -23,8 +23,6 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from attrs import frozen
-
 from .actions import Decision
 from .context import Context
 from .operation import Operation
@@ -59,10 +57,10 @@ class FlowPosition(NamedTuple):
     setup: SetupAt | None = None
 
 
-@frozen
-class Checkpoint:
+class Checkpoint(NamedTuple):
     """A game at one point, as data: start ``flow.play`` at ``position`` on a context rebuilt
-    from the rest, then feed the choices made from ``choices`` on."""
+    from the rest, then feed the choices made from ``choices`` on.  (A named tuple: one is made
+    at every procedure start, and a tuple is the cheapest record to make.)"""
 
     choices: int
     """How many choices had been made when it was taken."""
@@ -71,6 +69,7 @@ class Checkpoint:
     position: FlowPosition | None
     """``None``: the start of the game (set-up included)."""
     state: GameState | None = None
+    """Shared, not copied: a state is frozen."""
     acting: str | None = None
     operation: Operation | None = None
     decided: dict | None = None
@@ -94,7 +93,7 @@ def position(ctx: Context) -> FlowPosition:
         plan, side, slot, groups, chosen = ctx.setup_at
         return FlowPosition(0, 0, (), SetupAt(plan, side, slot, dict(groups), frozenset(chosen)))
     turn, phase = ctx.turn_at
-    return FlowPosition(turn, phase, tuple(run.at() for run in ctx.runs))
+    return FlowPosition(turn, phase, tuple([run.at() for run in ctx.runs]))
 
 
 def checkpoint(ctx: Context, choices: int, log: int, decision: Decision | None = None) -> Checkpoint:

@@ -14,8 +14,6 @@ import os
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from attrs import evolve
-
 from ..dsl.ast import Span
 from ..dsl.diagnostics import Diagnostic, RulesError, Severity, diagnostic, did_you_mean
 from ..dsl.lint import lint_rulebook
@@ -117,7 +115,7 @@ class Game:
         mark = ctx.mark
         if mark is not None:  # the last procedure started since the last decision (``checkpoint``)
             ctx.mark = None
-            self._checkpoints.append(evolve(mark, choices=len(self.choices), log=len(self.log) + mark.log))
+            self._checkpoints.append(mark._replace(choices=len(self.choices), log=len(self.log) + mark.log))
         self._flush()
         if ctx.resume and self._pending is not None:
             self._checkpoints.append(checkpoint(ctx, len(self.choices), len(self.log), self._pending))

@@ -173,8 +173,6 @@ def test_a_copy_replays_nothing_at_a_resumable_decision_and_only_what_followed_t
 def test_an_exact_checkpoint_that_does_not_land_gives_way_to_the_mark_before_it():
     """A procedure wrongly declared resumable (here: a checkpoint that recorded another question)
     costs a replay from the procedure's start, never a wrong copy."""
-    from attrs import evolve
-
     game, pick = Game.new(ROOT / "scenarios" / "klicks_village_sweep.toml", 4), random.Random(4)
     def mark(game):  # the latest checkpoint taken at a procedure's start
         return next(c for c in reversed(game.checkpoints) if not c.exact)
@@ -184,7 +182,7 @@ def test_an_exact_checkpoint_that_does_not_land_gives_way_to_the_mark_before_it(
     latest = _latest(game)
     # As if the procedure, started again, asked something else than it had asked.
     side, kind, options = latest.asked
-    game._checkpoints[-1] = evolve(latest, asked=(side, kind, options[1:]))
+    game._checkpoints[-1] = latest._replace(asked=(side, kind, options[1:]))
     copy = game.copy()
     assert copy.replayed == len(game.choices) - mark(game).choices > 0
     assert copy.log == game.log and copy.legal_actions() == game.legal_actions()
