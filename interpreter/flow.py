@@ -159,8 +159,8 @@ def _run_phase(ctx: Context, decl: Declaration, frame: _Run, at: tuple[RunAt, ..
                     return
             frame.item = len(items)
             if alternate is not None:
-                resumed = at[1:] if here is not None else None
-                yield from _alternate(ctx, alternate, side, frame, here.alternation if here else None, resumed)
+                deeper = at[1:] if here is not None else None  # resumed inside an operation
+                yield from _alternate(ctx, alternate, side, frame, here.alternation if here else None, deeper)
                 here = None
                 ctx.acting = side
             first_item = 0

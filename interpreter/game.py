@@ -278,7 +278,7 @@ class Game:
         """A pickled game is its scenario, seed, log and choices and its latest checkpoint;
         unpickling starts there and replays the choices made since (``copy``)."""
         at = self._checkpoints[-1]
-        return resumed, (self.scenario, self.seed, at, self.log, tuple(self.choices), [START, at])
+        return resumed, (self.scenario, self.seed, at, self.log[: at.log], tuple(self.choices), [START, at])
 
     @classmethod
     def load(cls, path: str | os.PathLike) -> "Game":
