@@ -27,6 +27,10 @@ from .procedures import missing_procedures
 from .scenario import Scenario, load_scenario, with_rulebook
 
 TERMINAL = "terminal"
+CHECKPOINTS_KEPT = 32
+"""A game keeps every checkpoint of its last this many choices (an undo steps back through them
+without a replay) and, before them, one per this many choices: each holds a state that would
+otherwise be freed, and the garbage collector's work grows with every state kept."""
 
 class Game:
     """One game in progress."""
@@ -57,6 +61,7 @@ class Game:
         self.replayed = 0
         """How many choices building this game replayed (a copy, undo or unpickle; ``checkpoint``)."""
         self._checkpoints: list[Checkpoint] = checkpoints
+        self._thinned = len(choices)
         self._flow = play(ctx, at.position)
         self._pending: Decision | None = None
         self._advance(None)
@@ -119,6 +124,20 @@ class Game:
         self._flush()
         if ctx.resume and self._pending is not None:
             self._checkpoints.append(checkpoint(ctx, len(self.choices), len(self.log), self._pending))
+        if len(self.choices) - self._thinned >= CHECKPOINTS_KEPT:
+            self._thin()
+
+    def _thin(self) -> None:
+        """Keep every checkpoint of the last ``CHECKPOINTS_KEPT`` choices, and of the older ones
+        the first of each ``CHECKPOINTS_KEPT`` choices."""
+        made = self._thinned = len(self.choices)
+        kept: list[Checkpoint] = []
+        block = -1
+        for at in self._checkpoints:
+            if at.choices >= made - CHECKPOINTS_KEPT or at.choices // CHECKPOINTS_KEPT != block:
+                kept.append(at)
+                block = at.choices // CHECKPOINTS_KEPT
+        self._checkpoints = kept
 
     @property
     def state(self):
