@@ -186,3 +186,19 @@ def test_an_exact_checkpoint_that_does_not_land_gives_way_to_the_mark_before_it(
     copy = game.copy()
     assert copy.replayed == len(game.choices) - mark(game).choices > 0
     assert copy.log == game.log and copy.legal_actions() == game.legal_actions()
+
+
+def test_undo_steps_back_past_the_checkpoints_a_game_thins_out():
+    """Older checkpoints are thinned (``CHECKPOINTS_KEPT``): undoing further back replays from
+    the one before, and each step back is still the game as it was."""
+    from warbook.interpreter.game import CHECKPOINTS_KEPT
+
+    game, pick = Game.new(SWEEP, 8), random.Random(8)
+    logs = []
+    for _ in range(3 * CHECKPOINTS_KEPT):
+        logs.append((list(game.log), game.legal_actions()))
+        game.apply(pick.choice(game.legal_actions()))
+    assert len([at for at in game.checkpoints if at.choices < 2 * CHECKPOINTS_KEPT]) <= 2  # one per 32 choices
+    for log, options in reversed(logs[-2 * CHECKPOINTS_KEPT:]):
+        game.undo()
+        assert game.log == log and game.legal_actions() == options
