@@ -50,6 +50,18 @@ class Context:
         self.stacking_checked: tuple | None = None
         """The units as the last end-of-phase stacking check left them (``flow``): while they are
         the same tuple (no counter moved, came or went), a check would find nothing."""
+        self.settings: tuple = ()
+        """The options chosen at set-up, as sorted (name, on) pairs (``setup``; ``Scenario.rules_for``)."""
+        self.turn_at: tuple[int, int] = (0, 0)
+        """The turn and the index of the phase running, kept by ``flow`` for checkpoints."""
+        self.runs: list = []
+        """The phase and step runs in progress, outermost first, kept by ``flow`` (``interpreter.checkpoint``)."""
+        self.setup_at: tuple | None = None
+        """Set-up's progress at a placement decision (``setup.SetupAt``'s fields, live), for checkpoints."""
+        self.mark = None
+        """The checkpoint taken at the last procedure start, until ``Game`` files it."""
+        self.resume: bool = False
+        """Whether the pending decision is one its procedure declared resumable (``choose``)."""
 
     # --- the log -------------------------------------------------------------------------
 
@@ -73,12 +85,17 @@ class Context:
     # --- choosing ----------------------------------------------------------------------
 
     def choose(self, side: str, kind: str, prompt: str, options: Iterable[Action],
-               why_not: Callable[[Action], str | None] | None = None, *, in_order: bool = False) -> Flow:
+               why_not: Callable[[Action], str | None] | None = None, *, in_order: bool = False,
+               resume: bool = False) -> Flow:
         """Ask ``side`` to choose; returns the chosen action.  Options are sorted for determinism.
 
         ``in_order``: the caller gives distinct options already in the order sorting would give
-        (``_action_key``), so they are not sorted again.
+        (``_action_key``), so they are not sorted again.  ``resume``: the procedure the sequence
+        of play called, started again on the state as it is now, would ask this same question
+        before it logs or changes anything (its progress lives in the state), so a copy of the
+        game taken here starts that procedure again instead of replaying (``interpreter.checkpoint``).
         """
+        self.resume = resume
         ordered = tuple(options) if in_order else options_in_order(options)
         action = yield Decision(side, kind, prompt, ordered, why_not)
         return action

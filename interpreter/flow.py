@@ -19,6 +19,7 @@ from ..dsl.compiled.sequence import Alternate, Repeat
 from ..dsl.model import Declaration
 from ..dsl.vocabulary import REPEAT_CONDITION
 from .actions import Action
+from .checkpoint import FlowPosition, RunAt, checkpoint
 from .citations import because, cite
 from .context import Context, Flow
 from .control import start as start_control
@@ -27,22 +28,25 @@ from .status_effects import recover
 from .procedures import PROCEDURES, load_procedures
 from .state import unit_with_spent, replace
 
-def play(ctx: Context) -> Flow:
-    """The whole game: set-up, every turn, then the result."""
+def play(ctx: Context, at: FlowPosition | None = None) -> Flow:
+    """The whole game: set-up, every turn, then the result; or the rest of it from ``at``, the
+    start of a procedure call or a placement decision a checkpoint recorded (``interpreter.checkpoint``)."""
     load_procedures()
     from .victory import GameEnds, final_result
 
     try:
-        yield from setup(ctx)
-        start_control(ctx)
-        yield from _turns(ctx)
+        if at is None or at.setup is not None:
+            yield from setup(ctx, at.setup if at is not None else None)
+            start_control(ctx)
+            at = None
+        yield from _turns(ctx, at)
     except GameEnds:
         ctx.operation = None  # the game ended inside a procedure (sudden death): nothing more runs
     final_result(ctx)
     ctx.state = replace(ctx.state, over=True)
 
 
-def _turns(ctx: Context) -> Flow:
+def _turns(ctx: Context, at: FlowPosition | None) -> Flow:
     """Every turn: each phase of the sequence of play, then the end of the turn."""
     from .resources import forfeit_unspent
     from .turns import start_turn
@@ -51,11 +55,17 @@ def _turns(ctx: Context) -> Flow:
     from .victory_forms import check_control
 
     phases = ctx.rules.phases  # those in force (``requires option``)
-    for turn in range(1, ctx.scenario.turns + 1):
-        start_turn(ctx, turn)  # its number, its weather and name on the turn record (interpreter.turns)
-        apply_turn_modifiers(ctx)
-        for phase in phases:
-            yield from run_phase(ctx, phase)
+    for turn in range(1 if at is None else at.turn, ctx.scenario.turns + 1):
+        first, runs = 0, None
+        if at is not None:  # resumed inside this turn: it has started already
+            first, runs, at = at.phase, at.runs, None
+        else:
+            start_turn(ctx, turn)  # its number, its weather and name on the turn record (interpreter.turns)
+            apply_turn_modifiers(ctx)
+        for index in range(first, len(phases)):
+            ctx.turn_at = (turn, index)
+            yield from run_phase(ctx, phases[index], runs)
+            runs = None
             if ctx.rules.states:
                 enter_states(ctx)
             if check_sudden_death(ctx) or check_control(ctx, "once"):
@@ -68,7 +78,7 @@ def _turns(ctx: Context) -> Flow:
             break
 
 
-def run_phase(ctx: Context, decl: Declaration) -> Flow:
+def run_phase(ctx: Context, decl: Declaration, at: tuple[RunAt, ...] | None = None) -> Flow:
     """Run a phase or step: its ``do`` lines and nested steps in the order written, once per side.
 
     ``alternate STEP until …`` runs that step for the sides in turn instead (``_alternate``);
@@ -76,46 +86,84 @@ def run_phase(ctx: Context, decl: Declaration) -> Flow:
     ``optional`` one asks the side of each run first whether to play it (``_skips``); a skipped
     run's body does not run, but the phase still ends (stacking, ``when PHASE phase ends``).
     Returns whether the last run was skipped (an alternated step's one run: its side passed).
+    ``at``: resume this run and those nested in it where a checkpoint recorded them.
     """
     ctx.running.append(decl.name)
+    frame = _Run(())
+    ctx.runs.append(frame)
     try:
-        return (yield from _run_phase(ctx, decl))
+        return (yield from _run_phase(ctx, decl, frame, at))
     finally:
+        ctx.runs.pop()
         ctx.running.pop()
 
 
-def _run_phase(ctx: Context, decl: Declaration) -> Flow:
+class _Run:
+    """Where one phase or step run stands, updated as it goes (``checkpoint.RunAt`` is its record)."""
+
+    __slots__ = ("sides", "side", "round", "item", "turn", "done", "asked")
+
+    def __init__(self, sides: tuple):
+        self.sides, self.side, self.round, self.item = sides, 0, 1, 0
+        self.turn, self.done, self.asked = 0, None, False
+
+    def at(self) -> RunAt:
+        alternation = None if self.done is None else (self.turn, frozenset(self.done), self.asked)
+        return RunAt(self.sides, self.side, self.round, self.item, alternation)
+
+
+def _run_phase(ctx: Context, decl: Declaration, frame: _Run, at: tuple[RunAt, ...] | None) -> Flow:
     plan = ctx.rules.phase_plan(decl)  # dsl.compiled.sequence
     alternate, items, repeat, sides = plan.alternate, plan.runs, plan.repeat, plan.sides
-    if sides is None:
+    here = at[0] if at else None
+    if here is not None:
+        sides = here.sides
+    elif sides is None:
         sides = ctx.player_order
     elif type(sides) is int:
         sides = (ctx.player_order[sides],)
     elif not sides:
         sides = (ctx.acting,)
+    frame.sides = sides
     skipped = False
-    for side in sides:
-        if repeat is not None and _repeat_done(ctx, repeat):
-            continue
-        ctx.acting = side
-        ctx.state = replace(ctx.state, phase=decl.name)
-        ctx.say(f"{decl.display} ({side})" if side else decl.display, kind="phase", phase_name=decl.name,
-                side=side)
-        skipped = plan.optional and side is not None and (yield from _skips(ctx, decl, side))
-        for round_ in range(1, MAX_REPEATS + 1):
+    for index in range(here.side if here else 0, len(sides)):
+        side = sides[index]
+        frame.side = index
+        first_round = first_item = 0
+        if here is not None:  # resumed: this run started before the checkpoint (the acting side restored)
+            first_round, first_item = here.round, here.item
+        else:
+            if repeat is not None and _repeat_done(ctx, repeat):
+                continue
+            ctx.acting = side
+            ctx.state = replace(ctx.state, phase=decl.name)
+            ctx.say(f"{decl.display} ({side})" if side else decl.display, kind="phase", phase_name=decl.name,
+                    side=side)
+            skipped = plan.optional and side is not None and (yield from _skips(ctx, decl, side))
+        for round_ in range(first_round or 1, MAX_REPEATS + 1):
+            frame.round = round_
             if skipped:
                 break
-            for item in items:
+            for position in range(first_item, len(items)):
+                item = items[position]
+                frame.item = position
+                deeper = at[1:] if here is not None else None
+                here = None
                 if isinstance(item, Declaration):  # a nested step
-                    yield from run_phase(ctx, item)
+                    yield from run_phase(ctx, item, deeper)
                     ctx.acting = side
                 else:
+                    ctx.mark = checkpoint(ctx, 0, len(ctx.events))
                     yield from PROCEDURES[item.procedure](ctx, item)
                 if ctx.state.over:
                     return
+            frame.item = len(items)
             if alternate is not None:
-                yield from _alternate(ctx, alternate, side)
+                deeper = at[1:] if here is not None else None  # resumed inside an operation
+                yield from _alternate(ctx, alternate, side, frame, here.alternation if here else None, deeper)
+                here = None
                 ctx.acting = side
+            first_item = 0
             if repeat is None or _repeat_done(ctx, repeat) or ctx.state.over:
                 break
         else:
@@ -166,7 +214,8 @@ def _repeat_done(ctx: Context, repeat: Repeat) -> bool:
     return len(sides) < 2
 
 
-def _alternate(ctx: Context, alternate: Alternate, acting: str | None) -> Flow:
+def _alternate(ctx: Context, alternate: Alternate, acting: str | None, frame: _Run,
+               resumed: tuple | None = None, at: tuple[RunAt, ...] | None = None) -> Flow:
     """``alternate STEP until all pass [or out of RESOURCE]``: the sides take turns at the step.
 
     The sides are those of the phase's run: every side in player order in a mutual phase, the one
@@ -176,6 +225,8 @@ def _alternate(ctx: Context, alternate: Alternate, acting: str | None) -> Flow:
     nothing it can do: no action to pay for, say; it could never pass); the others go on until
     every side is done: once one player is finished, the other may go on uninterrupted.  So every
     turn either asks the side something or ends its part in the phase: the loop cannot spin.
+    ``resumed``: (turns taken, sides done, asked yet) of an operation a checkpoint recorded, whose
+    step run ``at`` continues (its operation restored with the context).
     """
     from .operation import Operation
     from .victory import check_sudden_death
@@ -184,44 +235,59 @@ def _alternate(ctx: Context, alternate: Alternate, acting: str | None) -> Flow:
     sides = ctx.player_order if acting is None else (acting,)
     done: set[str] = set()
     turn = 0
-    while len(done) < len(sides):
-        side = sides[turn % len(sides)]
-        turn += 1
-        if side in done:
-            continue
-        if resource is not None and ctx.state.resource(side, resource) <= 0:
-            done.add(side)
-            ctx.say(f"{ctx.shown('side', side)} has no {resource} left and is done for the phase", kind="phase",
-                    side=side)
-            continue
-        ctx.operation = Operation(side)
-        ctx.acting = side
-        try:
-            asked, skipped = yield from _asking(run_phase(ctx, step), side)
-            if ctx.operation.passed or skipped:  # skipping an optional alternated step is passing
-                done.add(side)
-            elif not asked and not ctx.state.over:
-                done.add(side)
-                ctx.say(f"{ctx.shown('side', side)} has nothing to do and is done for the phase", kind="phase",
-                        side=side)
-        finally:
-            ctx.operation = None
-        _after_operation(ctx)
-        if ctx.state.over or check_sudden_death(ctx):
-            return
+    asked_before = False
+    if resumed is not None:
+        turn, resumed_done, asked_before = resumed
+        done.update(resumed_done)
+    frame.done = done
+    try:
+        while len(done) < len(sides):
+            if resumed is not None:  # the operation under way at the checkpoint
+                side = sides[(turn - 1) % len(sides)]
+                resumed = None
+            else:
+                side = sides[turn % len(sides)]
+                turn += 1
+                if side in done:
+                    continue
+                if resource is not None and ctx.state.resource(side, resource) <= 0:
+                    done.add(side)
+                    ctx.say(f"{ctx.shown('side', side)} has no {resource} left and is done for the phase",
+                            kind="phase", side=side)
+                    continue
+                ctx.operation = Operation(side)
+                ctx.acting = side
+                asked_before, at = False, None
+            frame.turn, frame.asked = turn, asked_before
+            try:
+                asked, skipped = yield from _asking(run_phase(ctx, step, at), side, frame)
+                if ctx.operation.passed or skipped:  # skipping an optional alternated step is passing
+                    done.add(side)
+                elif not asked and not ctx.state.over:
+                    done.add(side)
+                    ctx.say(f"{ctx.shown('side', side)} has nothing to do and is done for the phase", kind="phase",
+                            side=side)
+            finally:
+                ctx.operation = None
+            _after_operation(ctx)
+            if ctx.state.over or check_sudden_death(ctx):
+                return
+    finally:
+        frame.done = None
 
 
-def _asking(flow: Flow, side: str) -> Flow:
-    """Run ``flow`` as ``yield from`` would; returns whether it asked ``side`` anything, and what
-    ``flow`` returned."""
-    asked, action = False, None
+def _asking(flow: Flow, side: str, frame: _Run) -> Flow:
+    """Run ``flow`` as ``yield from`` would; returns whether it asked ``side`` anything (kept on
+    ``frame`` as it goes, so that a checkpoint knows), and what ``flow`` returned."""
+    action = None
     try:
         while True:
             try:
                 decision = flow.send(action)
             except StopIteration as stop:
-                return asked, stop.value
-            asked = asked or decision.side == side
+                return frame.asked, stop.value
+            if decision.side == side:
+                frame.asked = True
             action = yield decision
     finally:
         flow.close()

@@ -20,12 +20,17 @@ from ..dsl.lint import lint_rulebook
 from ..dsl.model import Rulebook
 from . import savefile
 from .actions import Action, Decision, IllegalActionError, illegal, parse_choice
+from .checkpoint import START, Checkpoint, checkpoint, restored
 from .context import Context
 from .flow import play
 from .procedures import missing_procedures
 from .scenario import Scenario, load_scenario, with_rulebook
 
 TERMINAL = "terminal"
+CHECKPOINTS_KEPT = 32
+"""A game keeps every checkpoint of its last this many choices (an undo steps back through them
+without a replay) and, before them, one per this many choices: each holds a state that would
+otherwise be freed, and the garbage collector's work grows with every state kept."""
 
 class Game:
     """One game in progress."""
@@ -42,12 +47,22 @@ class Game:
         if missing:
             raise RulesError([diagnostic("E805", call.source.span, f"procedure {call.procedure!r} is not supported yet")
                               for call in missing])
+        self._start(scenario, seed, Context(scenario, seed), START, [], [START], [])
+
+    def _start(self, scenario: Scenario, seed: int, ctx: Context, at: Checkpoint, log: list[dict],
+               checkpoints: list[Checkpoint], choices: list[str]) -> None:
+        """Run the sequence of play from ``at`` (on ``ctx``, rebuilt from it, after ``choices``) to
+        the next decision."""
         self.scenario = scenario
         self.seed = seed
-        self.ctx = Context(scenario, seed)
-        self.choices: list[str] = []
-        self.log: list[dict] = []
-        self._flow = play(self.ctx)
+        self.ctx = ctx
+        self.choices: list[str] = choices
+        self.log: list[dict] = log
+        self.replayed = 0
+        """How many choices building this game replayed (a copy, undo or unpickle; ``checkpoint``)."""
+        self._checkpoints: list[Checkpoint] = checkpoints
+        self._thinned = len(choices)
+        self._flow = play(ctx, at.position)
         self._pending: Decision | None = None
         self._advance(None)
 
@@ -101,7 +116,28 @@ class Game:
             self._pending = self._flow.send(action) if action is not None else next(self._flow)
         except StopIteration:
             self._pending = None
+        ctx = self.ctx
+        mark = ctx.mark
+        if mark is not None:  # the last procedure started since the last decision (``checkpoint``)
+            ctx.mark = None
+            self._checkpoints.append(mark._replace(choices=len(self.choices), log=len(self.log) + mark.log))
         self._flush()
+        if ctx.resume and self._pending is not None:
+            self._checkpoints.append(checkpoint(ctx, len(self.choices), len(self.log), self._pending))
+        if len(self.choices) - self._thinned >= CHECKPOINTS_KEPT:
+            self._thin()
+
+    def _thin(self) -> None:
+        """Keep every checkpoint of the last ``CHECKPOINTS_KEPT`` choices, and of the older ones
+        the first of each ``CHECKPOINTS_KEPT`` choices."""
+        made = self._thinned = len(self.choices)
+        kept: list[Checkpoint] = []
+        block = -1
+        for at in self._checkpoints:
+            if at.choices >= made - CHECKPOINTS_KEPT or at.choices // CHECKPOINTS_KEPT != block:
+                kept.append(at)
+                block = at.choices // CHECKPOINTS_KEPT
+        self._checkpoints = kept
 
     @property
     def state(self):
@@ -207,29 +243,64 @@ class Game:
 
     def copy(self) -> "Game":
         """An independent game at the same point: the same scenario (its compiled rules and board
-        shared, not copied), seed and options, and the same choices replayed from the start.
+        shared, not copied), seed, options, log and choices.
 
         What either game does next leaves the other as it was; given the same actions, both write
-        the same log.  Limits: a copy costs a replay of the game so far (the sequence of play is a
-        paused generator, which Python cannot copy), about as long as the game took to play.
+        the same log.  The copy starts from the game's latest checkpoint (``interpreter.checkpoint``):
+        the state there is shared (it is frozen), the position in the sequence of play restored as
+        data, and only the choices made since it are replayed (``replayed`` counts them): none at a
+        decision its procedure declares resumable, those since the procedure started elsewhere.
         """
-        return replayed(self.scenario, self.seed, self.choices)
+        return self._at(len(self.choices))
 
     def undo(self) -> None:
         """Take back the last decision: this game becomes the game as it was when that decision
-        was asked (replayed, as ``copy``).
+        was asked (from the checkpoint before it, as ``copy``).
 
         Raises:
             IllegalActionError: when no decision has been made yet.
         """
         if not self.choices:
             raise IllegalActionError(diagnostic("E801", Span.point("<action>"), "there is no decision to undo"))
-        before = replayed(self.scenario, self.seed, self.choices[:-1])
-        self.__dict__.update(before.__dict__)
+        self.__dict__.update(self._at(len(self.choices) - 1).__dict__)
+
+    @property
+    def checkpoints(self) -> tuple[Checkpoint, ...]:
+        """The checkpoints taken so far, oldest first (the start of the game the first): a copy
+        starts at the last, an undo at the last before the last decision (``interpreter.checkpoint``)."""
+        return tuple(self._checkpoints)
+
+    def _at(self, choices: int) -> "Game":
+        """A new game where this one stood after ``choices`` choices: from the latest checkpoint
+        taken by then; an exact one that does not ask the same question again at once (a
+        procedure wrongly declared resumable) gives way to the mark before it."""
+        for index in range(len(self._checkpoints) - 1, -1, -1):
+            at = self._checkpoints[index]
+            if at.choices <= choices:
+                break
+        else:
+            index, at = -1, START
+        game = resumed(self.scenario, self.seed, at, self.log, self.choices[:choices], self._checkpoints[: index + 1])
+        if at.exact and not game._landed(at):
+            while index >= 0 and (self._checkpoints[index].exact or self._checkpoints[index].choices > choices):
+                index -= 1
+            at = self._checkpoints[index] if index >= 0 else START
+            game = resumed(self.scenario, self.seed, at, self.log, self.choices[:choices],
+                           self._checkpoints[: index + 1])
+        return game
+
+    def _landed(self, at: Checkpoint) -> bool:
+        """Whether a game started at the exact checkpoint ``at`` stands where it was taken."""
+        pending = self._pending
+        if len(self.log) != at.log or pending is None or not (self.ctx.state is at.state or self.ctx.state == at.state):
+            return False
+        return at.asked is None or (pending.side, pending.kind, pending.options) == at.asked
 
     def __reduce__(self):
-        """A pickled game is its scenario, seed and choices; unpickling replays them (``copy``)."""
-        return replayed, (self.scenario, self.seed, tuple(self.choices))
+        """A pickled game is its scenario, seed, log and choices and its latest checkpoint;
+        unpickling starts there and replays the choices made since (``copy``)."""
+        at = self._checkpoints[-1]
+        return resumed, (self.scenario, self.seed, at, self.log[: at.log], tuple(self.choices), [START, at])
 
     @classmethod
     def load(cls, path: str | os.PathLike) -> "Game":
@@ -249,6 +320,23 @@ def replayed(scenario: Scenario, seed: int, choices: Iterable[str]) -> Game:
     game = Game(scenario, seed)
     for choice in choices:
         game.apply(Action.parse(choice))
+    return game
+
+
+def resumed(scenario: Scenario, seed: int, at: Checkpoint, log: list[dict], choices: Iterable[str],
+            checkpoints: list[Checkpoint]) -> Game:
+    """The game of ``scenario`` and ``seed`` that made ``choices``, started at the checkpoint ``at``
+    (taken in it, with ``log`` its log then or since): the choices made after it are replayed."""
+    choices = list(choices)
+    if at.position is None:
+        game = replayed(scenario, seed, choices)  # its checkpoints taken again on the way
+        game.replayed = len(choices)
+        return game
+    game = Game.__new__(Game)
+    game._start(scenario, seed, restored(scenario, seed, at), at, log[: at.log], list(checkpoints), choices[: at.choices])
+    for choice in choices[at.choices:]:
+        game.apply(Action.parse(choice))
+    game.replayed = len(choices) - at.choices
     return game
 
 

@@ -13,7 +13,7 @@ the same choices are replayed.
 
 from __future__ import annotations
 
-from attrs import define, field
+from attrs import define, evolve, field
 
 
 @define
@@ -52,6 +52,11 @@ class Operation:
     """Markers committed to the contested cell (air or naval support) that fire with the force."""
     ended: bool = False
     """The operation is over early (the attacking force broke off)."""
+
+    def copy(self) -> "Operation":
+        """An independent copy (its lists and dicts copied), for a checkpoint of the game."""
+        return evolve(self, force=list(self.force), moving=list(self.moving), recon_units=dict(self.recon_units),
+                      support=list(self.support))
 
     def fighting(self) -> bool:
         """Whether a battle is on: the force ended in a contested cell and has not ended."""

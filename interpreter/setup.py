@@ -35,7 +35,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from attrs import define, evolve
+from attrs import define, evolve, frozen
 
 from ..dsl.effects import Where
 from ..dsl.values import Dice
@@ -70,37 +70,58 @@ def _short(ctx: Context, side: str) -> str:
 
 
 
-def setup(ctx: Context) -> Flow:
-    """Place every counter of the scenario (see the module docstring for the order)."""
-    from .rng import choice_rng
+@frozen
+class SetupPlan:
+    """What set-up works out before the first counter is placed: a slot per counter, its id,
+    its place in its side's placing order, and how many ids each side's set-up gives (arrivals
+    are numbered after).  Fixed once made, so a checkpoint shares it (``SetupAt``)."""
 
-    ctx.state = evolve(ctx.state, phase="setup",
-                       resources=tuple(sorted((s, r, v) for s, r, v in _start_resources(ctx))))
-    yield from _choose_options(ctx)
-    plan = _plan(ctx)
-    ids: dict[int, str] = {}
-    rank: dict[int, int] = {}  # each slot's place in its side's placing order
-    numbered: dict[str, int] = {}  # how many ids each side's set-up gives (arrivals are numbered after)
-    for side in ctx.rules.sides:
-        mine = [i for i, slot in enumerate(plan) if slot.side == side]
-        if _hides(ctx, side):
-            choice_rng(ctx.seed, f"ids:{side}").shuffle(mine)
-        width = len(str(len(mine)))
-        numbered[side] = len(mine)
-        for n, index in enumerate(mine, start=1):
-            ids[index] = f"{_short(ctx, side)}{n:0{width}d}"
-            rank[index] = n if _hides(ctx, side) else index
-    groups: dict[str, str] = {}
-    chosen: set[str] = set()  # counters the owner set up in a zone (``_make_room`` may move them)
+    slots: tuple[_Slot, ...]
+    ids: dict[int, str]
+    rank: dict[int, int]
+    numbered: dict[str, int]
+
+
+@frozen
+class SetupAt:
+    """Where placement stands at a decision to place a counter in its zone: the plan, the index
+    of the side in ``setup_order``, the index of the counter in that side's placing order, and
+    the groups and zone choices made so far (copies).  ``setup(ctx, at)`` starts there."""
+
+    plan: SetupPlan
+    side: int
+    slot: int
+    groups: dict
+    chosen: frozenset
+
+
+def setup(ctx: Context, at: SetupAt | None = None) -> Flow:
+    """Place every counter of the scenario (see the module docstring for the order); or the rest
+    of them from ``at``, a checkpoint's record of a placement decision (``interpreter.checkpoint``)."""
+    if at is None:
+        ctx.state = evolve(ctx.state, phase="setup",
+                           resources=tuple(sorted((s, r, v) for s, r, v in _start_resources(ctx))))
+        yield from _choose_options(ctx)
+        made = _planned(ctx)
+        groups: dict[str, str] = {}
+        chosen: set[str] = set()  # counters the owner set up in a zone (``_make_room`` may move them)
+    else:
+        made, groups, chosen = at.plan, dict(at.groups), set(at.chosen)
+    plan, ids, rank, numbered = made.slots, made.ids, made.rank, made.numbered
     standing: dict = {}  # ``_may_stand``'s answers, by cell, type, side and per-cell limit
-    for side in ctx.scenario.setup_order:
-        ctx.acting = side
+    order = ctx.scenario.setup_order
+    for side_index in range(at.side if at else 0, len(order)):
+        side = order[side_index]
+        if at is None:
+            ctx.acting = side
         # Fixed squares and holding areas first (no decision), then the zones.  A face-up side's
         # go in the order written; a face-down side's in the order of its shuffled ids, so the
         # order of its set-up lines and decisions says nothing of which entry a counter is.
         mine = sorted((i for i, slot in enumerate(plan) if slot.side == side),
                       key=lambda i: (plan[i].zone is not None, rank[i]))
-        for index in mine:
+        for position in range(at.slot if at else 0, len(mine)):
+            at = None
+            index = mine[position]
             slot = plan[index]
             unit_type = ctx.rules.unit_type(slot.unit)
             unit = Unit(ids[index], slot.unit, side, slot.at or slot.box or "offmap", hidden=_hides(ctx, side),
@@ -118,9 +139,13 @@ def setup(ctx: Context) -> Flow:
                         continue
                     unit = evolve(unit, location=cell)
                 else:
+                    # Resumable: nothing is logged or changed before the question, and what set-up
+                    # has done so far is in the state and in ``SetupAt`` (kept on ``ctx.setup_at``).
+                    ctx.setup_at = (made, side_index, position, groups, chosen)
                     # Without ``may hold`` the options are the zone's cells in ``arg_key`` order: sorted already.
                     action = yield from ctx.choose(side, "setup", f"place {unit.id} {unit_type.label}", options,
-                                                   in_order=not slot.may_hold)
+                                                   in_order=not slot.may_hold, resume=True)
+                    ctx.setup_at = None
                     unit = evolve(unit, location=action.args[1])
                 chosen.add(unit.id)
             groups[unit.id] = slot.group
@@ -173,6 +198,26 @@ def _make_room(ctx: Context, unit: Unit, slot: _Slot, groups: dict[str, str], ch
     return room[leaving.id]
 
 
+def _planned(ctx: Context) -> SetupPlan:
+    """The slots (``_plan``, draws rolled), each counter's id and its place in its side's order."""
+    from .rng import choice_rng
+
+    plan = _plan(ctx)
+    ids: dict[int, str] = {}
+    rank: dict[int, int] = {}  # each slot's place in its side's placing order
+    numbered: dict[str, int] = {}  # how many ids each side's set-up gives (arrivals are numbered after)
+    for side in ctx.rules.sides:
+        mine = [i for i, slot in enumerate(plan) if slot.side == side]
+        if _hides(ctx, side):
+            choice_rng(ctx.seed, f"ids:{side}").shuffle(mine)
+        width = len(str(len(mine)))
+        numbered[side] = len(mine)
+        for n, index in enumerate(mine, start=1):
+            ids[index] = f"{_short(ctx, side)}{n:0{width}d}"
+            rank[index] = n if _hides(ctx, side) else index
+    return SetupPlan(tuple(plan), ids, rank, numbered)
+
+
 # --- options decided before play -----------------------------------------------------------
 
 
@@ -199,6 +244,7 @@ def _choose_options(ctx: Context) -> Flow:
                 yield from carry_out(ctx, effect, target)
     if settings:
         ctx.rulebook, ctx.rules = ctx.scenario.rules_for(settings)
+        ctx.settings = tuple(sorted(settings.items()))
 
 
 # --- the plan: one slot per counter ---------------------------------------------------------

@@ -56,7 +56,7 @@ LAYERS = {
                   "scenario_records", "scenario_toml", "scenario_resolve", "turns", "scenario_arrivals", "strengths",
                   "exits"),
     "procedures": ("procedures",),
-    "flow and game": ("flow", "setup", "game", "savefile", "log_check", "catalogue"),
+    "flow and game": ("flow", "setup", "game", "savefile", "log_check", "catalogue", "checkpoint"),
     "agents": ("agents", "human", "divergence", "study", "study_report", "study_ray", "exchange"),
     "command line": ("cli", "show", "render", "narrate", "scenario_lint", "lsp", "render_sarif",
                      "picture", "picture_style", "frames", "viewer", "viewer_page"),

@@ -335,7 +335,8 @@ def _reach(ctx: Context, combat: CombatRule, unit: Unit, occupied: set[str]) -> 
 def bombard(ctx: Context, call: Bombard) -> Flow:
     """Combined bombardment of enemy cells in range, each unit once (module docstring)."""
     combat = ctx.rules.combats[call.combat]
-    for side in _sides(ctx):
+    sides = _sides(ctx)
+    for side in sides:
         while True:
             reach = {}
             occupied = _enemy_held(ctx, side)
@@ -355,7 +356,10 @@ def bombard(ctx: Context, call: Bombard) -> Flow:
                 options.append(Action("bombard", (cell, "with", *group)))
                 if len(group) > 1:
                     options.extend(Action("bombard", (cell, "with", uid)) for uid in group)
-            action = yield from ctx.choose(side, "bombard", f"{combat.label}: choose a hex to bombard", options)
+            # Resumable for the first side: who has bombarded is flagged on the units (``_reach``
+            # leaves them out), so this procedure started again offers the same targets.
+            action = yield from ctx.choose(side, "bombard", f"{combat.label}: choose a hex to bombard", options,
+                                           resume=side == sides[0])
             if action.kind == "done":
                 break
             cell, ids = action.args[0], action.args[2:]

@@ -80,8 +80,10 @@ def designate_force(ctx: Context, call: DesignateForce) -> Flow:
         # Listed as ``choose`` orders them (operate, pass, strike), so that it need not sort them again.
         options = [Action("operate", (c,)) for c in cells if _could_operate(ctx, actions, side, c, lifters)]
         options += [_PASS, *(Action("strike", (c,)) for c in battle.strike_cells(ctx, strikes, side))]
+        # Resumable on the first ask: nothing is logged or changed before it, so this procedure
+        # started again on the operation as it stands asks it again (not after a cell ``failed``).
         choice = yield from ctx.choose(side, "operation", "choose a cell to operate from or to strike, or pass",
-                                       options)
+                                       options, resume=not failed)
         if choice.kind == "pass":
             operation.passed = True
             ctx.say(f"{ctx.shown('side', side)} passes", kind="operation", side=side)

@@ -62,7 +62,9 @@ def declare(ctx: Context, call: Declare) -> Flow:
                 ordered = options_in_order(_options(ctx, side, mode, takes, made))
             if len(ordered) <= 1:  # ``done`` alone: no unit may take the mode
                 break
-            action = yield from ctx.choose(side, kind, prompt, ordered, in_order=True)
+            # Resumable for the first side: a unit on orders has its mode in the state, so this
+            # procedure started again offers the same units (a later side's would ask the first again).
+            action = yield from ctx.choose(side, kind, prompt, ordered, in_order=True, resume=side == sides[0])
             if action.kind == "done":
                 break
             unit = ctx.state.unit(action.args[0])
