@@ -113,6 +113,13 @@ class _Airlifters:
             self._all = _airlifters(self.ctx, self.side, None)
         return [u for u in self._all if u.location != cell]
 
+    def types_besides(self, cell: str) -> tuple[str, ...]:
+        """The types of ``besides(cell)``, in order: all a one-unit force's costs read of them
+        (``force_fits`` and ``operation_cost`` go by types); not counted as an ask."""
+        if self._all is None:
+            self._all = _airlifters(self.ctx, self.side, None)
+        return tuple([u.type for u in self._all if u.location != cell])
+
 
 def _could_operate(ctx: Context, actions: list[ActionRule], side: str, cell: str,
                    airlifters: _Airlifters | None = None) -> bool:
@@ -122,19 +129,20 @@ def _could_operate(ctx: Context, actions: list[ActionRule], side: str, cell: str
     counters (the state's tuple for it, the same object while none comes, goes or changes there),
     the actions and the year are the same: a side asks this of every cell it holds at each
     designation, and most of them have not changed since its last one.  Costs that looked at
-    airlifters elsewhere are not kept (those may have moved)."""
+    airlifters elsewhere are kept with the types of those airlifters (all they read of them), and
+    hold while those are the same."""
     here = ctx.state.units_at(cell)
     memo = map_memos(ctx.rules, ctx.board).could_operate
     key = (tuple([a.name for a in actions]), getattr(ctx.scenario, "year", None))
     known = memo.get((side, cell))
-    if known is not None and known[0] is here and known[1] == key:
+    if known is not None and known[0] is here and known[1] == key and (
+            known[3] is None or known[3] == (airlifters := airlifters or _Airlifters(ctx, side)).types_besides(cell)):
         costs = known[2]
     else:
         airlifters = airlifters or _Airlifters(ctx, side)
         asked = airlifters.asked
         costs = _operation_costs(ctx, actions, side, cell, here, airlifters)
-        if airlifters.asked == asked:
-            memo[side, cell] = (here, key, costs)
+        memo[side, cell] = (here, key, costs, airlifters.types_besides(cell) if airlifters.asked != asked else None)
     return any(can_afford(ctx, side, resource, amount) for resource, amount in costs)
 
 
