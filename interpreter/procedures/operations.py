@@ -76,9 +76,9 @@ def designate_force(ctx: Context, call: DesignateForce) -> Flow:
     while True:
         cells = sorted({u.location for u in ctx.state.units_of(side) if is_movable(ctx, u)
                         and not has_enemy(ctx, side, u.location)} - failed)
-        lifters = _Airlifters(ctx, side)
+        asked = _Designation(ctx, side)
         # Listed as ``choose`` orders them (operate, pass, strike), so that it need not sort them again.
-        options = [Action("operate", (c,)) for c in cells if _could_operate(ctx, actions, side, c, lifters)]
+        options = [Action("operate", (c,)) for c in cells if _could_operate(ctx, actions, side, c, asked)]
         options += [_PASS, *(Action("strike", (c,)) for c in battle.strike_cells(ctx, strikes, side))]
         choice = yield from ctx.choose(side, "operation", "choose a cell to operate from or to strike, or pass",
                                        options)
@@ -98,14 +98,23 @@ def designate_force(ctx: Context, call: DesignateForce) -> Flow:
 _PASS = Action("pass")
 
 
-class _Airlifters:
-    """The side's airlifters in one state, found once and only when a cell needs them."""
+class _Designation:
+    """What one designation decision reads of the state for every cell it offers, found once and
+    only when a cell needs it: the side's airlifters, and whether the side can afford a price."""
 
     def __init__(self, ctx: Context, side: str):
         self.ctx, self.side = ctx, side
         self._all: list[Unit] | None = None
         self.asked = 0
         """How many times ``besides`` was asked (an answer that read it depends on other cells)."""
+        self._affordable: dict[tuple[str, Fraction], bool] = {}
+
+    def can_afford(self, resource: str, amount: Fraction) -> bool:
+        """``forces.can_afford`` for the side, once per price (cells ask of the same few prices)."""
+        found = self._affordable.get((resource, amount))
+        if found is None:
+            found = self._affordable[resource, amount] = can_afford(self.ctx, self.side, resource, amount)
+        return found
 
     def besides(self, cell: str) -> list[Unit]:
         self.asked += 1
@@ -122,7 +131,7 @@ class _Airlifters:
 
 
 def _could_operate(ctx: Context, actions: list[ActionRule], side: str, cell: str,
-                   airlifters: _Airlifters | None = None) -> bool:
+                   designation: _Designation | None = None) -> bool:
     """Whether some one-unit force in ``cell`` (or an airlift of it) is affordable.
 
     What such forces would cost is kept per rules and map, by side and cell, while the cell's
@@ -135,19 +144,19 @@ def _could_operate(ctx: Context, actions: list[ActionRule], side: str, cell: str
     memo = map_memos(ctx.rules, ctx.board).could_operate
     key = (tuple([a.name for a in actions]), getattr(ctx.scenario, "year", None))
     known = memo.get((side, cell))
+    designation = designation or _Designation(ctx, side)
     if known is not None and known[0] is here and known[1] == key and (
-            known[3] is None or known[3] == (airlifters := airlifters or _Airlifters(ctx, side)).types_besides(cell)):
+            known[3] is None or known[3] == designation.types_besides(cell)):
         costs = known[2]
     else:
-        airlifters = airlifters or _Airlifters(ctx, side)
-        asked = airlifters.asked
-        costs = _operation_costs(ctx, actions, side, cell, here, airlifters)
-        memo[side, cell] = (here, key, costs, airlifters.types_besides(cell) if airlifters.asked != asked else None)
-    return any(can_afford(ctx, side, resource, amount) for resource, amount in costs)
+        asked = designation.asked
+        costs = _operation_costs(ctx, actions, side, cell, here, designation)
+        memo[side, cell] = (here, key, costs, designation.types_besides(cell) if designation.asked != asked else None)
+    return any(designation.can_afford(resource, amount) for resource, amount in costs)
 
 
 def _operation_costs(ctx: Context, actions: list[ActionRule], side: str, cell: str, here,
-                     airlifters: _Airlifters) -> tuple[tuple[str, Fraction], ...]:
+                     airlifters: _Designation) -> tuple[tuple[str, Fraction], ...]:
     """(resource, amount) of each one-unit force in ``cell`` (or an airlift of it) that fits and
     that an action prices, one per unit type."""
     here = [u for u in here if u.side == side and is_movable(ctx, u)]
