@@ -44,7 +44,7 @@ from .context import Context, Flow, arg_key
 from .effects import Target, carry_out
 from .options import option_on
 from .scenario import Zone
-from .stacking import problem
+from .stacking import within_every_rule
 from .state import Unit
 
 
@@ -380,10 +380,9 @@ def _fits(ctx: Context, unit: Unit, here, per_cell: int | None) -> bool:
         return False
     if ctx.rules.unit_type(unit.type).one_per_cell and any(u.type == unit.type for u in here):
         return False  # a marker declared 'one per cell'
-    together = [*(u for u in here if u.side == unit.side), unit]
     # Every stacking rule, whenever the rulebook checks it: set-up is within the limits, even
-    # where play checks them only at the end of phases.
-    return all(problem(rule, together, [unit]) is None for rule in ctx.rules.stackings)
+    # where play checks them only at the end of phases.  (No counter of another side is here.)
+    return within_every_rule(ctx.rules, [*here, unit])
 
 
 def apply_turn_modifiers(ctx: Context) -> None:

@@ -36,7 +36,7 @@ from ..cells import cell_selectors
 from ..context import Context, Flow
 from ..costs import cost_table
 from ..grid import parse_cell_id
-from ..stacking import problem
+from ..stacking import within_every_rule
 from ..state import Unit
 from ..tracing import traced_cells
 
@@ -112,8 +112,7 @@ def may_stand(ctx: Context, unit: Unit, cell: str, *, no_enemy: bool) -> bool:
     here = [u for u in ctx.state.units_at(cell) if u.side == unit.side and u.id != unit.id]
     if unit_type.one_per_cell and any(u.type == unit.type for u in here):
         return False
-    together = [*here, unit]
-    return all(problem(rule, together, [unit]) is None for rule in ctx.rules.stackings)
+    return within_every_rule(ctx.rules, [*here, unit])
 
 
 def _may_stand_here(ctx: Context, unit: Unit, no_enemy: bool) -> Callable[[str], bool]:
