@@ -46,8 +46,9 @@ def _actions(ctx: Context, call: DesignateForce, side: str) -> list[ActionRule]:
 def _airlifters(ctx: Context, side: str, cell: str | None) -> list[Unit]:
     """Units of a joining class elsewhere on the map than ``cell``: they may fly in to lift."""
     out = []
+    movable = ctx.rules.force_types  # (``is_movable``: ``units_of`` gives those on the map only)
     for unit in ctx.state.units_of(side):
-        if unit.location == cell or not is_movable(ctx, unit) or not joins_any_force(class_of(ctx, unit)):
+        if unit.location == cell or unit.type not in movable or not joins_any_force(class_of(ctx, unit)):
             continue
         if has_enemy(ctx, side, unit.location):
             continue
@@ -74,8 +75,9 @@ def designate_force(ctx: Context, call: DesignateForce) -> Flow:
         return  # designated already: this line belongs to a later sub-phase of a battle that is over
     failed: set[str] = set()  # cells where no force could be formed: not offered again
     while True:
-        cells = sorted({u.location for u in ctx.state.units_of(side) if is_movable(ctx, u)
-                        and not has_enemy(ctx, side, u.location)} - failed)
+        movable = ctx.rules.force_types  # (``is_movable``: ``units_of`` gives those on the map only)
+        held = {u.location for u in ctx.state.units_of(side) if u.type in movable} - failed
+        cells = sorted([c for c in held if not has_enemy(ctx, side, c)])  # (once a cell, not once a unit)
         asked = _Designation(ctx, side)
         # Listed as ``choose`` orders them (operate, pass, strike), so that it need not sort them again.
         options = [Action("operate", (c,)) for c in cells if _could_operate(ctx, actions, side, c, asked)]
