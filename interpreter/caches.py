@@ -77,6 +77,8 @@ class MapMemos:
     """``cells.distances_from``: each cell's distance from the cells some names select (by names)."""
     could_operate: dict = Factory(dict)
     """``procedures.operations``: what the one-unit forces a side could designate in a cell cost, by side and cell."""
+    combined_cells: dict = Factory(dict)
+    """``forces.Force.combined_cells``: where movers of several classes may move together, by their classes."""
 
 
 def map_memos(rules: Rules, board: Board) -> MapMemos:

@@ -218,9 +218,20 @@ class Force:
 
     def combined_cells(self) -> frozenset[str] | None:
         """For movers of several classes: the cells their ``combines with … only in`` allows (all
-        cells when it names none); ``None`` when some pair may not combine."""
+        cells when it names none); ``None`` when some pair may not combine.  Decided by the movers'
+        classes alone: kept per rules and map by those."""
         ctx = self.ctx
         classes = {class_of(ctx, u).name: class_of(ctx, u) for u in self.movers}
+        memo = map_memos(ctx.rules, ctx.board).combined_cells
+        key = tuple(classes)
+        found = memo.get(key, _UNKNOWN)
+        if found is _UNKNOWN:
+            found = memo[key] = self._combined_cells(classes)
+        return found
+
+    def _combined_cells(self, classes: dict[str, MovementClass]) -> frozenset[str] | None:
+        """``combined_cells``, afresh."""
+        ctx = self.ctx
         allowed: frozenset[str] | None = frozenset(ctx.board.cells)
         for name, mclass in classes.items():
             for other in classes:
@@ -320,8 +331,9 @@ class Force:
             ends = by_type[unit.type]
             common = ends if common is None else common & ends
         # Carried units are set down where the force ends (into a battle too): only where they could be.
-        for unit in self.cargo:
-            common &= set(cost_table(ctx.rules, ctx.board, unit.type, ctx.state.turn, ctx.state.weather).cost)
+        for unit in self.cargo:  # (the few cells reached looked up, not the whole map's costs copied)
+            costs = cost_table(ctx.rules, ctx.board, unit.type, ctx.state.turn, ctx.state.weather).cost
+            common = {c for c in common if c in costs}
         # Joiners go where the movers go, within their own rules (e.g. where they must end).
         for unit in self.joiners if self.movers else ():
             common &= set(movement.search(ctx, unit, sit=sit).ends)
