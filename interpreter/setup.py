@@ -262,9 +262,7 @@ def _place_options(ctx: Context, unit: Unit, slot: _Slot, unit_type, groups: dic
     """``place UNIT CELL`` for each cell of the slot's zone (in order) the counter may be placed
     in: a cell no counter stands in when its group may stand anywhere at all, an occupied one by
     ``_group_room`` and ``_may_stand``.  A zone has many more cells than there are counters, so
-    when the whole zone is open only the occupied cells are asked about, and the options are
-    those of the whole zone, made once per rules and counter (ids are the same in every game),
-    less the barred cells."""
+    when the whole zone is open only the occupied cells are asked about."""
     zone = zone_cells(ctx, slot.zone, unit_type)
     occupied = ctx.state.units_by_cell()
     room = slot.group_per_cell is None or slot.group_per_cell > 0
@@ -272,22 +270,13 @@ def _place_options(ctx: Context, unit: Unit, slot: _Slot, unit_type, groups: dic
         inside = zone_cell_set(ctx, slot.zone, unit_type)
         barred = {c for c, here in occupied.items() if c in inside and not (
             _group_room(here, slot, groups) and _may_stand(ctx, unit, c, slot.per_cell, standing))}
-        options = _zone_options(ctx, unit.id, zone)
-        return [a for a, c in zip(options, zone) if c not in barred] if barred else list(options)
+        if barred:
+            return [Action("place", (unit.id, c)) for c in zone if c not in barred]
+        return [Action("place", (unit.id, c)) for c in zone]
     zone = _holding_cells(ctx, unit.side, zone, slot.zone.holding)
     return [Action("place", (unit.id, c)) for c in zone
             if (room if c not in occupied else _group_room(ctx.state.units_at(c), slot, groups)
                 and _may_stand(ctx, unit, c, slot.per_cell, standing))]
-
-
-def _zone_options(ctx: Context, unit_id: str, zone: tuple[str, ...]) -> tuple[Action, ...]:
-    """``place UNIT CELL`` for every cell of ``zone`` (a ``zone_cells`` answer, the same tuple
-    for every game), kept per rules for the counter's last zone."""
-    made = ctx.rules.derived.setdefault(("setup", "zone options"), {})
-    found = made.get(unit_id)
-    if found is None or found[0] is not zone:
-        found = made[unit_id] = (zone, tuple([Action("place", (unit_id, c)) for c in zone]))
-    return found[1]
 
 
 def _holding_cells(ctx: Context, side: str, cells: tuple[str, ...], selectors: tuple[str, ...]) -> list[str]:
