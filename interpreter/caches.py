@@ -79,6 +79,8 @@ class MapMemos:
     """``procedures.operations``: what the one-unit forces a side could designate in a cell cost, by side and cell."""
     combined_cells: dict = Factory(dict)
     """``forces.Force.combined_cells``: where movers of several classes may move together, by their classes."""
+    common_cells: dict = Factory(dict)
+    """``forces.Force``: the cells every member of a mixed force may enter, by their cost tables and classes."""
 
 
 def map_memos(rules: Rules, board: Board) -> MapMemos:

@@ -45,7 +45,7 @@ from . import movement
 from .caches import map_memos
 from .cells import cells_named
 from .context import Context
-from .costs import cost_table
+from .costs import CostTable, cost_table, table_key
 from .rules import Rules
 from .situation import situation
 from .state import Unit
@@ -271,11 +271,7 @@ class Force:
                   for t in sorted({u.type for u in self.units})]
         steppers = [cost_table(ctx.rules, ctx.board, t, turn, ctx.state.weather)
                     for t in sorted({u.type for u in (self.movers or self.joiners)})]
-        allowed = set(tables[0].cost)
-        for table in tables[1:]:
-            allowed &= set(table.cost)
-        if len({class_of(ctx, u).name for u in self.movers}) > 1:
-            allowed &= self.combined_cells() or set()
+        allowed = self._common_cells(tables)
         stops = sit.enemy_cells if any(not class_of(ctx, u).ignores_enemy
                                        for u in self.movers or self.joiners) else frozenset()
         start = self.units[0].location
@@ -294,6 +290,26 @@ class Force:
                     following.append(n)
             frontier = sorted(following)
         return parent
+
+    def _common_cells(self, tables: list[CostTable]) -> frozenset[str]:
+        """The cells every member may enter (``tables``: the members' cost tables, one a type, by
+        type), within ``combined_cells`` for movers of several classes.  Decided by the tables and
+        the classes, not the situation: kept per rules and map by those."""
+        ctx = self.ctx
+        classes = {class_of(ctx, u).name for u in self.movers}
+        key = (tuple([table_key(ctx.rules, t, ctx.state.turn, ctx.state.weather)
+                      for t in sorted({u.type for u in self.units})]),
+               tuple(sorted(classes)) if len(classes) > 1 else None)
+        memo = map_memos(ctx.rules, ctx.board).common_cells
+        found = memo.get(key)
+        if found is None:
+            allowed = set(tables[0].cost)
+            for table in tables[1:]:
+                allowed &= set(table.cost)
+            if len(classes) > 1:
+                allowed &= self.combined_cells() or set()
+            found = memo[key] = frozenset(allowed)
+        return found
 
     def destinations(self) -> list[str]:
         """Cells the whole force may end its move in, in order.

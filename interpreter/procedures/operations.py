@@ -110,6 +110,14 @@ class _Designation:
         self.asked = 0
         """How many times ``besides`` was asked (an answer that read it depends on other cells)."""
         self._affordable: dict[tuple[str, Fraction], bool] = {}
+        self._key: tuple | None = None
+
+    def key(self, actions: list[ActionRule]) -> tuple:
+        """What a cell's kept costs were worked out for besides its counters: the actions' names
+        and the scenario's year (the same for every cell of one decision, so made once)."""
+        if self._key is None or self._key[0] is not actions:
+            self._key = (actions, (tuple([a.name for a in actions]), getattr(self.ctx.scenario, "year", None)))
+        return self._key[1]
 
     def can_afford(self, resource: str, amount: Fraction) -> bool:
         """``forces.can_afford`` for the side, once per price (cells ask of the same few prices)."""
@@ -144,9 +152,9 @@ def _could_operate(ctx: Context, actions: list[ActionRule], side: str, cell: str
     hold while those are the same."""
     here = ctx.state.units_at(cell)
     memo = map_memos(ctx.rules, ctx.board).could_operate
-    key = (tuple([a.name for a in actions]), getattr(ctx.scenario, "year", None))
-    known = memo.get((side, cell))
     designation = designation or _Designation(ctx, side)
+    key = designation.key(actions)
+    known = memo.get((side, cell))
     if known is not None and known[0] is here and known[1] == key and (
             known[3] is None or known[3] == designation.types_besides(cell)):
         costs = known[2]
