@@ -277,13 +277,15 @@ class Force:
         start = self.units[0].location
         parent: dict[str, str] = {}
         frontier, seen = [start], {start}
+        steps, others = steppers[0].adjacency, steppers[1:]  # (most forces' movers are of one type)
         while frontier:
             following = []
             for cell in frontier:
                 if cell in stops and cell != start:
                     continue
-                for n in steppers[0].adjacency.get(cell, ()):
-                    if n in seen or n not in allowed or any(n not in t.adjacency.get(cell, ()) for t in steppers[1:]):
+                for n in steps.get(cell, ()):
+                    if n in seen or n not in allowed or others and any(n not in t.adjacency.get(cell, ())
+                                                                      for t in others):
                         continue
                     seen.add(n)
                     parent[n] = cell
