@@ -59,6 +59,10 @@ class MapMemos:
     """``situation``: what a side reads of the enemy's counters."""
     force_fits: dict = Factory(dict)
     """``forces.Force.fits``: whether unit types may move together."""
+    combined_cells: dict = Factory(dict)
+    """``forces.Force.combined_cells``: where movers of several classes may move together, by their classes."""
+    common_cells: dict = Factory(dict)
+    """``forces.Force``: the cells every member of a mixed force may enter, by their cost tables and classes."""
     condition_cells: dict = Factory(dict)
     """``conditions``: the cells a condition's place names."""
     support_cells: dict = Factory(dict)
@@ -77,10 +81,6 @@ class MapMemos:
     """``cells.distances_from``: each cell's distance from the cells some names select (by names)."""
     could_operate: dict = Factory(dict)
     """``procedures.operations``: what the one-unit forces a side could designate in a cell cost, by side and cell."""
-    combined_cells: dict = Factory(dict)
-    """``forces.Force.combined_cells``: where movers of several classes may move together, by their classes."""
-    common_cells: dict = Factory(dict)
-    """``forces.Force``: the cells every member of a mixed force may enter, by their cost tables and classes."""
 
 
 def map_memos(rules: Rules, board: Board) -> MapMemos:
