@@ -316,14 +316,14 @@ class Force:
     def destinations(self) -> list[str]:
         """Cells the whole force may end its move in, in order.
 
-        Kept with the side's situation while the state's units and turn are the same (what it
-        reads of the state): a force is read again at each unit added to it, and when it moves."""
+        Kept with the side's situation while the state's units, turn and weather are the same (what
+        it reads of the state): a force is read again at each unit added to it, and when it moves."""
         ctx = self.ctx
         movers = self.movers or self.joiners
         if not movers:
             return []
         sit = situation(ctx, movers[0].side)
-        units, turn = ctx.state.units, ctx.state.turn
+        units, turn = ctx.state.units, (ctx.state.turn, ctx.state.weather)  # (the cost tables read both)
         memo = sit.known.get("destinations")
         if memo is None or memo[0] is not units or memo[1] != turn:
             memo = sit.known["destinations"] = (units, turn, {})
