@@ -35,16 +35,16 @@ class Action:
         words = text.split()
         return cls(words[0], tuple(words[1:])) if words else cls("")
 
-
-def actions_of(kind: str, first: str, seconds: Sequence[str]) -> list[Action]:
-    """``Action(kind, (first, second))`` for each of ``seconds``, in order, made by C loops rather
-    than one ``Action.__init__`` call each (set-up offers a counter every cell of its zone:
-    hundreds of options a counter).  Equal to those ``Action`` makes, field for field."""
-    count = len(seconds)
-    made = list(map(_new_action, repeat(Action, count)))
-    deque(map(_set_kind, made, repeat(kind, count)), 0)
-    deque(map(_set_args, made, zip(repeat(first, count), seconds)), 0)
-    return made
+    @classmethod
+    def batch(cls, kind: str, first: str, seconds: Sequence[str]) -> list["Action"]:
+        """``Action(kind, (first, second))`` for each of ``seconds``, in order, made by C loops rather
+        than one ``__init__`` call each (set-up offers a counter every cell of its zone: hundreds
+        of options a counter).  Equal to those ``Action`` makes, field for field."""
+        count = len(seconds)
+        made = list(map(_new_action, repeat(cls, count)))
+        deque(map(_set_kind, made, repeat(kind, count)), 0)
+        deque(map(_set_args, made, zip(repeat(first, count), seconds)), 0)
+        return made
 
 
 _new_action = Action.__new__

@@ -39,7 +39,7 @@ from attrs import define, evolve
 
 from ..dsl.effects import Where
 from ..dsl.values import Dice
-from .actions import Action, actions_of
+from .actions import Action
 from .context import Context, Flow, arg_key
 from .effects import Target, carry_out
 from .options import option_on
@@ -270,7 +270,7 @@ def _place_options(ctx: Context, unit: Unit, slot: _Slot, unit_type, groups: dic
         inside = zone_cell_set(ctx, slot.zone, unit_type)
         barred = {c for c, here in occupied.items() if c in inside and not (
             _group_room(here, slot, groups) and _may_stand(ctx, unit, c, slot.per_cell, standing))}
-        return actions_of("place", unit.id, [c for c in zone if c not in barred] if barred else zone)
+        return Action.batch("place", unit.id, [c for c in zone if c not in barred] if barred else zone)
     zone = _holding_cells(ctx, unit.side, zone, slot.zone.holding)
     return [Action("place", (unit.id, c)) for c in zone
             if (room if c not in occupied else _group_room(ctx.state.units_at(c), slot, groups)

@@ -31,10 +31,8 @@ def test_widths_or_names_that_text_order_gets_wrong_are_sorted_again():
 
 
 def test_actions_made_in_a_batch_equal_those_made_one_by_one():
-    from warbook.interpreter.actions import actions_of
-
-    made = actions_of("place", "C07", ["0101", "0102", "1201"])
+    made = Action.batch("place", "C07", ["0101", "0102", "1201"])
     one_by_one = [Action("place", ("C07", c)) for c in ["0101", "0102", "1201"]]
     assert made == one_by_one and [hash(a) for a in made] == [hash(a) for a in one_by_one]
     assert [str(a) for a in made] == ["place C07 0101", "place C07 0102", "place C07 1201"]
-    assert actions_of("place", "C07", []) == []
+    assert Action.batch("place", "C07", []) == []
