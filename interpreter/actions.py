@@ -9,6 +9,9 @@ and every legal answer, sorted (OpenSpiel's ``legal_actions``).
 
 from __future__ import annotations
 
+from collections import deque
+from collections.abc import Sequence
+from itertools import repeat
 from typing import Callable
 
 from attrs import field, frozen
@@ -31,6 +34,22 @@ class Action:
     def parse(cls, text: str) -> "Action":
         words = text.split()
         return cls(words[0], tuple(words[1:])) if words else cls("")
+
+    @classmethod
+    def batch(cls, kind: str, first: str, seconds: Sequence[str]) -> list["Action"]:
+        """``Action(kind, (first, second))`` for each of ``seconds``, in order, made by C loops rather
+        than one ``__init__`` call each (set-up offers a counter every cell of its zone: hundreds
+        of options a counter).  Equal to those ``Action`` makes, field for field."""
+        count = len(seconds)
+        made = list(map(_new_action, repeat(cls, count)))
+        deque(map(_set_kind, made, repeat(kind, count)), 0)
+        deque(map(_set_args, made, zip(repeat(first, count), seconds)), 0)
+        return made
+
+
+_new_action = Action.__new__
+_set_kind = Action.kind.__set__  # the slots' own descriptors: what attrs' ``__init__`` sets too
+_set_args = Action.args.__set__
 
 
 @frozen

@@ -59,6 +59,10 @@ class MapMemos:
     """``situation``: what a side reads of the enemy's counters."""
     force_fits: dict = Factory(dict)
     """``forces.Force.fits``: whether unit types may move together."""
+    combined_cells: dict = Factory(dict)
+    """``forces.Force.combined_cells``: where movers of several classes may move together, by their classes."""
+    common_cells: dict = Factory(dict)
+    """``forces.Force``: the cells every member of a mixed force may enter, by their cost tables and classes."""
     condition_cells: dict = Factory(dict)
     """``conditions``: the cells a condition's place names."""
     support_cells: dict = Factory(dict)

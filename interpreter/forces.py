@@ -45,7 +45,7 @@ from . import movement
 from .caches import map_memos
 from .cells import cells_named
 from .context import Context
-from .costs import cost_table
+from .costs import CostTable, cost_table, table_key
 from .rules import Rules
 from .situation import situation
 from .state import Unit
@@ -218,9 +218,20 @@ class Force:
 
     def combined_cells(self) -> frozenset[str] | None:
         """For movers of several classes: the cells their ``combines with … only in`` allows (all
-        cells when it names none); ``None`` when some pair may not combine."""
+        cells when it names none); ``None`` when some pair may not combine.  Decided by the movers'
+        classes alone: kept per rules and map by those."""
         ctx = self.ctx
         classes = {class_of(ctx, u).name: class_of(ctx, u) for u in self.movers}
+        memo = map_memos(ctx.rules, ctx.board).combined_cells
+        key = tuple(classes)
+        found = memo.get(key, _UNKNOWN)
+        if found is _UNKNOWN:
+            found = memo[key] = self._combined_cells(classes)
+        return found
+
+    def _combined_cells(self, classes: dict[str, MovementClass]) -> frozenset[str] | None:
+        """``combined_cells``, afresh."""
+        ctx = self.ctx
         allowed: frozenset[str] | None = frozenset(ctx.board.cells)
         for name, mclass in classes.items():
             for other in classes:
@@ -260,23 +271,21 @@ class Force:
                   for t in sorted({u.type for u in self.units})]
         steppers = [cost_table(ctx.rules, ctx.board, t, turn, ctx.state.weather)
                     for t in sorted({u.type for u in (self.movers or self.joiners)})]
-        allowed = set(tables[0].cost)
-        for table in tables[1:]:
-            allowed &= set(table.cost)
-        if len({class_of(ctx, u).name for u in self.movers}) > 1:
-            allowed &= self.combined_cells() or set()
+        allowed = self._common_cells(tables)
         stops = sit.enemy_cells if any(not class_of(ctx, u).ignores_enemy
                                        for u in self.movers or self.joiners) else frozenset()
         start = self.units[0].location
         parent: dict[str, str] = {}
         frontier, seen = [start], {start}
+        steps, others = steppers[0].adjacency, steppers[1:]  # (most forces' movers are of one type)
         while frontier:
             following = []
             for cell in frontier:
                 if cell in stops and cell != start:
                     continue
-                for n in steppers[0].adjacency.get(cell, ()):
-                    if n in seen or n not in allowed or any(n not in t.adjacency.get(cell, ()) for t in steppers[1:]):
+                for n in steps.get(cell, ()):
+                    if n in seen or n not in allowed or others and any(n not in t.adjacency.get(cell, ())
+                                                                      for t in others):
                         continue
                     seen.add(n)
                     parent[n] = cell
@@ -284,17 +293,37 @@ class Force:
             frontier = sorted(following)
         return parent
 
+    def _common_cells(self, tables: list[CostTable]) -> frozenset[str]:
+        """The cells every member may enter (``tables``: the members' cost tables, one a type, by
+        type), within ``combined_cells`` for movers of several classes.  Decided by the tables and
+        the classes, not the situation: kept per rules and map by those."""
+        ctx = self.ctx
+        classes = {class_of(ctx, u).name for u in self.movers}
+        key = (tuple([table_key(ctx.rules, t, ctx.state.turn, ctx.state.weather)
+                      for t in sorted({u.type for u in self.units})]),
+               tuple(sorted(classes)) if len(classes) > 1 else None)
+        memo = map_memos(ctx.rules, ctx.board).common_cells
+        found = memo.get(key)
+        if found is None:
+            allowed = set(tables[0].cost)
+            for table in tables[1:]:
+                allowed &= set(table.cost)
+            if len(classes) > 1:
+                allowed &= self.combined_cells() or set()
+            found = memo[key] = frozenset(allowed)
+        return found
+
     def destinations(self) -> list[str]:
         """Cells the whole force may end its move in, in order.
 
-        Kept with the side's situation while the state's units and turn are the same (what it
-        reads of the state): a force is read again at each unit added to it, and when it moves."""
+        Kept with the side's situation while the state's units, turn and weather are the same (what
+        it reads of the state): a force is read again at each unit added to it, and when it moves."""
         ctx = self.ctx
         movers = self.movers or self.joiners
         if not movers:
             return []
         sit = situation(ctx, movers[0].side)
-        units, turn = ctx.state.units, ctx.state.turn
+        units, turn = ctx.state.units, (ctx.state.turn, ctx.state.weather)  # (the cost tables read both)
         memo = sit.known.get("destinations")
         if memo is None or memo[0] is not units or memo[1] != turn:
             memo = sit.known["destinations"] = (units, turn, {})
@@ -320,8 +349,9 @@ class Force:
             ends = by_type[unit.type]
             common = ends if common is None else common & ends
         # Carried units are set down where the force ends (into a battle too): only where they could be.
-        for unit in self.cargo:
-            common &= set(cost_table(ctx.rules, ctx.board, unit.type, ctx.state.turn, ctx.state.weather).cost)
+        for unit in self.cargo:  # (the few cells reached looked up, not the whole map's costs copied)
+            costs = cost_table(ctx.rules, ctx.board, unit.type, ctx.state.turn, ctx.state.weather).cost
+            common = {c for c in common if c in costs}
         # Joiners go where the movers go, within their own rules (e.g. where they must end).
         for unit in self.joiners if self.movers else ():
             common &= set(movement.search(ctx, unit, sit=sit).ends)

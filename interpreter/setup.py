@@ -45,7 +45,7 @@ from .context import Context, Flow, arg_key
 from .effects import Target, carry_out
 from .options import option_on
 from .scenario import Zone
-from .stacking import problem
+from .stacking import within_every_rule
 from .state import Unit
 
 
@@ -129,8 +129,7 @@ def setup(ctx: Context, at: SetupAt | None = None) -> Flow:
             if slot.zone is not None:
                 # A cell no counter stands in takes the counter (its zone cells are the type's): only
                 # the occupied ones are asked about.
-                cells = _open_cells(ctx, unit, slot, unit_type, groups, standing)
-                options = [Action("place", (unit.id, c)) for c in cells]
+                options = _place_options(ctx, unit, slot, unit_type, groups, standing)
                 if slot.may_hold:
                     options.append(Action("place", (unit.id, slot.may_hold)))
                 if not options:
@@ -305,22 +304,24 @@ def _hides(ctx: Context, side: str) -> bool:
     return rule is not None and rule.face_down
 
 
-def _open_cells(ctx: Context, unit: Unit, slot: _Slot, unit_type, groups: dict[str, str],
-                standing: dict) -> list[str]:
-    """The cells of the slot's zone (in order) the counter may be placed in: a cell no counter
-    stands in when its group may stand anywhere at all, an occupied one by ``_group_room`` and
-    ``_may_stand``.  A zone has many more cells than there are counters, so when the whole zone
-    is open only the occupied cells are asked about, and the zone's list is copied as it is."""
-    zone = _holding_cells(ctx, unit.side, zone_cells(ctx, slot.zone, unit_type), slot.zone.holding)
+def _place_options(ctx: Context, unit: Unit, slot: _Slot, unit_type, groups: dict[str, str],
+                   standing: dict) -> list[Action]:
+    """``place UNIT CELL`` for each cell of the slot's zone (in order) the counter may be placed
+    in: a cell no counter stands in when its group may stand anywhere at all, an occupied one by
+    ``_group_room`` and ``_may_stand``.  A zone has many more cells than there are counters, so
+    when the whole zone is open only the occupied cells are asked about."""
+    zone = zone_cells(ctx, slot.zone, unit_type)
     occupied = ctx.state.units_by_cell()
     room = slot.group_per_cell is None or slot.group_per_cell > 0
     if room and not slot.zone.holding and len(occupied) < len(zone):
         inside = zone_cell_set(ctx, slot.zone, unit_type)
         barred = {c for c, here in occupied.items() if c in inside and not (
             _group_room(here, slot, groups) and _may_stand(ctx, unit, c, slot.per_cell, standing))}
-        return [c for c in zone if c not in barred] if barred else list(zone)
-    return [c for c in zone if (room if c not in occupied else _group_room(ctx.state.units_at(c), slot, groups)
-                                and _may_stand(ctx, unit, c, slot.per_cell, standing))]
+        return Action.batch("place", unit.id, [c for c in zone if c not in barred] if barred else zone)
+    zone = _holding_cells(ctx, unit.side, zone, slot.zone.holding)
+    return [Action("place", (unit.id, c)) for c in zone
+            if (room if c not in occupied else _group_room(ctx.state.units_at(c), slot, groups)
+                and _may_stand(ctx, unit, c, slot.per_cell, standing))]
 
 
 def _holding_cells(ctx: Context, side: str, cells: tuple[str, ...], selectors: tuple[str, ...]) -> list[str]:
@@ -415,10 +416,9 @@ def _fits(ctx: Context, unit: Unit, here, per_cell: int | None) -> bool:
         return False
     if ctx.rules.unit_type(unit.type).one_per_cell and any(u.type == unit.type for u in here):
         return False  # a marker declared 'one per cell'
-    together = [*(u for u in here if u.side == unit.side), unit]
     # Every stacking rule, whenever the rulebook checks it: set-up is within the limits, even
-    # where play checks them only at the end of phases.
-    return all(problem(rule, together, [unit]) is None for rule in ctx.rules.stackings)
+    # where play checks them only at the end of phases.  (No counter of another side is here.)
+    return within_every_rule(ctx.rules, [*here, unit])
 
 
 def apply_turn_modifiers(ctx: Context) -> None:

@@ -99,12 +99,14 @@ class Situation:
 
 
 def situation(world: World, side: str, *, omniscient: bool = False) -> Situation:
-    """Read the state for searches by ``side``: remembered while the state is the same object, and
-    while the other sides' units are (when the rulebook has no markers, which any side may move)."""
+    """Read the state for searches by ``side``: remembered while the state's units are the same
+    tuple (all it reads; a state that only pays or rolls keeps them), and while the other sides'
+    units are (when the rulebook has no markers, which any side may move)."""
     memo = map_memos(world.rules, world.board).situation
     state = world.state
     last = memo.get((side, omniscient))
-    if last is not None and last[0] is state:
+    if last is not None and (last[0] is state or last[0].units is state.units):
+        last[0] = state
         return last[2]
     others = others_on_map(state, side)
     if last is not None and last[1] == others and not last[3]:

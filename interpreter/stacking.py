@@ -24,6 +24,7 @@ import math
 from collections.abc import Iterable
 
 from ..dsl.compiled.stacking import Stacking
+from .caches import rules_cache
 from .citations import because
 from .rules import Rules
 from .state import Unit
@@ -92,6 +93,21 @@ def safe_stack_size(rules: Rules) -> float:
 def stacks_badly(rules: Rules, together: list[Unit], arriving: list[Unit]) -> bool:
     """Whether ``_stack_problem`` would find a problem (for searches, which need no words)."""
     return any(is_broken(rule, together, arriving) for rule in stack_rules(rules))
+
+
+def within_every_rule(rules: Rules, together: list[Unit]) -> bool:
+    """Whether the last of ``together`` (counters of one side) may join the others under every
+    stacking rule, wherever the rulebook checks it (set-up and placement hold to them all).
+
+    Decided by the counters' types alone (``problem`` counts and matches types), so kept per
+    rules by those: set-up asks it of every occupied cell of a zone for every counter."""
+    memo = rules_cache(rules).setdefault("within every stacking rule", {})
+    key = tuple([u.type for u in together])
+    found = memo.get(key)
+    if found is None:
+        arriving = [together[-1]]
+        found = memo[key] = all(problem(rule, together, arriving) is None for rule in rules.stackings)
+    return found
 
 
 def _stack_problem(rules: Rules, together: list[Unit], arriving: list[Unit]) -> str | None:

@@ -85,7 +85,7 @@ def move_force(ctx: Context, call: MoveForce) -> Flow:
         return
     ways = force_ways_off(ctx, force)
     choice = yield from ctx.choose(side, "move", f"move the force from {operation.origin} to",
-                                   [*_exits(ways), *_moves(ctx, ends)])
+                                   [*_exits(ways), *_moves(ctx, ends)], in_order=not ways and _numbered_alike(ends))
     everyone = list(operation.force)
     met: set[str] = set()  # cells whose markers the force met and went on from (8.4 "on first entering")
     while True:
@@ -217,6 +217,13 @@ def _moves(ctx: Context, cells: list[str]) -> list[Action]:
             found = made[cell] = Action("move", (cell,))
         out.append(found)
     return out
+
+
+def _numbered_alike(cells: list[str]) -> bool:
+    """Whether ``cells`` (distinct, sorted as text, as ``Force.destinations`` gives them) are in the
+    order ``choose`` sorts options in too: numbers of one width, which order as their text does
+    (the usual map), so a force's many ``move`` options need not be sorted again."""
+    return len(set(map(len, cells))) <= 1 and all(map(str.isdigit, cells))
 
 
 def _exits(ways: dict) -> list[Action]:

@@ -46,8 +46,9 @@ def _actions(ctx: Context, call: DesignateForce, side: str) -> list[ActionRule]:
 def _airlifters(ctx: Context, side: str, cell: str | None) -> list[Unit]:
     """Units of a joining class elsewhere on the map than ``cell``: they may fly in to lift."""
     out = []
+    movable = ctx.rules.force_types  # (``is_movable``: ``units_of`` gives those on the map only)
     for unit in ctx.state.units_of(side):
-        if unit.location == cell or not is_movable(ctx, unit) or not joins_any_force(class_of(ctx, unit)):
+        if unit.location == cell or unit.type not in movable or not joins_any_force(class_of(ctx, unit)):
             continue
         if has_enemy(ctx, side, unit.location):
             continue
@@ -74,11 +75,12 @@ def designate_force(ctx: Context, call: DesignateForce) -> Flow:
         return  # designated already: this line belongs to a later sub-phase of a battle that is over
     failed: set[str] = set()  # cells where no force could be formed: not offered again
     while True:
-        cells = sorted({u.location for u in ctx.state.units_of(side) if is_movable(ctx, u)
-                        and not has_enemy(ctx, side, u.location)} - failed)
-        lifters = _Airlifters(ctx, side)
+        movable = ctx.rules.force_types  # (``is_movable``: ``units_of`` gives those on the map only)
+        held = {u.location for u in ctx.state.units_of(side) if u.type in movable} - failed
+        cells = sorted([c for c in held if not has_enemy(ctx, side, c)])  # (once a cell, not once a unit)
+        asked = _Designation(ctx, side)
         # Listed as ``choose`` orders them (operate, pass, strike), so that it need not sort them again.
-        options = [Action("operate", (c,)) for c in cells if _could_operate(ctx, actions, side, c, lifters)]
+        options = [Action("operate", (c,)) for c in cells if _could_operate(ctx, actions, side, c, asked)]
         options += [_PASS, *(Action("strike", (c,)) for c in battle.strike_cells(ctx, strikes, side))]
         # Resumable on the first ask: nothing is logged or changed before it, so this procedure
         # started again on the operation as it stands asks it again (not after a cell ``failed``).
@@ -100,14 +102,31 @@ def designate_force(ctx: Context, call: DesignateForce) -> Flow:
 _PASS = Action("pass")
 
 
-class _Airlifters:
-    """The side's airlifters in one state, found once and only when a cell needs them."""
+class _Designation:
+    """What one designation decision reads of the state for every cell it offers, found once and
+    only when a cell needs it: the side's airlifters, and whether the side can afford a price."""
 
     def __init__(self, ctx: Context, side: str):
         self.ctx, self.side = ctx, side
         self._all: list[Unit] | None = None
         self.asked = 0
         """How many times ``besides`` was asked (an answer that read it depends on other cells)."""
+        self._affordable: dict[tuple[str, Fraction], bool] = {}
+        self._key: tuple | None = None
+
+    def key(self, actions: list[ActionRule]) -> tuple:
+        """What a cell's kept costs were worked out for besides its counters: the actions' names
+        and the scenario's year (the same for every cell of one decision, so made once)."""
+        if self._key is None or self._key[0] is not actions:
+            self._key = (actions, (tuple([a.name for a in actions]), getattr(self.ctx.scenario, "year", None)))
+        return self._key[1]
+
+    def can_afford(self, resource: str, amount: Fraction) -> bool:
+        """``forces.can_afford`` for the side, once per price (cells ask of the same few prices)."""
+        found = self._affordable.get((resource, amount))
+        if found is None:
+            found = self._affordable[resource, amount] = can_afford(self.ctx, self.side, resource, amount)
+        return found
 
     def besides(self, cell: str) -> list[Unit]:
         self.asked += 1
@@ -115,33 +134,41 @@ class _Airlifters:
             self._all = _airlifters(self.ctx, self.side, None)
         return [u for u in self._all if u.location != cell]
 
+    def types_besides(self, cell: str) -> tuple[str, ...]:
+        """The types of ``besides(cell)``, in order: all a one-unit force's costs read of them
+        (``force_fits`` and ``operation_cost`` go by types); not counted as an ask."""
+        if self._all is None:
+            self._all = _airlifters(self.ctx, self.side, None)
+        return tuple([u.type for u in self._all if u.location != cell])
+
 
 def _could_operate(ctx: Context, actions: list[ActionRule], side: str, cell: str,
-                   airlifters: _Airlifters | None = None) -> bool:
+                   designation: _Designation | None = None) -> bool:
     """Whether some one-unit force in ``cell`` (or an airlift of it) is affordable.
 
     What such forces would cost is kept per rules and map, by side and cell, while the cell's
     counters (the state's tuple for it, the same object while none comes, goes or changes there),
     the actions and the year are the same: a side asks this of every cell it holds at each
     designation, and most of them have not changed since its last one.  Costs that looked at
-    airlifters elsewhere are not kept (those may have moved)."""
+    airlifters elsewhere are kept with the types of those airlifters (all they read of them), and
+    hold while those are the same."""
     here = ctx.state.units_at(cell)
     memo = map_memos(ctx.rules, ctx.board).could_operate
-    key = (tuple([a.name for a in actions]), getattr(ctx.scenario, "year", None))
+    designation = designation or _Designation(ctx, side)
+    key = designation.key(actions)
     known = memo.get((side, cell))
-    if known is not None and known[0] is here and known[1] == key:
+    if known is not None and known[0] is here and known[1] == key and (
+            known[3] is None or known[3] == designation.types_besides(cell)):
         costs = known[2]
     else:
-        airlifters = airlifters or _Airlifters(ctx, side)
-        asked = airlifters.asked
-        costs = _operation_costs(ctx, actions, side, cell, here, airlifters)
-        if airlifters.asked == asked:
-            memo[side, cell] = (here, key, costs)
-    return any(can_afford(ctx, side, resource, amount) for resource, amount in costs)
+        asked = designation.asked
+        costs = _operation_costs(ctx, actions, side, cell, here, designation)
+        memo[side, cell] = (here, key, costs, designation.types_besides(cell) if designation.asked != asked else None)
+    return any(designation.can_afford(resource, amount) for resource, amount in costs)
 
 
 def _operation_costs(ctx: Context, actions: list[ActionRule], side: str, cell: str, here,
-                     airlifters: _Airlifters) -> tuple[tuple[str, Fraction], ...]:
+                     airlifters: _Designation) -> tuple[tuple[str, Fraction], ...]:
     """(resource, amount) of each one-unit force in ``cell`` (or an airlift of it) that fits and
     that an action prices, one per unit type."""
     here = [u for u in here if u.side == side and is_movable(ctx, u)]

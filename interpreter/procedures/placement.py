@@ -25,7 +25,7 @@ of a phase (a square already full is not offered).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
 from attrs import evolve
 
@@ -36,7 +36,7 @@ from ..cells import cell_selectors
 from ..context import Context, Flow
 from ..costs import cost_table
 from ..grid import parse_cell_id
-from ..stacking import problem
+from ..stacking import within_every_rule
 from ..state import Unit
 from ..tracing import traced_cells
 
@@ -107,35 +107,44 @@ def may_stand(ctx: Context, unit: Unit, cell: str, *, no_enemy: bool) -> bool:
             return False
     elif ctx.rules.terrain_cost(ctx.board.terrain(cell), unit_type, ctx.board.tags(cell)) is None:
         return False
+    return _stands_with(ctx, unit, unit_type, cell, no_enemy)
+
+
+def _stands_with(ctx: Context, unit: Unit, unit_type, cell: str, no_enemy: bool) -> bool:
+    """``may_stand`` in a cell the counter may enter: no enemy it sees (``no_enemy``), within
+    one per cell and stacking."""
     if no_enemy and _enemy_seen(ctx, unit.side, cell):
         return False
     here = [u for u in ctx.state.units_at(cell) if u.side == unit.side and u.id != unit.id]
     if unit_type.one_per_cell and any(u.type == unit.type for u in here):
         return False
-    together = [*here, unit]
-    return all(problem(rule, together, [unit]) is None for rule in ctx.rules.stackings)
+    return within_every_rule(ctx.rules, [*here, unit])
 
 
-def _may_stand_here(ctx: Context, unit: Unit, no_enemy: bool) -> Callable[[str], bool]:
-    """``may_stand`` for one unit, cell after cell: a unit's cost table is read once, and every
-    cell it may enter where no counter stands gets the same answer (nothing there to see, stack
-    with or count against one per cell), worked out once."""
+def _may_stand_here(ctx: Context, unit: Unit, no_enemy: bool) -> Callable[[Iterable[str]], set[str]]:
+    """``may_stand`` for one unit, over many cells at once (those of them it may stand in): a
+    unit's cost table is read once, and every cell it may enter where no counter stands gets the
+    same answer (nothing there to see, stack with or count against one per cell), worked out once."""
     if ctx.rules.unit_type(unit.type).kind != "unit":
-        return lambda cell: may_stand(ctx, unit, cell, no_enemy=no_enemy)
+        return lambda cells: {c for c in cells if may_stand(ctx, unit, c, no_enemy=no_enemy)}
     table = cost_table(ctx.rules, ctx.board, unit.type, ctx.state.turn, ctx.state.weather)
     costs, must_end, occupied = table.cost, table.must_end, ctx.state.units_by_cell()
+    unit_type = ctx.rules.unit_type(unit.type)
     empty: list[bool] = []
 
-    def fits(cell: str) -> bool:
-        if cell not in costs or (must_end is not None and cell not in must_end):
-            return False
-        if cell in occupied:
-            return may_stand(ctx, unit, cell, no_enemy=no_enemy)
-        if not empty:
-            empty.append(may_stand(ctx, unit, cell, no_enemy=no_enemy))
-        return empty[0]
+    def fitting(cells: Iterable[str]) -> set[str]:
+        entered = [c for c in cells if c in costs and (must_end is None or c in must_end)]
+        # (the table, the one ``may_stand`` reads, has let these in)
+        found = {c for c in entered if c in occupied and _stands_with(ctx, unit, unit_type, c, no_enemy)}
+        unoccupied = [c for c in entered if c not in occupied]
+        if unoccupied:
+            if not empty:
+                empty.append(_stands_with(ctx, unit, unit_type, unoccupied[0], no_enemy))
+            if empty[0]:
+                found.update(unoccupied)
+        return found
 
-    return fits
+    return fitting
 
 
 def placement_options(ctx: Context, unit: Unit, source: str) -> list[str]:
@@ -144,7 +153,7 @@ def placement_options(ctx: Context, unit: Unit, source: str) -> list[str]:
     no_enemy = box is not None and box.never_placed_with_enemy
     cells: set[str] = set()
     boxes: set[str] = set()
-    fits = _may_stand_here(ctx, unit, no_enemy)
+    fitting = _may_stand_here(ctx, unit, no_enemy)
     for placement in placements_for(ctx, unit):
         if placement.to is not None:
             boxes.add(placement.to)
@@ -156,7 +165,7 @@ def placement_options(ctx: Context, unit: Unit, source: str) -> list[str]:
             candidates &= _holding(ctx, unit.side, line)
         for name in placement.traced:
             candidates &= traced_cells(ctx, ctx.rules.traces[name], unit.side)
-        cells |= {c for c in candidates if c not in cells and fits(c)}
+        cells |= fitting([c for c in candidates if c not in cells])
     boxes.discard(source)
     return [*sorted(cells, key=lambda c: (len(c), c)), *sorted(boxes)]
 

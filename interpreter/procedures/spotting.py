@@ -163,9 +163,11 @@ def hide_again(ctx: Context) -> None:
 
 
 def _hide_again(ctx: Context) -> None:
-    for counter in sorted(ctx.state.units, key=lambda u: u.id):
-        if (not counter.hidden and counter.on_map and _face_down(ctx, counter.side)
-                and not _enemy_in(ctx, counter.side, counter.location)):
-            ctx.update_unit(evolve(counter, hidden=True))
-            ctx.say(f"{counter.id} is face down again: no enemy in {counter.location}", kind="spot",
-                    unit=counter.id, cell=counter.location, hidden=True)
+    # The face-down sides' counters on the map, from the state's index (turning one face down
+    # changes nothing ``_enemy_in`` reads, so all are found first, then turned in id order).
+    going = [counter for side, mine in ctx.state.units_on_map().items() if _face_down(ctx, side)
+             for counter in mine if not counter.hidden and not _enemy_in(ctx, side, counter.location)]
+    for counter in sorted(going, key=lambda u: u.id):
+        ctx.update_unit(evolve(counter, hidden=True))
+        ctx.say(f"{counter.id} is face down again: no enemy in {counter.location}", kind="spot",
+                unit=counter.id, cell=counter.location, hidden=True)

@@ -36,7 +36,7 @@ def test_kept_answers_equal_fresh_ones(monkeypatch, name, seeds):
     def could_operate(ctx, actions, side, cell, airlifters=None):
         kept = kept_could_operate(ctx, actions, side, cell, airlifters)
         costs = operations._operation_costs(ctx, actions, side, cell, ctx.state.units_at(cell),
-                                            operations._Airlifters(ctx, side))
+                                            operations._Designation(ctx, side))
         assert kept == any(can_afford(ctx, side, resource, amount) for resource, amount in costs)
         asked["could operate"].append(kept)
         return kept
