@@ -27,8 +27,11 @@ from benchmarks.harness import REPEATS, Figure, interleaved_rounds, pairs, show_
 NAMES = ("sim", "simstart")
 ROOT = Path(__file__).resolve().parents[1]
 SCENARIOS = sorted((ROOT / "scenarios").glob("*.toml"))
-GAMES = 4
-"""Games a round with each number of workers (fresh seeds each round)."""
+GAMES = 12
+"""Games a round with each number of workers (fresh seeds each round).  Each game is its own task
+(handed to whichever worker is free), and a round waits for its last game: with 4 games, two a
+worker, the figure measured how unequal two pairs of games were as much as the scaling (games of
+one scenario differ in length), so a round plays 12, nearer a study's hundreds."""
 STUDY = 100
 """The study size the worker start is compared with."""
 
