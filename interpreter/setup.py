@@ -314,8 +314,13 @@ def _place_options(ctx: Context, unit: Unit, slot: _Slot, unit_type, groups: dic
     occupied = ctx.state.units_by_cell()
     room = slot.group_per_cell is None or slot.group_per_cell > 0
     if room and not slot.zone.holding and len(occupied) < len(zone):
-        barred = {c for c, here in occupied.items() if _in_zone(ctx, slot.zone, unit_type, c) and not (
-            _group_room(here, slot, groups) and _may_stand(ctx, unit, c, slot.per_cell, standing))}
+        # Only the occupied cells of the zone are asked about (the zone's static cells, found when the
+        # scenario was read: a cell the type may not enter is not in ``zone`` whatever the answer).
+        allowed = slot.zone.allowed
+        inside = occupied.keys() & allowed if allowed is not None else \
+            [c for c in occupied if slot.zone.contains(ctx.board, c)]
+        barred = {c for c in inside if not (
+            _group_room(occupied[c], slot, groups) and _may_stand(ctx, unit, c, slot.per_cell, standing))}
         return Action.batch("place", unit.id, [c for c in zone if c not in barred] if barred else zone)
     zone = _holding_cells(ctx, unit.side, zone, slot.zone.holding)
     return [Action("place", (unit.id, c)) for c in zone
@@ -353,12 +358,6 @@ def zone_cells(ctx: Context, zone, unit_type) -> tuple[str, ...]:
         found = memo[key] = share(ctx.rules, ctx.board, tuple(sorted(
             (c for c in ctx.board.cells if zone.contains(ctx.board, c) and _may_enter(table, c)), key=arg_key)))
     return found
-
-
-def _in_zone(ctx: Context, zone, unit_type, cell: str) -> bool:
-    """Whether ``cell`` is one of ``zone_cells``: asked of the few occupied cells only, so it is
-    answered from the zone and the cost table rather than from a set of the zone's cells kept for it."""
-    return zone.contains(ctx.board, cell) and _may_enter(_standing_table(ctx, unit_type), cell)
 
 
 def _standing_table(ctx: Context, unit_type):
