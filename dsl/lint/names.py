@@ -118,7 +118,7 @@ def per_rulebook(build: Callable[[Rulebook], T]) -> Callable[[Rulebook], T]:
 
 def forget_lookups() -> None:
     """Drop what every ``per_rulebook`` memo keeps: a lint run's lookups end with the run (a game
-    lints its rulebook as it starts, and would otherwise keep them, ~170 KiB for Sea Lords, all its life)."""
+    lints its rulebook as it starts, and would otherwise keep them all its life)."""
     for forget in _FORGETTERS:
         forget()
 
