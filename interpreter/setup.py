@@ -354,23 +354,17 @@ def zone_cells(ctx: Context, zone, unit_type) -> tuple[str, ...]:
     key = (zone, unit_type.name)
     found = memo.get(key)
     if found is None:
-        table = _standing_table(ctx, unit_type)
-        found = memo[key] = share(ctx.rules, ctx.board, tuple(sorted(
-            (c for c in ctx.board.cells if zone.contains(ctx.board, c) and _may_enter(table, c)), key=arg_key)))
+        board = ctx.board
+        cells = zone.allowed if zone.allowed is not None else [c for c in board.cells if zone.contains(board, c)]
+        if unit_type.kind != "marker":  # a marker may stand anywhere; a unit where its cost table lets it
+            from .costs import cost_table
+
+            table = cost_table(ctx.rules, board, unit_type.name)
+            cells = table.cost.keys() & cells
+            if table.must_end is not None:
+                cells &= table.must_end
+        found = memo[key] = share(ctx.rules, board, tuple(sorted(cells, key=arg_key)))
     return found
-
-
-def _standing_table(ctx: Context, unit_type):
-    """The cost table that says where a unit type may stand (``None``: a marker, which may stand anywhere)."""
-    from .costs import cost_table
-
-    return None if unit_type.kind == "marker" else cost_table(ctx.rules, ctx.board, unit_type.name)
-
-
-def _may_enter(table, cell: str) -> bool:
-    """Whether a unit type may stand in ``cell`` by its ``_standing_table``: the table prices the
-    cell and, with ``must end on``, lists it there."""
-    return table is None or (cell in table.cost and (table.must_end is None or cell in table.must_end))
 
 
 def _may_stand(ctx: Context, unit: Unit, cell: str, per_cell: int | None, memo: dict | None = None) -> bool:
