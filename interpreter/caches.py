@@ -81,6 +81,8 @@ class MapMemos:
     """``cells.distances_from``: each cell's distance from the cells some names select (by names)."""
     could_operate: dict = Factory(dict)
     """``procedures.operations``: what the one-unit forces a side could designate in a cell cost, by side and cell."""
+    setup_cells: dict = Factory(dict)
+    """``setup.zone_cells``: the cells of a set-up zone a unit type may stand in (by zone and type)."""
     shared: dict = Factory(dict)
     """``share``: one copy of each equal answer above (cell sets, cost maps), listed by hash."""
 

@@ -14,8 +14,8 @@
    picks the same ones.
 4. **Placement**, side by side in ``setup_order``: first the fixed cells, named places and
    holding areas (``box``) of all its entries, at once; then its zones by the owner's choice,
-   counter by counter, among the cells ``_may_place`` allows.  A face-up side places its
-   counters in the order its entries are written; a face-down side in the order of its
+   counter by counter, among the cells ``zone_cells`` and ``_may_stand`` allow.  A face-up side
+   places its counters in the order its entries are written; a face-down side in the order of its
    shuffled ids (below), since the scenario is public and the order of entries would say
    which type each face-down counter is (fixed cells are the scenario author's to get right:
    they are not checked).  When no cell of its zone has room for a counter, its owner chooses
@@ -40,7 +40,7 @@ from attrs import define, evolve, frozen
 from ..dsl.effects import Where
 from ..dsl.values import Dice
 from .actions import Action
-from .caches import share
+from .caches import map_memos, share
 from .context import Context, Flow, arg_key
 from .effects import Target, carry_out
 from .options import option_on
@@ -314,9 +314,13 @@ def _place_options(ctx: Context, unit: Unit, slot: _Slot, unit_type, groups: dic
     occupied = ctx.state.units_by_cell()
     room = slot.group_per_cell is None or slot.group_per_cell > 0
     if room and not slot.zone.holding and len(occupied) < len(zone):
-        inside = zone_cell_set(ctx, slot.zone, unit_type)
-        barred = {c for c, here in occupied.items() if c in inside and not (
-            _group_room(here, slot, groups) and _may_stand(ctx, unit, c, slot.per_cell, standing))}
+        # Only the occupied cells of the zone are asked about (the zone's static cells, found when the
+        # scenario was read: a cell the type may not enter is not in ``zone`` whatever the answer).
+        allowed = slot.zone.allowed
+        inside = occupied.keys() & allowed if allowed is not None else \
+            [c for c in occupied if slot.zone.contains(ctx.board, c)]
+        barred = {c for c in inside if not (
+            _group_room(occupied[c], slot, groups) and _may_stand(ctx, unit, c, slot.per_cell, standing))}
         return Action.batch("place", unit.id, [c for c in zone if c not in barred] if barred else zone)
     zone = _holding_cells(ctx, unit.side, zone, slot.zone.holding)
     return [Action("place", (unit.id, c)) for c in zone
@@ -342,49 +346,24 @@ def _group_room(here, slot: _Slot, groups: dict[str, str]) -> bool:
     return sum(1 for u in here if groups.get(u.id) == slot.group) < slot.group_per_cell
 
 
-def _may_place(ctx: Context, unit: Unit, cell: str, per_cell: int | None) -> bool:
-    """Set up only where the unit could be in play: a cell it may enter (its
-    terrain, its movement class's ``enters only``/``never enters``/``must end on``, its side's
-    ``never enters``), no enemy counter, within stacking, one-per-cell and ``per_cell``."""
-    enterable = _enterable(ctx, ctx.rules.unit_type(unit.type))
-    return (enterable is None or cell in enterable) and _may_stand(ctx, unit, cell, per_cell)
-
-
 def zone_cells(ctx: Context, zone, unit_type) -> tuple[str, ...]:
     """The cells of a zone a unit type may stand in, in the order a decision lists them (``arg_key``,
-    so its options need no sorting): what no placement changes, found once per rules, zone and type."""
-    key = ("setup", "zone cells", zone, unit_type.name)
-    found = ctx.rules.derived.get(key)
+    so its options need no sorting): what no placement changes, found once per rules, map, zone and
+    type (``MapMemos.setup_cells``: the zone's cells and the type's terrain are the map's)."""
+    memo = map_memos(ctx.rules, ctx.board).setup_cells
+    key = (zone, unit_type.name)
+    found = memo.get(key)
     if found is None:
-        enterable = _enterable(ctx, unit_type)
-        found = ctx.rules.derived[key] = share(ctx.rules, ctx.board, tuple(sorted(
-            (c for c in ctx.board.cells if zone.contains(ctx.board, c) and (enterable is None or c in enterable)),
-            key=arg_key)))
-    return found
+        board = ctx.board
+        cells = zone.allowed if zone.allowed is not None else [c for c in board.cells if zone.contains(board, c)]
+        if unit_type.kind != "marker":  # a marker may stand anywhere; a unit where its cost table lets it
+            from .costs import cost_table
 
-
-def zone_cell_set(ctx: Context, zone, unit_type) -> frozenset[str]:
-    """``zone_cells`` as a set, for membership (found once per rules, zone and type)."""
-    key = ("setup", "zone cell set", zone, unit_type.name)
-    found = ctx.rules.derived.get(key)
-    if found is None:
-        found = ctx.rules.derived[key] = share(ctx.rules, ctx.board, frozenset(zone_cells(ctx, zone, unit_type)))
-    return found
-
-
-def _enterable(ctx: Context, unit_type) -> frozenset[str] | None:
-    """The cells a unit type may stand in (``None``: a marker, which may stand anywhere)."""
-    from .costs import cost_table
-
-    if unit_type.kind == "marker":
-        return None
-    key = ("setup", "enterable", unit_type.name)
-    found = ctx.rules.derived.get(key)
-    if found is None:
-        table = cost_table(ctx.rules, ctx.board, unit_type.name)
-        found = share(ctx.rules, ctx.board,
-                      frozenset(c for c in table.cost if table.must_end is None or c in table.must_end))
-        ctx.rules.derived[key] = found
+            table = cost_table(ctx.rules, board, unit_type.name)
+            cells = table.cost.keys() & cells
+            if table.must_end is not None:
+                cells &= table.must_end
+        found = memo[key] = share(ctx.rules, board, tuple(sorted(cells, key=arg_key)))
     return found
 
 
