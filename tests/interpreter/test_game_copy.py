@@ -148,11 +148,16 @@ def _latest(game: Game):
     return game.checkpoints[-1]
 
 
-@pytest.mark.parametrize("where", [ROOT / "scenarios" / "klicks_village_sweep.toml",
-                                   ROOT / "scenarios" / "sea_lords_game_warden.toml"], ids=lambda p: p.stem)
-def test_a_copy_replays_nothing_at_a_resumable_decision_and_only_what_followed_the_last_checkpoint_elsewhere(where):
+@pytest.mark.parametrize("where, resumable", [
+    (ROOT / "scenarios" / "klicks_village_sweep.toml", {"setup", "declare", "bombard", "move"}),
+    (ROOT / "scenarios" / "klicks_firebase_night.toml", {"setup", "declare", "move"}),
+    (ROOT / "scenarios" / "sea_lords_game_warden.toml", {"setup", "operation"}),
+], ids=lambda p: getattr(p, "stem", "kinds"))
+def test_a_copy_replays_nothing_at_a_resumable_decision_and_only_what_followed_the_last_checkpoint_elsewhere(
+        where, resumable):
     game, pick = Game.new(where, 4), random.Random(4)
     at_exact = elsewhere = 0
+    exact_kinds = set()
     for _ in range(260):
         if game.is_over():
             break
@@ -161,12 +166,14 @@ def test_a_copy_replays_nothing_at_a_resumable_decision_and_only_what_followed_t
         if latest.exact and latest.choices == len(game.choices):
             assert copy.replayed == 0
             at_exact += 1
+            exact_kinds.add(game.decision.kind.split()[0])
         else:
             assert copy.replayed == len(game.choices) - latest.choices
             elsewhere += 1
         assert copy.log == game.log and copy.legal_actions() == game.legal_actions()
         game.apply(pick.choice(game.legal_actions()))
     assert at_exact > 0 and elsewhere > 0  # both kinds of decision came up
+    assert exact_kinds >= resumable  # each kind its procedure resumes came up, and replayed nothing
     assert game.copy().replayed < len(game.choices)  # late in the game, far fewer than all
 
 
