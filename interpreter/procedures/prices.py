@@ -15,6 +15,7 @@ read.
 from __future__ import annotations
 
 from fractions import Fraction
+from typing import NamedTuple
 
 from ...dsl.compiled.actions import ActionRule
 from ..actions import Action
@@ -23,6 +24,25 @@ from ..forces import action_price
 from ..rules import UnitType
 from ..victory import gain
 from .strategic_readings import counters_in_box, one_per_type
+
+
+class SideAt(NamedTuple):
+    """The progress of a procedure that runs for its sides in turn and keeps nothing else beside
+    the state: the index of the side asked (``interpreter.checkpoint``'s ``progress``)."""
+
+    procedure: str
+    side: int
+
+    def __call__(self) -> "SideAt":
+        return self  # a value already: it is its own progress (``Context.choose``)
+
+
+def sides_in_turn(ctx: Context, procedure: str, sides: list[str]):
+    """``(SideAt, side)`` for each of ``sides`` in turn; started again at a checkpoint, from the
+    side that was asked there (its ``SideAt`` handed to ``Context.choose`` as ``progress``)."""
+    saved = ctx.take_progress(SideAt)
+    first = saved.side if saved is not None and saved.procedure == procedure else 0
+    return [(SideAt(procedure, index), sides[index]) for index in range(first, len(sides))]
 
 
 def paying_sides(ctx: Context, action: ActionRule | None) -> list[str]:
@@ -53,17 +73,19 @@ def pay(ctx: Context, side: str, cost: tuple[str, Fraction], reason: str) -> Non
 
 
 def paid_picks(ctx: Context, side: str, box: str, action: ActionRule, kind: str, verb: str, prompt: str,
-               then, allowed=None) -> Flow:
+               then, allowed=None, progress: SideAt | None = None) -> Flow:
     """Offer ``side`` one counter of each type in ``box`` that it can pay ``action``'s price for (and
     that ``allowed`` lets through), as ``VERB ID`` or ``done``; pay for the one picked, carry out
-    ``then(unit)`` (a flow, or ``None``), and ask again until it is done or nothing is left."""
+    ``then(unit)`` (a flow, or ``None``), and ask again until it is done or nothing is left.
+    Each question reads only the state: with the side's ``progress`` it is resumable."""
     while True:
         options = [Action(verb, (u.id,)) for u in one_per_type(counters_in_box(ctx, side, box))
                    if can_pay(ctx, side, price(ctx, action, ctx.rules.unit_type(u.type)))
                    and (allowed is None or allowed(u))]
         if not options:
             return
-        choice = yield from ctx.choose(side, kind, prompt, [*options, Action("done")])
+        choice = yield from ctx.choose(side, kind, prompt, [*options, Action("done")],
+                                       resume=progress is not None, progress=progress)
         if choice.kind == "done":
             return
         unit = ctx.state.unit(choice.args[0])

@@ -25,7 +25,7 @@ from ..forces import may_take, took
 from . import procedure
 from ..state import Unit
 from .placement import place
-from .prices import paid_picks, paying_sides
+from .prices import paid_picks, paying_sides, sides_in_turn
 
 
 def _via(ctx: Context, box: str) -> str:
@@ -53,14 +53,14 @@ def refit(ctx: Context, call: Refit) -> Flow:
             ctx.say(f"{ctx.label(unit)} will return on turn {due}", kind="refit", unit=unit.id, side=unit.side,
                     due=due, received=True)
 
-    for side in paying_sides(ctx, action):
+    for at, side in sides_in_turn(ctx, "refit", paying_sides(ctx, action)):
         def refit_one(unit: Unit, side: str = side) -> None:
             took(ctx, action, side)
             put_on_track(unit)
 
         yield from paid_picks(ctx, side, box, action, "refit", "refit",
                               f"refit a counter from the {ctx.shown('box', box)} ({action.label})",
-                              refit_one, allowed=lambda unit, side=side: may_take(ctx, action, side))
+                              refit_one, allowed=lambda unit, side=side: may_take(ctx, action, side), progress=at)
 
 
 def _dice(ctx: Context, dice) -> Dice:

@@ -34,7 +34,7 @@ from ..effects import Target, carries_out, sides_for
 from ..forces import may_take, took
 from . import procedure
 from .placement import place, placement_options
-from .prices import can_pay, paid_picks, pay, paying_sides, price
+from .prices import SideAt, can_pay, paid_picks, pay, paying_sides, price, sides_in_turn
 from .strategic_readings import counters_in_box
 
 
@@ -88,34 +88,35 @@ def reinforce(ctx: Context, call: Reinforce) -> Flow:
     box = call.box
     action = ctx.rules.actions.get(call.action)
     rule = ctx.rules.boxes.get(box)
-    for side in paying_sides(ctx, action):
+    for at, side in sides_in_turn(ctx, "reinforce", paying_sides(ctx, action)):
         if rule is not None and rule.draw_at_random:
-            yield from _draw_loop(ctx, side, box, action)
+            yield from _draw_loop(ctx, side, box, action, at)
         else:
-            yield from _take_loop(ctx, side, box, action)
+            yield from _take_loop(ctx, side, box, action, at)
 
 
-def _draw_loop(ctx: Context, side: str, box: str, action: ActionRule) -> Flow:
+def _draw_loop(ctx: Context, side: str, box: str, action: ActionRule, at: SideAt) -> Flow:
     while counters_in_box(ctx, side, box) and may_take(ctx, action, side):
         cost = price(ctx, action, None)
         if not can_pay(ctx, side, cost):
             return
         choice = yield from ctx.choose(side, "reinforce", f"pay {cost[1]} {cost[0]} to draw from the "
                                        f"{ctx.shown('box', box)} ({action.label})",
-                                       [Action("draw"), Action("done")])
+                                       [Action("draw"), Action("done")], resume=True, progress=at)
         if choice.kind == "done":
             return
         yield from draw_reinforcement(ctx, side, box, action=action)
 
 
-def _take_loop(ctx: Context, side: str, box: str, action: ActionRule) -> Flow:
+def _take_loop(ctx: Context, side: str, box: str, action: ActionRule, at: SideAt) -> Flow:
     def take(unit):
         took(ctx, action, side)
         return place(ctx, unit, box, why=action.label)
 
     yield from paid_picks(ctx, side, box, action, "reinforce", "take",
                           f"{action.label}: take a counter from the {ctx.shown('box', box)}", take,
-                          allowed=lambda unit: may_take(ctx, action, side) and bool(placement_options(ctx, unit, box)))
+                          allowed=lambda unit: may_take(ctx, action, side) and bool(placement_options(ctx, unit, box)),
+                          progress=at)
 
 
 @carries_out(PickReinforcement, Where.EVENT, Where.MOMENT)
