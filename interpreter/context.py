@@ -10,7 +10,7 @@ whole story and a replay of the same choices reproduces it exactly.
 from __future__ import annotations
 
 import operator
-from typing import Any, Callable, Generator, Iterable
+from typing import Any, Callable, Generator, Iterable, NamedTuple
 
 from ..dsl.values import Dice, read_dice
 from . import rng
@@ -157,6 +157,25 @@ class Context:
         self.state = self.state.with_unit(unit)
         if before is not None and before.location != unit.location:
             unit_moved(self, before, unit)
+
+
+class SideAt(NamedTuple):
+    """The progress of a procedure that runs for its sides in turn and keeps nothing else beside
+    the state: the index of the side asked (``interpreter.checkpoint``'s ``progress``)."""
+
+    procedure: str
+    side: int
+
+    def __call__(self) -> "SideAt":
+        return self  # a value already: it is its own progress (``Context.choose``)
+
+
+def sides_in_turn(ctx: Context, procedure: str, sides) -> list[tuple[SideAt, str]]:
+    """``(SideAt, side)`` for each of ``sides`` in turn; started again at a checkpoint, from the
+    side that was asked there (its ``SideAt`` handed to ``Context.choose`` as ``progress``)."""
+    saved = ctx.take_progress(SideAt)
+    first = saved.side if saved is not None and saved.procedure == procedure else 0
+    return [(SideAt(procedure, index), sides[index]) for index in range(first, len(sides))]
 
 
 def options_in_order(options: Iterable[Action]) -> tuple[Action, ...]:

@@ -15,34 +15,14 @@ read.
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import NamedTuple
 
 from ...dsl.compiled.actions import ActionRule
 from ..actions import Action
-from ..context import Context, Flow
+from ..context import Context, Flow, SideAt
 from ..forces import action_price
 from ..rules import UnitType
 from ..victory import gain
 from .strategic_readings import counters_in_box, one_per_type
-
-
-class SideAt(NamedTuple):
-    """The progress of a procedure that runs for its sides in turn and keeps nothing else beside
-    the state: the index of the side asked (``interpreter.checkpoint``'s ``progress``)."""
-
-    procedure: str
-    side: int
-
-    def __call__(self) -> "SideAt":
-        return self  # a value already: it is its own progress (``Context.choose``)
-
-
-def sides_in_turn(ctx: Context, procedure: str, sides: list[str]):
-    """``(SideAt, side)`` for each of ``sides`` in turn; started again at a checkpoint, from the
-    side that was asked there (its ``SideAt`` handed to ``Context.choose`` as ``progress``)."""
-    saved = ctx.take_progress(SideAt)
-    first = saved.side if saved is not None and saved.procedure == procedure else 0
-    return [(SideAt(procedure, index), sides[index]) for index in range(first, len(sides))]
 
 
 def paying_sides(ctx: Context, action: ActionRule | None) -> list[str]:

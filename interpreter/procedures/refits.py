@@ -20,12 +20,12 @@ from attrs import evolve
 
 from ...dsl.compiled.calls import Refit, ReturnRefitted
 from ...dsl.values import Dice, read_dice
-from ..context import Context, Flow
+from ..context import Context, Flow, sides_in_turn
 from ..forces import may_take, took
 from . import procedure
 from ..state import Unit
 from .placement import place
-from .prices import paid_picks, paying_sides, sides_in_turn
+from .prices import paid_picks, paying_sides
 
 
 def _via(ctx: Context, box: str) -> str:

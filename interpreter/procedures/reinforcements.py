@@ -29,12 +29,12 @@ from ...dsl.effects import PickReinforcement, Where
 from ...dsl.compiled.calls import Reinforce
 from ...dsl.values import Dice
 from ..actions import Action
-from ..context import Context, Flow
+from ..context import Context, Flow, SideAt, sides_in_turn
 from ..effects import Target, carries_out, sides_for
 from ..forces import may_take, took
 from . import procedure
 from .placement import place, placement_options
-from .prices import SideAt, can_pay, paid_picks, pay, paying_sides, price, sides_in_turn
+from .prices import can_pay, paid_picks, pay, paying_sides, price
 from .strategic_readings import counters_in_box
 
 
