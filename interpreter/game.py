@@ -249,7 +249,8 @@ class Game:
         the same log.  The copy starts from the game's latest checkpoint (``interpreter.checkpoint``):
         the state there is shared (it is frozen), the position in the sequence of play restored as
         data, and only the choices made since it are replayed (``replayed`` counts them): none at a
-        decision its procedure declares resumable, those since the procedure started elsewhere.
+        decision its procedure declares resumable, elsewhere those since the procedure started or
+        since its last resumable decision, whichever came later.
         """
         return self._at(len(self.choices))
 
