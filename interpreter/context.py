@@ -161,9 +161,11 @@ class Context:
 
 class SideAt(NamedTuple):
     """The progress of a procedure that runs for its sides in turn and keeps nothing else beside
-    the state: the index of the side asked (``interpreter.checkpoint``'s ``progress``)."""
+    the state: the sides as it worked them out, and the index of the side asked
+    (``interpreter.checkpoint``'s ``progress``)."""
 
     procedure: str
+    sides: tuple
     side: int
 
     def __call__(self) -> "SideAt":
@@ -171,11 +173,15 @@ class SideAt(NamedTuple):
 
 
 def sides_in_turn(ctx: Context, procedure: str, sides) -> list[tuple[SideAt, str]]:
-    """``(SideAt, side)`` for each of ``sides`` in turn; started again at a checkpoint, from the
-    side that was asked there (its ``SideAt`` handed to ``Context.choose`` as ``progress``)."""
+    """``(SideAt, side)`` for each of ``sides`` in turn; started again at a checkpoint, the sides
+    it recorded from the one that was asked there (its ``SideAt`` handed to ``Context.choose`` as
+    ``progress``)."""
     saved = ctx.take_progress(SideAt)
-    first = saved.side if saved is not None and saved.procedure == procedure else 0
-    return [(SideAt(procedure, index), sides[index]) for index in range(first, len(sides))]
+    first = 0
+    if saved is not None and saved.procedure == procedure:
+        sides, first = saved.sides, saved.side
+    sides = tuple(sides)
+    return [(SideAt(procedure, sides, index), sides[index]) for index in range(first, len(sides))]
 
 
 def options_in_order(options: Iterable[Action]) -> tuple[Action, ...]:
