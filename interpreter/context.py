@@ -172,11 +172,12 @@ class SideAt(NamedTuple):
         return self  # a value already: it is its own progress (``Context.choose``)
 
 
-def sides_in_turn(ctx: Context, procedure: str, sides) -> list[tuple[SideAt, str]]:
+def sides_in_turn(ctx: Context, procedure: str, sides, saved: SideAt | None = None) -> list[tuple[SideAt, str]]:
     """``(SideAt, side)`` for each of ``sides`` in turn; started again at a checkpoint, the sides
     it recorded from the one that was asked there (its ``SideAt`` handed to ``Context.choose`` as
-    ``progress``)."""
-    saved = ctx.take_progress(SideAt)
+    ``progress``, or within a larger progress: ``saved``)."""
+    if saved is None:
+        saved = ctx.take_progress(SideAt)
     first = 0
     if saved is not None and saved.procedure == procedure:
         sides, first = saved.sides, saved.side

@@ -151,7 +151,7 @@ def _latest(game: Game):
 @pytest.mark.parametrize("where, resumable, steps", [
     (ROOT / "scenarios" / "klicks_village_sweep.toml", {"setup", "declare", "bombard", "move"}, 260),
     (ROOT / "scenarios" / "klicks_firebase_night.toml", {"setup", "declare", "move", "bombard"}, 260),
-    (ROOT / "scenarios" / "sea_lords_game_warden.toml", {"setup", "operation", "refit", "out", "reinforce", "support"}, 500),
+    (ROOT / "scenarios" / "sea_lords_game_warden.toml", {"setup", "operation", "refit", "out", "reinforce", "support", "place"}, 500),
 ], ids=lambda p: getattr(p, "stem", None))
 def test_a_copy_replays_nothing_at_a_resumable_decision_and_only_what_followed_the_last_checkpoint_elsewhere(
         where, resumable, steps):
