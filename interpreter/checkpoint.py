@@ -14,7 +14,9 @@ the options chosen at set-up.  Two kinds are taken:
   marked state replays nothing before it, only the choices made since it started;
 - an **exact** checkpoint at a decision a procedure declares resumable (``ctx.choose(…,
   resume=True)``): starting that procedure again on the state at the decision asks the same
-  question at once, so a copy replays no choice at all.
+  question at once, so a copy replays no choice at all.  A procedure that keeps more than the
+  state holds (``do move``: the points each unit has left, who has moved) hands the checkpoint
+  that too, as data (``progress``), and takes it back when it starts again.
 
 ``interpreter.game`` keeps them and builds copies, undos and pickles from the latest that fits.
 """
@@ -81,6 +83,9 @@ class Checkpoint(NamedTuple):
     asked: tuple | None = None
     """The question an exact checkpoint was taken at: (side, kind, options) of its ``Decision``
     (not the decision itself, whose explanations hold on to the game that asked)."""
+    progress: object = None
+    """At an exact checkpoint, what the procedure keeps beside the state (``Context.choose``'s
+    ``progress``): handed back to it when it starts again (``Context.take_progress``)."""
 
 
 START = Checkpoint(0, 0, None)
@@ -99,10 +104,13 @@ def position(ctx: Context) -> FlowPosition:
 def checkpoint(ctx: Context, choices: int, log: int, decision: Decision | None = None) -> Checkpoint:
     """The context now, at the start of a procedure call (a mark) or at ``decision`` (exact)."""
     operation = ctx.operation
-    asked = (decision.side, decision.kind, decision.options) if decision is not None else None
+    asked = progress = None
+    if decision is not None:
+        asked = (decision.side, decision.kind, decision.options)
+        progress = ctx.progress() if ctx.progress is not None else None
     return Checkpoint(choices, log, position(ctx), ctx.state, ctx.acting,
                       operation.copy() if operation is not None else None, ctx.decided, ctx.settings,
-                      ctx.stacking_checked, decision is not None, asked)
+                      ctx.stacking_checked, decision is not None, asked, progress)
 
 
 def restored(scenario, seed: int, at: Checkpoint) -> Context:
@@ -116,4 +124,5 @@ def restored(scenario, seed: int, at: Checkpoint) -> Context:
     ctx.operation = at.operation.copy() if at.operation is not None else None
     ctx.decided = dict(at.decided) if at.decided is not None else None
     ctx.stacking_checked = at.stacking_checked
+    ctx.resuming = at.progress
     return ctx

@@ -10,7 +10,7 @@ whole story and a replay of the same choices reproduces it exactly.
 from __future__ import annotations
 
 import operator
-from typing import Any, Callable, Generator, Iterable
+from typing import Any, Callable, Generator, Iterable, NamedTuple
 
 from ..dsl.values import Dice, read_dice
 from . import rng
@@ -62,6 +62,11 @@ class Context:
         """The checkpoint taken at the last procedure start, until ``Game`` files it."""
         self.resume: bool = False
         """Whether the pending decision is one its procedure declared resumable (``choose``)."""
+        self.progress: Callable[[], Any] | None = None
+        """How the procedure asking a resumable decision reads its progress as data (``choose``)."""
+        self.resuming: Any = None
+        """The progress a checkpoint recorded, for the procedure a restored context starts at to take
+        (``take_progress``)."""
 
     # --- the log -------------------------------------------------------------------------
 
@@ -86,7 +91,7 @@ class Context:
 
     def choose(self, side: str, kind: str, prompt: str, options: Iterable[Action],
                why_not: Callable[[Action], str | None] | None = None, *, in_order: bool = False,
-               resume: bool = False) -> Flow:
+               resume: bool = False, progress: Callable[[], Any] | None = None) -> Flow:
         """Ask ``side`` to choose; returns the chosen action.  Options are sorted for determinism.
 
         ``in_order``: the caller gives distinct options already in the order sorting would give
@@ -94,11 +99,24 @@ class Context:
         of play called, started again on the state as it is now, would ask this same question
         before it logs or changes anything (its progress lives in the state), so a copy of the
         game taken here starts that procedure again instead of replaying (``interpreter.checkpoint``).
+        ``progress``: for a procedure whose progress is not all in the state, a function returning
+        the rest as immutable data; a checkpoint taken here keeps it, and the procedure started
+        again takes it back (``take_progress``) before it asks.
         """
         self.resume = resume
+        self.progress = progress
         ordered = tuple(options) if in_order else options_in_order(options)
         action = yield Decision(side, kind, prompt, ordered, why_not)
         return action
+
+    def take_progress(self, kind: type) -> Any:
+        """The progress of type ``kind`` a checkpoint handed this context for the procedure it
+        starts at (``choose``'s ``progress``), once; ``None`` when there is none."""
+        found = self.resuming
+        if found is None or type(found) is not kind:
+            return None
+        self.resuming = None
+        return found
 
     # --- helpers procedures share --------------------------------------------------------
 
@@ -139,6 +157,32 @@ class Context:
         self.state = self.state.with_unit(unit)
         if before is not None and before.location != unit.location:
             unit_moved(self, before, unit)
+
+
+class SideAt(NamedTuple):
+    """The progress of a procedure that runs for its sides in turn and keeps nothing else beside
+    the state: the sides as it worked them out, and the index of the side asked
+    (``interpreter.checkpoint``'s ``progress``)."""
+
+    procedure: str
+    sides: tuple
+    side: int
+
+    def __call__(self) -> "SideAt":
+        return self  # a value already: it is its own progress (``Context.choose``)
+
+
+def sides_in_turn(ctx: Context, procedure: str, sides, saved: SideAt | None = None) -> list[tuple[SideAt, str]]:
+    """``(SideAt, side)`` for each of ``sides`` in turn; started again at a checkpoint, the sides
+    it recorded from the one that was asked there (its ``SideAt`` handed to ``Context.choose`` as
+    ``progress``, or within a larger progress: ``saved``)."""
+    if saved is None:
+        saved = ctx.take_progress(SideAt)
+    first = 0
+    if saved is not None and saved.procedure == procedure:
+        sides, first = saved.sides, saved.side
+    sides = tuple(sides)
+    return [(SideAt(procedure, sides, index), sides[index]) for index in range(first, len(sides))]
 
 
 def options_in_order(options: Iterable[Action]) -> tuple[Action, ...]:

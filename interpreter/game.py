@@ -249,7 +249,8 @@ class Game:
         the same log.  The copy starts from the game's latest checkpoint (``interpreter.checkpoint``):
         the state there is shared (it is frozen), the position in the sequence of play restored as
         data, and only the choices made since it are replayed (``replayed`` counts them): none at a
-        decision its procedure declares resumable, those since the procedure started elsewhere.
+        decision its procedure declares resumable, elsewhere those since the procedure started or
+        since its last resumable decision, whichever came later.
         """
         return self._at(len(self.choices))
 
@@ -280,8 +281,8 @@ class Game:
                 break
         else:
             index, at = -1, START
-        game = resumed(self.scenario, self.seed, at, self.log, self.choices[:choices], self._checkpoints[: index + 1])
-        if at.exact and not game._landed(at):
+        game = _started(self.scenario, self.seed, at, self.log, self.choices[:choices], self._checkpoints[: index + 1])
+        if game is None:
             while index >= 0 and (self._checkpoints[index].exact or self._checkpoints[index].choices > choices):
                 index -= 1
             at = self._checkpoints[index] if index >= 0 else START
@@ -290,7 +291,7 @@ class Game:
         return game
 
     def _landed(self, at: Checkpoint) -> bool:
-        """Whether a game started at the exact checkpoint ``at`` stands where it was taken."""
+        """Whether this game, just started at the exact checkpoint ``at``, stands where it was taken."""
         pending = self._pending
         if len(self.log) != at.log or pending is None or not (self.ctx.state is at.state or self.ctx.state == at.state):
             return False
@@ -326,7 +327,16 @@ def replayed(scenario: Scenario, seed: int, choices: Iterable[str]) -> Game:
 def resumed(scenario: Scenario, seed: int, at: Checkpoint, log: list[dict], choices: Iterable[str],
             checkpoints: list[Checkpoint]) -> Game:
     """The game of ``scenario`` and ``seed`` that made ``choices``, started at the checkpoint ``at``
-    (taken in it, with ``log`` its log then or since): the choices made after it are replayed."""
+    (taken in it, with ``log`` its log then or since): the choices made after it are replayed; from
+    the start if ``at`` is exact and does not land (``Game._at``)."""
+    game = _started(scenario, seed, at, log, choices, checkpoints)
+    return game if game is not None else _started(scenario, seed, START, log, choices, [START])
+
+
+def _started(scenario: Scenario, seed: int, at: Checkpoint, log: list[dict], choices: Iterable[str],
+             checkpoints: list[Checkpoint]) -> Game | None:
+    """``resumed``, or ``None`` when ``at`` is exact and the game started there does not stand
+    where it was taken (checked before any choice is replayed)."""
     choices = list(choices)
     if at.position is None:
         game = replayed(scenario, seed, choices)  # its checkpoints taken again on the way
@@ -334,6 +344,8 @@ def resumed(scenario: Scenario, seed: int, at: Checkpoint, log: list[dict], choi
         return game
     game = Game.__new__(Game)
     game._start(scenario, seed, restored(scenario, seed, at), at, log[: at.log], list(checkpoints), choices[: at.choices])
+    if at.exact and not game._landed(at):
+        return None
     for choice in choices[at.choices:]:
         game.apply(Action.parse(choice))
     game.replayed = len(choices) - at.choices

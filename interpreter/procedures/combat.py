@@ -86,7 +86,7 @@ from ..citations import because
 from ..combat import current_units, mode_roll_modifier, reveal_all, unit_factor
 from ..condition_lines import effect_condition
 from ..conditions import Scope, holds
-from ..context import Context, Flow
+from ..context import Context, Flow, sides_in_turn
 from ..effects import Target, carries_out, reads, sides_for
 from ..event_effects import trigger_moments
 from ..flags import ATTACKED, BOMBARDED, DEFENDED, HELD, TRAP, with_arg
@@ -335,8 +335,7 @@ def _reach(ctx: Context, combat: CombatRule, unit: Unit, occupied: set[str]) -> 
 def bombard(ctx: Context, call: Bombard) -> Flow:
     """Combined bombardment of enemy cells in range, each unit once (module docstring)."""
     combat = ctx.rules.combats[call.combat]
-    sides = _sides(ctx)
-    for side in sides:
+    for at, side in sides_in_turn(ctx, "bombard", _sides(ctx)):
         while True:
             reach = {}
             occupied = _enemy_held(ctx, side)
@@ -356,10 +355,10 @@ def bombard(ctx: Context, call: Bombard) -> Flow:
                 options.append(Action("bombard", (cell, "with", *group)))
                 if len(group) > 1:
                     options.extend(Action("bombard", (cell, "with", uid)) for uid in group)
-            # Resumable for the first side: who has bombarded is flagged on the units (``_reach``
-            # leaves them out), so this procedure started again offers the same targets.
+            # Resumable: who has bombarded is flagged on the units (``_reach`` leaves them out), so
+            # this procedure started again at this side (``at``) offers the same targets.
             action = yield from ctx.choose(side, "bombard", f"{combat.label}: choose a hex to bombard", options,
-                                           resume=side == sides[0])
+                                           resume=True, progress=at)
             if action.kind == "done":
                 break
             cell, ids = action.args[0], action.args[2:]

@@ -50,6 +50,7 @@ Readings (each a choice the rules leave open):
 from __future__ import annotations
 
 from fractions import Fraction
+from typing import NamedTuple
 
 from ...dsl.compiled.calls import Move
 from ..flags import TRAP
@@ -85,6 +86,26 @@ def move(ctx: Context, call: Move) -> Flow:
     yield from MovePhase(ctx, call).run()
 
 
+class MoveProgress(NamedTuple):
+    """Where a ``do move`` stands at a unit's move decision, beside the state: what a checkpoint
+    keeps so that the phase, started again, asks that unit at once (``interpreter.checkpoint``)."""
+
+    batches: tuple[tuple[str, ...], ...]
+    floating: frozenset[str]
+    batch: int
+    """The index of the batch moving."""
+    order: tuple[str, ...]
+    """That batch's counters (and those waiting from earlier ones) in the order they move."""
+    index: int
+    """The index in ``order`` of the counter asked."""
+    waiting: tuple[str, ...]
+    left: tuple[tuple[str, Fraction | None | str], ...]
+    done: frozenset[str]
+    locked: frozenset[str]
+    fired: frozenset[str]
+    carried: frozenset[str]
+
+
 class MovePhase:
     """One ``do move``: the order, the points each unit has left, and each unit's move and walk; who
     has fired is its ``watch_fire``'s, who was carried its ``transport``'s."""
@@ -104,9 +125,17 @@ class MovePhase:
         self.types_moving: dict[tuple, bool] = rules_cache(ctx.rules).setdefault("may_move", {})
         """Whether a type moves, by (type, side, ``only``, ``using``): shared by every move phase of the rules."""
         self.walk_can_stop = _walk_can_stop(ctx.rules)
-        self.locked = frozenset(u.id for u in ctx.state.units if locking_zone(ctx, u) is not None) \
+        self.resumed = ctx.take_progress(MoveProgress)
+        """The progress a checkpoint recorded when this phase starts again at a move decision."""
+        if self.resumed is not None:
+            self.left, self.done = dict(self.resumed.left), set(self.resumed.done)
+            self.watch_fire.fired, self.transport.carried = set(self.resumed.fired), set(self.resumed.carried)
+        self.locked = self.resumed.locked if self.resumed is not None else \
+            frozenset(u.id for u in ctx.state.units if locking_zone(ctx, u) is not None) \
             if any(z.locks for z in zone_rules(ctx.rules)) else frozenset()
         """Counters in an enemy zone that ``locks units in it`` as the phase begins: they do not move."""
+        self.at: tuple = ()
+        """(batch, order, index, waiting) of the counter ``run`` asks now (``progress``)."""
 
     # --- order ----------------------------------------------------------------------------------
 
@@ -185,11 +214,20 @@ class MovePhase:
     # --- the phase --------------------------------------------------------------------------------
 
     def run(self) -> Flow:
-        batches, floating = self._batches()
-        waiting: list[str] = []
-        for number, batch in enumerate(batches):
+        saved = self.resumed
+        if saved is None:
+            found, floating = self._batches()
+            batches = tuple(map(tuple, found))
+            first, order, start, waiting = 0, None, 0, []
+        else:  # started again at a checkpoint: the unit asked then is asked again first
+            batches, floating, first = saved.batches, saved.floating, saved.batch
+            order, start, waiting = saved.order, saved.index, list(saved.waiting)
+        for number in range(first, len(batches)):
             later = number + 1 < len(batches)
-            for uid in sorted({*batch, *waiting}, key=self._key):
+            if order is None:
+                order = tuple(sorted({*batches[number], *waiting}, key=self._key))
+            for index in range(start, len(order)):
+                uid = order[index]
                 unit = self.ctx.state.unit(uid)
                 if uid in self.done or not self.may_move(unit):
                     continue
@@ -197,7 +235,8 @@ class MovePhase:
                 if self.ctx.rules.unit_type(unit.type).carries and self.using is None:
                     yield from self.transport.fly(unit)  # (under `using` a carrier moves alone)
                 else:
-                    waits = yield from self.move_unit(unit, may_wait=later and uid in floating)
+                    self.at = (batches, floating, number, order, index, waiting)
+                    waits = yield from self.move_unit(unit, may_wait=later and uid in floating, resume=True)
                     if waits:
                         waiting.append(uid)
                     elif uid in waiting:
@@ -205,8 +244,16 @@ class MovePhase:
                 if before is not None:
                     yield from infiltrate_moved(self.ctx, before)
             waiting = [uid for uid in waiting if uid not in self.done]
+            order, start = None, 0
         if self.call.bringing:
             yield from bring_in(self)
+
+    def progress(self) -> MoveProgress:
+        """This phase's progress at the move decision ``run`` asks now, as data (``MoveProgress``)."""
+        batches, floating, number, order, index, waiting = self.at
+        return MoveProgress(batches, frozenset(floating), number, order, index, tuple(waiting),
+                            tuple(self.left.items()), frozenset(self.done), self.locked,
+                            frozenset(self.watch_fire.fired), frozenset(self.transport.carried))
 
     def finish(self, unit_id: str) -> None:
         """``unit_id`` has had its turn to move this phase (and is flagged ``moved``)."""
@@ -254,8 +301,9 @@ class MovePhase:
 
     # --- one unit ------------------------------------------------------------------------------------
 
-    def move_unit(self, unit: Unit, may_wait: bool = False) -> Flow:
-        """Ask the owner where ``unit`` goes and walk it there.  Returns whether it waits instead."""
+    def move_unit(self, unit: Unit, may_wait: bool = False, resume: bool = False) -> Flow:
+        """Ask the owner where ``unit`` goes and walk it there.  Returns whether it waits instead.
+        ``resume``: ``run`` asks, and can start again at this decision (``progress``)."""
         ctx, uid = self.ctx, unit.id
         points = self.left.get(uid, FULL)
         reach = mv.reach(ctx, unit, points, using=self.using, only=self.only)
@@ -290,7 +338,8 @@ class MovePhase:
             return None
 
         action = yield from ctx.choose(unit.side, "move", f"move {ctx.label(unit, unit.side)} at {unit.location} "
-                                       f"({mv.show_points(reach.points)})", options, why_not, in_order=True)
+                                       f"({mv.show_points(reach.points)})", options, why_not, in_order=True,
+                                       resume=resume, progress=self.progress if resume else None)
         if action.kind == "wait":
             return True
         if action.kind == "stay":

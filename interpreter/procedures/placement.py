@@ -175,11 +175,13 @@ def _unplaced_box(ctx: Context, source: str, default: str) -> str:
     return box.unplaced_to if box is not None and box.unplaced_to is not None else default
 
 
-def place(ctx: Context, unit: Unit, source: str, *, why: str, shown: bool = True, back_to: str | None = None) -> Flow:
+def place(ctx: Context, unit: Unit, source: str, *, why: str, shown: bool = True, back_to: str | None = None,
+          progress=None) -> Flow:
     """Put a counter entering play from ``source`` where its placements allow; returns the new unit.
 
     The owner chooses among several options.  With none, the counter goes to the source box's
     ``unplaced to`` box (else ``back_to``, else stays in ``source``) and ``None`` is returned.
+    ``progress``: the caller's, which makes the choice resumable (``Context.choose``).
     """
     options = placement_options(ctx, unit, source)
     hidden_from_opponent = not shown
@@ -197,7 +199,8 @@ def place(ctx: Context, unit: Unit, source: str, *, why: str, shown: bool = True
     else:
         label = f"{unit.id} {ctx.rules.unit_type(unit.type).label}"
         action = yield from ctx.choose(unit.side, "place", f"place {label} ({why})",
-                                       [Action("place", (unit.id, o)) for o in options])
+                                       [Action("place", (unit.id, o)) for o in options],
+                                       resume=progress is not None, progress=progress)
         where = action.args[1]
     on_map = where in ctx.board.graph
     placed = evolve(unit, location=where, mode=None, hidden=_hides(ctx, unit.side) if on_map else unit.hidden)

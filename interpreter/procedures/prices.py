@@ -18,7 +18,7 @@ from fractions import Fraction
 
 from ...dsl.compiled.actions import ActionRule
 from ..actions import Action
-from ..context import Context, Flow
+from ..context import Context, Flow, SideAt
 from ..forces import action_price
 from ..rules import UnitType
 from ..victory import gain
@@ -53,17 +53,19 @@ def pay(ctx: Context, side: str, cost: tuple[str, Fraction], reason: str) -> Non
 
 
 def paid_picks(ctx: Context, side: str, box: str, action: ActionRule, kind: str, verb: str, prompt: str,
-               then, allowed=None) -> Flow:
+               then, allowed=None, progress: SideAt | None = None) -> Flow:
     """Offer ``side`` one counter of each type in ``box`` that it can pay ``action``'s price for (and
     that ``allowed`` lets through), as ``VERB ID`` or ``done``; pay for the one picked, carry out
-    ``then(unit)`` (a flow, or ``None``), and ask again until it is done or nothing is left."""
+    ``then(unit)`` (a flow, or ``None``), and ask again until it is done or nothing is left.
+    Each question reads only the state: with the side's ``progress`` it is resumable."""
     while True:
         options = [Action(verb, (u.id,)) for u in one_per_type(counters_in_box(ctx, side, box))
                    if can_pay(ctx, side, price(ctx, action, ctx.rules.unit_type(u.type)))
                    and (allowed is None or allowed(u))]
         if not options:
             return
-        choice = yield from ctx.choose(side, kind, prompt, [*options, Action("done")])
+        choice = yield from ctx.choose(side, kind, prompt, [*options, Action("done")],
+                                       resume=progress is not None, progress=progress)
         if choice.kind == "done":
             return
         unit = ctx.state.unit(choice.args[0])

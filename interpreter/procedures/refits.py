@@ -20,7 +20,7 @@ from attrs import evolve
 
 from ...dsl.compiled.calls import Refit, ReturnRefitted
 from ...dsl.values import Dice, read_dice
-from ..context import Context, Flow
+from ..context import Context, Flow, sides_in_turn
 from ..forces import may_take, took
 from . import procedure
 from ..state import Unit
@@ -53,14 +53,14 @@ def refit(ctx: Context, call: Refit) -> Flow:
             ctx.say(f"{ctx.label(unit)} will return on turn {due}", kind="refit", unit=unit.id, side=unit.side,
                     due=due, received=True)
 
-    for side in paying_sides(ctx, action):
+    for at, side in sides_in_turn(ctx, "refit", paying_sides(ctx, action)):
         def refit_one(unit: Unit, side: str = side) -> None:
             took(ctx, action, side)
             put_on_track(unit)
 
         yield from paid_picks(ctx, side, box, action, "refit", "refit",
                               f"refit a counter from the {ctx.shown('box', box)} ({action.label})",
-                              refit_one, allowed=lambda unit, side=side: may_take(ctx, action, side))
+                              refit_one, allowed=lambda unit, side=side: may_take(ctx, action, side), progress=at)
 
 
 def _dice(ctx: Context, dice) -> Dice:

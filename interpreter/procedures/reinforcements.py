@@ -23,13 +23,15 @@ Placing a reinforcement follows ``interpreter.procedures.placement``; its price,
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from ...dsl.compiled.actions import ActionRule
 from ...dsl.diagnostics import RulesError, diagnostic
 from ...dsl.effects import PickReinforcement, Where
 from ...dsl.compiled.calls import Reinforce
 from ...dsl.values import Dice
 from ..actions import Action
-from ..context import Context, Flow
+from ..context import Context, Flow, SideAt, sides_in_turn
 from ..effects import Target, carries_out, sides_for
 from ..forces import may_take, took
 from . import procedure
@@ -47,13 +49,26 @@ def _shown(ctx: Context, box: str, side: str) -> bool:
     return known is None or known.shows_draws_of(side)
 
 
+class Drawn(NamedTuple):
+    """``do reinforce``'s progress at the placement of a counter it drew: the side's ``SideAt``, the
+    counter, and whether the draw was shown (``interpreter.checkpoint``'s ``progress``)."""
+
+    at: SideAt
+    unit: str
+    shown: bool
+
+    def __call__(self) -> "Drawn":
+        return self  # a value already: it is its own progress (``Context.choose``)
+
+
 def draw_reinforcement(ctx: Context, side: str, box: str | None = None, *, free: bool = False,
-                       action: ActionRule | None = None) -> Flow:
+                       action: ActionRule | None = None, at: SideAt | None = None) -> Flow:
     """One blind pick from ``box`` (default: the box that says ``draw at random``), then its placement.
 
     ``free``: nothing is paid (an event's free pick); otherwise ``action``'s price for a blind pick
     is paid first.  Returns the drawn unit (as placed, or where it went when it could not be), or
-    ``None`` when the box holds none of the side's counters or the side cannot pay.
+    ``None`` when the box holds none of the side's counters or the side cannot pay.  ``at``: the
+    ``do reinforce`` run it serves, whose placement question is then resumable (``Drawn``).
     """
     box = box or _random_box(ctx)
     if box is None:
@@ -78,7 +93,8 @@ def draw_reinforcement(ctx: Context, side: str, box: str | None = None, *, free:
     else:
         ctx.say(f"{side_name} draws a counter from the {ctx.shown('box', box)} ({how})",
                 kind="draw", side=side, box=box, shown=False)
-    placed = yield from place(ctx, unit, box, why="reinforcement", shown=shown)
+    progress = Drawn(at, unit.id, shown) if at is not None else None
+    placed = yield from place(ctx, unit, box, why="reinforcement", shown=shown, progress=progress)
     return placed if placed is not None else ctx.state.unit(unit.id)
 
 
@@ -88,34 +104,40 @@ def reinforce(ctx: Context, call: Reinforce) -> Flow:
     box = call.box
     action = ctx.rules.actions.get(call.action)
     rule = ctx.rules.boxes.get(box)
-    for side in paying_sides(ctx, action):
+    drawn = ctx.take_progress(Drawn)  # started again at a checkpoint at a drawn counter's placement
+    for at, side in sides_in_turn(ctx, "reinforce", paying_sides(ctx, action), drawn.at if drawn else None):
         if rule is not None and rule.draw_at_random:
-            yield from _draw_loop(ctx, side, box, action)
+            yield from _draw_loop(ctx, side, box, action, at, drawn)
+            drawn = None
         else:
-            yield from _take_loop(ctx, side, box, action)
+            yield from _take_loop(ctx, side, box, action, at)
 
 
-def _draw_loop(ctx: Context, side: str, box: str, action: ActionRule) -> Flow:
+def _draw_loop(ctx: Context, side: str, box: str, action: ActionRule, at: SideAt, drawn: Drawn | None) -> Flow:
+    if drawn is not None:  # the counter drawn before the checkpoint: placed first
+        yield from place(ctx, ctx.state.unit(drawn.unit), box, why="reinforcement", shown=drawn.shown,
+                         progress=drawn)
     while counters_in_box(ctx, side, box) and may_take(ctx, action, side):
         cost = price(ctx, action, None)
         if not can_pay(ctx, side, cost):
             return
         choice = yield from ctx.choose(side, "reinforce", f"pay {cost[1]} {cost[0]} to draw from the "
                                        f"{ctx.shown('box', box)} ({action.label})",
-                                       [Action("draw"), Action("done")])
+                                       [Action("draw"), Action("done")], resume=True, progress=at)
         if choice.kind == "done":
             return
-        yield from draw_reinforcement(ctx, side, box, action=action)
+        yield from draw_reinforcement(ctx, side, box, action=action, at=at)
 
 
-def _take_loop(ctx: Context, side: str, box: str, action: ActionRule) -> Flow:
+def _take_loop(ctx: Context, side: str, box: str, action: ActionRule, at: SideAt) -> Flow:
     def take(unit):
         took(ctx, action, side)
         return place(ctx, unit, box, why=action.label)
 
     yield from paid_picks(ctx, side, box, action, "reinforce", "take",
                           f"{action.label}: take a counter from the {ctx.shown('box', box)}", take,
-                          allowed=lambda unit: may_take(ctx, action, side) and bool(placement_options(ctx, unit, box)))
+                          allowed=lambda unit: may_take(ctx, action, side) and bool(placement_options(ctx, unit, box)),
+                          progress=at)
 
 
 @carries_out(PickReinforcement, Where.EVENT, Where.MOMENT)

@@ -15,6 +15,8 @@
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from attrs import evolve
 
 from ...dsl.compiled.actions import ActionRule
@@ -56,51 +58,89 @@ def _terrain_supplies(ctx: Context, cell: str, side: str) -> bool:
     return terrain is not None and side in terrain.supplies
 
 
+class SupplyAt(NamedTuple):
+    """Where ``do check supply`` stands at an out-of-supply question, beside the state: the side,
+    the cells of its units needing supply as it began, and the cell and unit asked about
+    (``interpreter.checkpoint``'s ``progress``: the check started again asks about that unit)."""
+
+    side: int
+    needing: tuple[tuple[str, tuple[Unit, ...]], ...]
+    cell: int
+    unit: int
+
+    def __call__(self) -> "SupplyAt":
+        return self  # a value already: it is its own progress (``Context.choose``)
+
+
 @procedure("check supply")
 def check_supply(ctx: Context, call: CheckSupply) -> Flow:
     """Supply every unit of the acting side, or pay for it, or send it to the box (module docstring)."""
     action = ctx.rules.actions.get(call.action)
     box = call.box
-    exempt = call.exempt
-    for side in paying_sides(ctx, action):
-        needing: dict[str, list[Unit]] = {}
-        for unit in ctx.state.units:
-            if unit.side != side or not unit.on_map or unit.dummy:
+    saved = ctx.take_progress(SupplyAt)
+    sides = paying_sides(ctx, action)
+    for number in range(saved.side if saved is not None else 0, len(sides)):
+        side = sides[number]
+        if saved is not None:  # started again at a checkpoint: at the unit asked there
+            needing, first_cell, first_unit = saved.needing, saved.cell, saved.unit
+        else:
+            needing, first_cell, first_unit = _needing(ctx, side, call.exempt), 0, 0
+        for index in range(first_cell, len(needing)):
+            cell, units = needing[index]
+            if saved is None and (yield from _supplied(ctx, call, side, cell, units)):
                 continue
-            unit_type = ctx.rules.unit_type(unit.type)
-            if unit_type.kind != "unit" or Rules.unit_matches(unit_type, exempt):
-                continue
-            needing.setdefault(unit.location, []).append(unit)
-        for cell in sorted(needing, key=lambda c: (len(c), c)):
-            units = sorted(needing[cell])
-            if _terrain_supplies(ctx, cell, side):
-                continue
-            if call.trace is not None and traces(ctx, ctx.rules.traces[call.trace], side, cell):
-                continue
-            lasting, once = [], []
-            for other in ctx.state.units_at(cell):
-                supplies, used_up = _supplies(ctx, other, side)
-                if supplies:
-                    (once if used_up else lasting).append(other)
-            if lasting:
-                continue
-            usable = [s for s in one_per_type(once) if any(u.id != s.id for u in units)]
-            if usable:
-                source = usable[0]
-                if len(usable) > 1:
-                    choice = yield from ctx.choose(side, "supply source", f"supply the units in {cell} with",
-                                                   [Action("use", (s.id,)) for s in usable])
-                    source = ctx.state.unit(choice.args[0])
-                used = evolve(source, location=ctx.rules.eliminated_box, hidden=False)
-                ctx.update_unit(used)
-                ctx.say(f"{ctx.label(used)} supplies the units in {cell} and is removed ({sections_of(call)})",
-                        kind="supply", unit=used.id, unit_type=used.type, cell=cell, side=side)
-                continue
-            for unit in units:
-                yield from _out_of_supply(ctx, ctx.state.unit(unit.id), action, box, call)
+            saved = None
+            for at in range(first_unit, len(units)):
+                progress = SupplyAt(number, needing, index, at)
+                yield from _out_of_supply(ctx, ctx.state.unit(units[at].id), action, box, call, progress)
+            first_unit = 0
 
 
-def _out_of_supply(ctx: Context, unit: Unit, action: ActionRule, box: str, call: CheckSupply) -> Flow:
+def _needing(ctx: Context, side: str, exempt) -> tuple[tuple[str, tuple[Unit, ...]], ...]:
+    """The cells of ``side``'s units that need supply, in the order they are checked, each with its
+    units in id order."""
+    needing: dict[str, list[Unit]] = {}
+    for unit in ctx.state.units:
+        if unit.side != side or not unit.on_map or unit.dummy:
+            continue
+        unit_type = ctx.rules.unit_type(unit.type)
+        if unit_type.kind != "unit" or Rules.unit_matches(unit_type, exempt):
+            continue
+        needing.setdefault(unit.location, []).append(unit)
+    return tuple((cell, tuple(sorted(needing[cell]))) for cell in sorted(needing, key=lambda c: (len(c), c)))
+
+
+def _supplied(ctx: Context, call: CheckSupply, side: str, cell: str, units: tuple[Unit, ...]) -> Flow:
+    """Whether the units in ``cell`` are in supply: by its terrain, a trace, a lasting source, or
+    a source used up (chosen by the side among several, and removed)."""
+    if _terrain_supplies(ctx, cell, side):
+        return True
+    if call.trace is not None and traces(ctx, ctx.rules.traces[call.trace], side, cell):
+        return True
+    lasting, once = [], []
+    for other in ctx.state.units_at(cell):
+        supplies, used_up = _supplies(ctx, other, side)
+        if supplies:
+            (once if used_up else lasting).append(other)
+    if lasting:
+        return True
+    usable = [s for s in one_per_type(once) if any(u.id != s.id for u in units)]
+    if not usable:
+        return False
+    source = usable[0]
+    if len(usable) > 1:
+        choice = yield from ctx.choose(side, "supply source", f"supply the units in {cell} with",
+                                       [Action("use", (s.id,)) for s in usable])
+        source = ctx.state.unit(choice.args[0])
+    used = evolve(source, location=ctx.rules.eliminated_box, hidden=False)
+    ctx.update_unit(used)
+    ctx.say(f"{ctx.label(used)} supplies the units in {cell} and is removed ({sections_of(call)})",
+            kind="supply", unit=used.id, unit_type=used.type, cell=cell, side=side)
+    return True
+
+
+def _out_of_supply(ctx: Context, unit: Unit, action: ActionRule, box: str, call: CheckSupply,
+                   progress: SupplyAt) -> Flow:
     cost = price(ctx, action, ctx.rules.unit_type(unit.type))
     options = [Action("send", (unit.id, box))]
     if can_pay(ctx, unit.side, cost):
@@ -108,7 +148,7 @@ def _out_of_supply(ctx: Context, unit: Unit, action: ActionRule, box: str, call:
         choice = yield from ctx.choose(unit.side, "out of supply",
                                        f"{unit.id} {ctx.rules.unit_type(unit.type).label} in {unit.location} is out "
                                        f"of supply: pay {cost[1]} {cost[0]} or send it to the "
-                                       f"{ctx.shown('box', box)}", options)
+                                       f"{ctx.shown('box', box)}", options, resume=True, progress=progress)
     else:
         choice = options[0]
     if choice.kind == "pay":

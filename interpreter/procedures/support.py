@@ -27,7 +27,7 @@ from ..actions import Action
 from ..caches import map_memos, rules_cache
 from ..cells import within
 from ..citations import cite
-from ..context import Context, Flow
+from ..context import Context, Flow, SideAt, sides_in_turn
 from ..flags import COMMITTED
 from ..forces import action_price
 from . import procedure
@@ -107,18 +107,21 @@ def commit_support(ctx: Context, call: CommitSupport) -> Flow:
     else:
         sides = [ctx.acting or (action.side if action is not None else None)]
     kinds = frozenset(call.markers)
-    for side in sides:
+    for at, side in sides_in_turn(ctx, "commit support", sides):
         if side is None or not battle_on(ctx) or not side_in_battle(ctx, side):
             continue
         # A strike's one price covers every marker committed to it.
         paying = None if operation.mode == "strike" and side == operation.side else action
-        yield from commit_markers(ctx, side, operation.cell, paying, kinds)
+        yield from commit_markers(ctx, side, operation.cell, paying, kinds, progress=at)
 
 
 def commit_markers(ctx: Context, side: str, cell: str, action: ActionRule | None,
-                   kinds: frozenset[str] = frozenset(), *, units_fight=None, must: bool = False) -> Flow:
+                   kinds: frozenset[str] = frozenset(), *, units_fight=None, must: bool = False,
+                   progress: SideAt | None = None) -> Flow:
     """Offer ``side``'s support markers (of ``kinds``, or any) for ``cell`` one at a time until it is
-    ``done``, paying ``action``'s price for each (nothing when ``None``); ``must``: at least one."""
+    ``done``, paying ``action``'s price for each (nothing when ``None``); ``must``: at least one.
+    Each question reads only the state and the operation: with the side's ``progress`` (and no
+    ``must``) it is resumable."""
     operation = ctx.operation
     ask = (f"{action.label}: commit support to the battle in {cell}?" if action is not None
            else f"commit support to the battle in {cell} (at no cost)?")
@@ -138,7 +141,8 @@ def commit_markers(ctx: Context, side: str, cell: str, action: ActionRule | None
         if not must:
             options.insert(0, Action("done"))
         choice = yield from ctx.choose(side, "support", ask, options,
-                                       lambda a: _why_not_commit(ctx, a, cell, units_fight))
+                                       lambda a: _why_not_commit(ctx, a, cell, units_fight),
+                                       resume=progress is not None and not must, progress=progress)
         if choice.kind == "done":
             return
         must = False

@@ -148,25 +148,34 @@ def _latest(game: Game):
     return game.checkpoints[-1]
 
 
-@pytest.mark.parametrize("where", [ROOT / "scenarios" / "klicks_village_sweep.toml",
-                                   ROOT / "scenarios" / "sea_lords_game_warden.toml"], ids=lambda p: p.stem)
-def test_a_copy_replays_nothing_at_a_resumable_decision_and_only_what_followed_the_last_checkpoint_elsewhere(where):
+@pytest.mark.parametrize("where, resumable, steps", [
+    (ROOT / "scenarios" / "klicks_village_sweep.toml", {"setup", "declare", "bombard", "move"}, 260),
+    (ROOT / "scenarios" / "klicks_firebase_night.toml", {"setup", "declare", "move", "bombard"}, 260),
+    (ROOT / "scenarios" / "sea_lords_game_warden.toml", {"setup", "operation", "refit", "out", "reinforce", "support", "place"}, 500),
+], ids=lambda p: getattr(p, "stem", None))
+def test_a_copy_replays_nothing_at_a_resumable_decision_and_only_what_followed_the_last_checkpoint_elsewhere(
+        where, resumable, steps):
     game, pick = Game.new(where, 4), random.Random(4)
     at_exact = elsewhere = 0
-    for _ in range(260):
+    exact_kinds = set()  # the kinds of decision (first word) a copy was exact at
+    for _ in range(steps):
         if game.is_over():
             break
         latest = _latest(game)
         copy = game.copy()
         if latest.exact and latest.choices == len(game.choices):
             assert copy.replayed == 0
+            # The procedure started again took back its progress whole: asked again, it gives the same.
+            assert _latest(copy).exact and _latest(copy).progress == latest.progress
             at_exact += 1
+            exact_kinds.add(game.decision.kind.split()[0])
         else:
             assert copy.replayed == len(game.choices) - latest.choices
             elsewhere += 1
         assert copy.log == game.log and copy.legal_actions() == game.legal_actions()
         game.apply(pick.choice(game.legal_actions()))
     assert at_exact > 0 and elsewhere > 0  # both kinds of decision came up
+    assert exact_kinds >= resumable  # each kind its procedure resumes came up, and replayed nothing
     assert game.copy().replayed < len(game.choices)  # late in the game, far fewer than all
 
 
