@@ -223,8 +223,8 @@ _ARGS_KEYS: dict[tuple[str, ...], tuple] = {}
 ARGS_KEYS_KEPT = 4096
 """Keys of whole argument tuples (``_action_key``: the same cells and unit ids are offered at every
 decision) kept before they are all forgotten; a pure function of the strings, like ``arg_key``.
-(4096: a Sea Lords game offers some 9,000 distinct ones, most once, at set-up; keeping them all held
-more than its map.)"""
+(4096: a game with hundreds of face-down counters set up on a large map offers some 9,000
+distinct ones, most once, at set-up; keeping them all held more than its map.)"""
 
 
 def arg_key(arg: str) -> tuple:

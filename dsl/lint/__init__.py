@@ -168,7 +168,7 @@ class LintReport:
 
 def lint_rulebook(rulebook: Rulebook, loading: Iterable[Diagnostic] = ()) -> LintReport:
     """Run every check on a loaded rulebook, apply suppressions, sort."""
-    from .names import forget_lookups  # a check family: imported by ``load_checks``, which it imports
+    from .lookups import forget_lookups  # (here: importing the package loads no module of checks)
 
     load_checks()
     found: list[Diagnostic] = list(loading)
@@ -176,7 +176,7 @@ def lint_rulebook(rulebook: Rulebook, loading: Iterable[Diagnostic] = ()) -> Lin
         for registered in CHECKS.values():
             found.extend(registered.function(rulebook))
     finally:
-        forget_lookups()  # the checks' shared lookups (``names.per_rulebook``) serve this run only
+        forget_lookups()  # the checks' shared lookups (``lookups.per_rulebook``) serve this run only
     suppressions, problems = _suppressions(rulebook)
     kept = [d for d in found if not _is_suppressed(d, suppressions)]
     return LintReport(tuple(sort_diagnostics([*kept, *problems])), len(found) - len(kept), rulebook)

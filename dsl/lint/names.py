@@ -19,13 +19,14 @@ from __future__ import annotations
 
 import functools
 import re
-from typing import Callable, Iterator, TypeVar
+from typing import Iterator, TypeVar
 
 from ..diagnostics import Diagnostic, diagnostic, did_you_mean
 from . import check
 from ..model import Declaration, Provenance, Rulebook
 from ..tables import TableView
 from ..values import MAX_DICE, MAX_FACES, read_dice, shorten
+from .lookups import per_rulebook
 
 T = TypeVar("T")
 
@@ -88,39 +89,6 @@ def iter_provenance(decl: Declaration) -> Iterator[Provenance]:
         yield row.provenance
 
 
-_FORGETTERS: list[Callable[[], None]] = []
-"""Each ``per_rulebook`` memo's way to forget its rulebook (``forget_lookups``)."""
-
-
-def per_rulebook(build: Callable[[Rulebook], T]) -> Callable[[Rulebook], T]:
-    """Cache ``build(rulebook)`` for the last rulebook it was called with (compared by identity),
-    until ``forget_lookups``.
-
-    Every check of one lint run asks for the same lookups; identity keeps the test cheap
-    (a frozen rulebook's own hash would walk all of it).
-    """
-    last: tuple[Rulebook, T] | None = None
-
-    @functools.wraps(build)
-    def cached(rulebook: Rulebook) -> T:
-        nonlocal last
-        if last is None or last[0] is not rulebook:
-            last = (rulebook, build(rulebook))
-        return last[1]
-
-    def forget() -> None:
-        nonlocal last
-        last = None
-
-    _FORGETTERS.append(forget)
-    return cached
-
-
-def forget_lookups() -> None:
-    """Drop what every ``per_rulebook`` memo keeps: a lint run's lookups end with the run (a game
-    lints its rulebook as it starts, and would otherwise keep them all its life)."""
-    for forget in _FORGETTERS:
-        forget()
 
 
 index = per_rulebook(Index)

@@ -1,4 +1,4 @@
-"""A lint run's shared lookups (``dsl.lint.names.per_rulebook``: the index, the references) end with
+"""A lint run's shared lookups (``dsl.lint.lookups.per_rulebook``: the index, the references) end with
 the run: a game lints its rulebook as it starts and must not keep them all its life (issue 18 item 1)."""
 
 from __future__ import annotations
