@@ -283,13 +283,13 @@ class Force:
             for cell in frontier:
                 if cell in stops and cell != start:
                     continue
-                new = [n for n in steps.get(cell, ()) if n not in seen and n in allowed]
-                if others:
-                    new = [n for n in new if all(n in t.adjacency.get(cell, ()) for t in others)]
-                if new:
-                    seen.update(new)
-                    parent.update(dict.fromkeys(new, cell))
-                    following += new
+                for n in steps.get(cell, ()):
+                    if n in seen or n not in allowed or others and any(n not in t.adjacency.get(cell, ())
+                                                                      for t in others):
+                        continue
+                    seen.add(n)
+                    parent[n] = cell
+                    following.append(n)
             frontier = sorted(following)
         return parent
 
