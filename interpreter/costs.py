@@ -172,6 +172,11 @@ class CostTable:
     known_step_to: dict[str, tuple[str, int]] = field(factory=dict, eq=False, repr=False)
     """``(cell, cost)`` of each cell a step has reached so far: one pair per cell, shared by the
     steps of all its neighbours."""
+    known_neighbours: dict[str, tuple[frozenset[str], tuple[str, ...] | None]] = field(
+        factory=dict, eq=False, repr=False)
+    """The cells ``steps`` goes to from each cell asked so far, as a set (a breadth-first search
+    takes a cell's unseen neighbours by one set difference), with them in ``steps`` order when
+    that is not sorted order (``None``: sorted).  Kept by ``interpreter.pathfinding``."""
 
     @property
     def unlimited(self) -> bool:
@@ -442,7 +447,8 @@ def _compile(rules: Rules, board: Board, unit_type: UnitType, turn: int | None =
                   if t.cost is cost and t.adjacency is adj and t.crossing is steps), None)
     memos = {} if alike is None else {"searches": alike.searches, "known_steps": alike.known_steps,
                                       "known_steps_within": alike.known_steps_within,
-                                      "known_step_to": alike.known_step_to}
+                                      "known_step_to": alike.known_step_to,
+                                      "known_neighbours": alike.known_neighbours}
     return CostTable(unit_type.name, scale, cost, why, adj, points, must_end, must_end_reason, steps, **memos)
 
 

@@ -14,6 +14,9 @@ side first whether to play it.  How many turns there are is the scenario's
 
 from __future__ import annotations
 
+from itertools import compress
+from operator import attrgetter, is_not
+
 from ..dsl.diagnostics import RulesError, diagnostic
 from ..dsl.compiled.sequence import Alternate, Repeat
 from ..dsl.model import Declaration
@@ -26,7 +29,7 @@ from .control import start as start_control
 from .event_effects import phase_ended
 from .status_effects import recover
 from .procedures import PROCEDURES, load_procedures
-from .state import unit_with_spent, replace
+from .state import Unit, unit_with_spent, replace
 
 def play(ctx: Context, at: FlowPosition | None = None) -> Flow:
     """The whole game: set-up, every turn, then the result; or the rest of it from ``at``, the
@@ -316,16 +319,20 @@ def _check_stacking(ctx: Context) -> Flow:
     """Stacking ``checked at end of phases``: each side's excess in a cell goes to the ``excess to`` box.
 
     The owner picks which units go, one at a time, among those counting against the broken limit.
-    Nothing is checked while the units are those the last check left (``ctx.stacking_checked``).
+    Nothing is checked while the units are those the last check left (``ctx.stacking_checked``),
+    and then only the cells whose counters changed since (``changed_cells``): the last check left
+    every other cell within every limit.
     """
     if ctx.state.units is ctx.stacking_checked:
         return
+    changed = changed_cells(ctx.stacking_checked, ctx.state.units)
     for rule in ctx.rules.stackings:
         if rule.checked != "end" or rule.excess_box is None:
             continue
         box, line_of = rule.excess_box, rule.line_of
         crowded = []  # (side, cell) holding more of a side's units than the rule is sure to allow
-        for cell, here in ctx.state.units_by_cell().items():
+        by_cell = ctx.state.units_by_cell()
+        for cell, here in by_cell.items() if changed is None else [(c, by_cell[c]) for c in changed if c in by_cell]:
             if len(here) > rule.safe_size and here[0].on_map:
                 sizes: dict[str, int] = {}
                 for unit in here:
@@ -348,14 +355,29 @@ def _check_stacking(ctx: Context) -> Flow:
     ctx.stacking_checked = ctx.state.units
 
 
+def changed_cells(before: tuple[Unit, ...] | None, units: tuple[Unit, ...]) -> set[str] | None:
+    """The cells a unit left or entered between ``before`` and ``units`` (``None``: every cell, with
+    no ``before`` or fewer units now).  Units keep their places in the tuple (new ones come last),
+    so a unit changed is one not the same object at its place: found by one pass in C."""
+    if before is None or len(units) < len(before):
+        return None
+    cells = set()
+    for old, new in compress(zip(before, units), map(is_not, before, units)):
+        cells.add(old.location)
+        cells.add(new.location)
+    cells.update([u.location for u in units[len(before):]])
+    return cells
+
+
 def _clear_spent(ctx: Context) -> None:
     """Phase flags (``moved``, ``attacked`` …) last one phase."""
-    spent = [unit_with_spent(u, _NONE) for u in ctx.state.units if u.spent]
+    spent = [unit_with_spent(u, _NONE) for u in filter(_SPENT, ctx.state.units)]  # (few are: found in C)
     if spent:
         ctx.state = ctx.state.with_units(spent)  # the state's indexes are updated, not rebuilt
 
 
 _NONE: frozenset[str] = frozenset()
+_SPENT = attrgetter("spent")
 
 
 def _end_of_turn(ctx: Context) -> None:

@@ -145,36 +145,55 @@ def _breadth_first(table: CostTable, start: str, blocked: Collection[str],
     pops them in: so ``dist`` is filled in the same order, and each cell's predecessor is the
     lowest-id cell one step nearer, as there (the first to reach it: a later cell of the same
     distance has a higher id, so a cell once reached is never looked at again).  No heap, no
-    costs to add."""
-    known, steps = table.known_steps.get, table.steps
+    costs to add.  A cell's unseen neighbours are one set difference (``_neighbours``), taken in
+    ``steps`` order: most neighbours were seen already, and are not looked at one by one."""
+    known = table.known_neighbours.get
+    seen = {start, *blocked}
     dist = {start: 0}
     parent: dict[str, str] = {}
     stops: set[str] = set()
-    frontier = []
-    for n, _ in steps(start):
-        if n not in blocked and n not in dist:
-            dist[n] = 1
-            parent[n] = start
-            frontier.append(n)
+    frontier: list[str] = []
+    for n in _unseen(table, start, seen):
+        dist[n] = 1
+        parent[n] = start
+        frontier.append(n)
     d = 1
     while frontier:
         frontier.sort()
-        following = []
+        following: list[str] = []
         nd = d + 1
         for cell in frontier:
             if cell in stop:
                 stops.add(cell)
                 continue
-            around = known(cell)
-            if around is None:
-                around = steps(cell)
-            for n, _ in around:
-                if n not in dist and n not in blocked:
-                    dist[n] = nd
-                    parent[n] = cell
-                    following.append(n)
+            around = known(cell) or _neighbours(table, cell)
+            new = around[0] - seen
+            if not new:
+                continue
+            seen |= new
+            if len(new) > 1:
+                new = sorted(new) if around[1] is None else [n for n in around[1] if n in new]
+            for n in new:
+                dist[n] = nd
+                parent[n] = cell
+            following += new
         frontier, d = following, nd
     return dist, parent, stops
+
+
+def _unseen(table: CostTable, cell: str, seen: set[str]) -> list[str]:
+    """The cells ``steps`` goes to from ``cell`` that are not in ``seen``, in ``steps`` order; added to ``seen``."""
+    cells, order = table.known_neighbours.get(cell) or _neighbours(table, cell)
+    new = cells - seen
+    seen |= new
+    return sorted(new) if order is None else [n for n in order if n in new]
+
+
+def _neighbours(table: CostTable, cell: str) -> tuple[frozenset[str], tuple[str, ...] | None]:
+    """``CostTable.known_neighbours`` of ``cell``, made and kept."""
+    order = tuple([n for n, _ in table.steps(cell)])
+    found = table.known_neighbours[cell] = (frozenset(order), None if list(order) == sorted(order) else order)
+    return found
 
 
 def _dial(table: CostTable, start: str, budget: int, blocked: Collection[str],
