@@ -325,13 +325,15 @@ def _check_stacking(ctx: Context) -> Flow:
     """
     if ctx.state.units is ctx.stacking_checked:
         return
+    rules = [r for r in ctx.rules.stackings if r.checked == "end" and r.excess_box is not None]
+    if not rules:  # (most games: nothing to look at, so no pass over the units either)
+        ctx.stacking_checked = ctx.state.units
+        return
     changed = changed_cells(ctx.stacking_checked, ctx.state.units)
-    for rule in ctx.rules.stackings:
-        if rule.checked != "end" or rule.excess_box is None:
-            continue
+    for rule in rules:
         box, line_of = rule.excess_box, rule.line_of
         crowded = []  # (side, cell) holding more of a side's units than the rule is sure to allow
-        by_cell = ctx.state.units_by_cell()
+        by_cell = ctx.state.units_by_cell()  # (afresh for each rule: an earlier one may have moved units)
         for cell, here in by_cell.items() if changed is None else [(c, by_cell[c]) for c in changed if c in by_cell]:
             if len(here) > rule.safe_size and here[0].on_map:
                 sizes: dict[str, int] = {}
