@@ -28,9 +28,9 @@ from .scenario import Scenario, load_scenario, with_rulebook
 
 TERMINAL = "terminal"
 CHECKPOINTS_KEPT = 32
-"""A game keeps every checkpoint of its last this many choices (an undo steps back through them
-without a replay) and, before them, one per this many choices: each holds a state that would
-otherwise be freed, and the garbage collector's work grows with every state kept."""
+"""A game keeps every checkpoint of its last this many choices (an undo steps back to the one
+before the decision it takes back) and, before them, one per this many choices: each holds a state
+that would otherwise be freed, and the garbage collector's work grows with every state kept."""
 
 class Game:
     """One game in progress."""
@@ -64,6 +64,9 @@ class Game:
         self._thinned = len(choices)
         self._flow = play(ctx, at.position)
         self._pending: Decision | None = None
+        self._resumable = False
+        """Whether the pending decision is one its procedure declared resumable and its exact
+        checkpoint is not taken yet (``_exact``)."""
         self._advance(None)
 
     @classmethod
@@ -122,10 +125,21 @@ class Game:
             ctx.mark = None
             self._checkpoints.append(mark._replace(choices=len(self.choices), log=len(self.log) + mark.log))
         self._flush()
-        if ctx.resume and self._pending is not None:
-            self._checkpoints.append(checkpoint(ctx, len(self.choices), len(self.log), self._pending))
+        self._resumable = ctx.resume and self._pending is not None
         if len(self.choices) - self._thinned >= CHECKPOINTS_KEPT:
             self._thin()
+
+    def _exact(self) -> None:
+        """Take the exact checkpoint of the pending decision, if it is resumable and not taken yet.
+
+        Taken only when a copy, a pickle or ``checkpoints`` asks, while the game stands at the
+        decision: nothing changes the context between two decisions, so it is the checkpoint
+        ``_advance`` would have taken.  A decision played on without one asked for keeps none (it
+        cost a copy of the procedure's progress at every decision, for an undo that replays from
+        the procedure's start instead)."""
+        if self._resumable:
+            self._resumable = False
+            self._checkpoints.append(checkpoint(self.ctx, len(self.choices), len(self.log), self._pending))
 
     def _thin(self) -> None:
         """Keep every checkpoint of the last ``CHECKPOINTS_KEPT`` choices, and of the older ones
@@ -250,13 +264,15 @@ class Game:
         the state there is shared (it is frozen), the position in the sequence of play restored as
         data, and only the choices made since it are replayed (``replayed`` counts them): none at a
         decision its procedure declares resumable, elsewhere those since the procedure started or
-        since its last resumable decision, whichever came later.
+        since the last resumable decision a copy or pickle was taken at, whichever came later.
         """
+        self._exact()
         return self._at(len(self.choices))
 
     def undo(self) -> None:
         """Take back the last decision: this game becomes the game as it was when that decision
-        was asked (from the checkpoint before it, as ``copy``).
+        was asked (from the checkpoint before it, as ``copy``: the choices made since the
+        procedure asking it started are replayed, none if a copy was taken at that decision).
 
         Raises:
             IllegalActionError: when no decision has been made yet.
@@ -269,6 +285,7 @@ class Game:
     def checkpoints(self) -> tuple[Checkpoint, ...]:
         """The checkpoints taken so far, oldest first (the start of the game the first): a copy
         starts at the last, an undo at the last before the last decision (``interpreter.checkpoint``)."""
+        self._exact()
         return tuple(self._checkpoints)
 
     def _at(self, choices: int) -> "Game":
@@ -300,6 +317,7 @@ class Game:
     def __reduce__(self):
         """A pickled game is its scenario, seed, log and choices and its latest checkpoint;
         unpickling starts there and replays the choices made since (``copy``)."""
+        self._exact()
         at = self._checkpoints[-1]
         return resumed, (self.scenario, self.seed, at, self.log[: at.log], tuple(self.choices), [START, at])
 
