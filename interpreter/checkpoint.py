@@ -11,7 +11,10 @@ state (frozen, so shared, never copied), the acting side, the operation in progr
 the options chosen at set-up.  Two kinds are taken:
 
 - a **mark** at the start of every procedure call: starting the procedure again on the
-  marked state replays nothing before it, only the choices made since it started;
+  marked state replays nothing before it, only the choices made since it started.  The start
+  keeps only what the procedure may change (``mark``); the position, which stays as it was until
+  the procedure returns, is read when its first decision files the mark (``filed``), and a
+  procedure that asks nothing leaves no mark;
 - an **exact** checkpoint at a decision a procedure declares resumable (``ctx.choose(…,
   resume=True)``): starting that procedure again on the state at the decision asks the same
   question at once, so a copy replays no choice at all.  It is taken only when a copy, a pickle
@@ -102,8 +105,26 @@ def position(ctx: Context) -> FlowPosition:
     return FlowPosition(turn, phase, tuple([run.at() for run in ctx.runs]))
 
 
+def mark(ctx: Context) -> tuple:
+    """What a mark keeps at the start of a procedure call: the log's length, the state, the
+    acting side, a copy of the operation, the result decided, the units stacking last checked.
+    (A plain tuple, made at every procedure start: ``filed`` makes the ``Checkpoint``.)"""
+    operation = ctx.operation
+    return (len(ctx.events), ctx.state, ctx.acting, operation.copy() if operation is not None else None,
+            ctx.decided, ctx.stacking_checked)
+
+
+def filed(ctx: Context, kept: tuple, choices: int, log: int) -> Checkpoint:
+    """The mark ``kept`` at the start of the procedure call now asking its first decision, with
+    ``choices`` made and ``log`` entries written before that call: its position read now (the
+    flow has not moved while the procedure runs)."""
+    logged, state, acting, operation, decided, stacking_checked = kept
+    return Checkpoint(choices, log + logged, position(ctx), state, acting, operation, decided, ctx.settings,
+                      stacking_checked)
+
+
 def checkpoint(ctx: Context, choices: int, log: int, decision: Decision | None = None) -> Checkpoint:
-    """The context now, at the start of a procedure call (a mark) or at ``decision`` (exact)."""
+    """The context now, at ``decision`` (an exact checkpoint), or between decisions."""
     operation = ctx.operation
     asked = progress = None
     if decision is not None:

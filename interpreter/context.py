@@ -58,8 +58,9 @@ class Context:
         """The phase and step runs in progress, outermost first, kept by ``flow`` (``interpreter.checkpoint``)."""
         self.setup_at: tuple | None = None
         """Set-up's progress at a placement decision (``setup.SetupAt``'s fields, live), for checkpoints."""
-        self.mark = None
-        """The checkpoint taken at the last procedure start, until ``Game`` files it."""
+        self.mark: tuple | None = None
+        """What the procedure running kept at its start for a checkpoint (``checkpoint.mark``),
+        until ``Game`` files it at its first decision."""
         self.resume: bool = False
         """Whether the pending decision is one its procedure declared resumable (``choose``)."""
         self.progress: Callable[[], Any] | None = None

@@ -22,7 +22,7 @@ from ..dsl.compiled.sequence import Alternate, Repeat
 from ..dsl.model import Declaration
 from ..dsl.vocabulary import REPEAT_CONDITION
 from .actions import Action
-from .checkpoint import FlowPosition, RunAt, checkpoint
+from .checkpoint import FlowPosition, RunAt, mark
 from .citations import because, cite
 from .context import Context, Flow
 from .control import start as start_control
@@ -156,8 +156,9 @@ def _run_phase(ctx: Context, decl: Declaration, frame: _Run, at: tuple[RunAt, ..
                     yield from run_phase(ctx, item, deeper)
                     ctx.acting = side
                 else:
-                    ctx.mark = checkpoint(ctx, 0, len(ctx.events))
+                    ctx.mark = mark(ctx)
                     yield from PROCEDURES[item.procedure](ctx, item)
+                    ctx.mark = None  # (asked nothing: its position is gone, decisions the flow asks next have none)
                 if ctx.state.over:
                     return
             frame.item = len(items)

@@ -20,7 +20,7 @@ from ..dsl.lint import lint_rulebook
 from ..dsl.model import Rulebook
 from . import savefile
 from .actions import Action, Decision, IllegalActionError, illegal, parse_choice
-from .checkpoint import START, Checkpoint, checkpoint, restored
+from .checkpoint import START, Checkpoint, checkpoint, filed, restored
 from .context import Context
 from .flow import play
 from .procedures import missing_procedures
@@ -121,9 +121,10 @@ class Game:
             self._pending = None
         ctx = self.ctx
         mark = ctx.mark
-        if mark is not None:  # the last procedure started since the last decision (``checkpoint``)
+        if mark is not None:  # the procedure asking started since the last decision (``checkpoint``)
             ctx.mark = None
-            self._checkpoints.append(mark._replace(choices=len(self.choices), log=len(self.log) + mark.log))
+            if self._pending is not None:  # (a game that ended inside the procedure has left its position)
+                self._checkpoints.append(filed(ctx, mark, len(self.choices), len(self.log)))
         self._flush()
         self._resumable = ctx.resume and self._pending is not None
         if len(self.choices) - self._thinned >= CHECKPOINTS_KEPT:

@@ -71,3 +71,19 @@ def test_a_pickle_at_a_resumable_decision_starts_at_it():
     game, pick = at_a_later_move(11)
     loaded = pickle.loads(pickle.dumps(game))
     assert loaded.replayed == 0 and loaded.log == game.log and loaded.legal_actions() == game.legal_actions()
+
+
+SUDDEN = ROOT / "tests" / "interpreter" / "fixtures" / "resources" / "sudden.toml"
+SUDDEN_ANSWERS = ["operate 0101", "add B2", "go", "move 0201", "pass", "pass"]  # Blue's lead ends turn 1's scoring
+
+
+def test_a_game_ended_inside_a_procedure_files_no_mark_of_it_and_copies_whole():
+    """The scoring procedure that ends the game (sudden death) asked nothing: its start, whose
+    position the flow has left, is no checkpoint; a copy or pickle of the ended game is the same."""
+    game = Game.new(SUDDEN, seed=1)
+    for answer in SUDDEN_ANSWERS:
+        game.apply(answer)
+    assert game.is_over() and game.result()["winner"] == "blue"
+    assert all(at.choices < len(game.choices) for at in game.checkpoints)
+    for other in (game.copy(), pickle.loads(pickle.dumps(game))):
+        assert other.is_over() and other.log == game.log and other.result() == game.result()
