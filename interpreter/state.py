@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import functools
 import operator
+import types
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterable, Mapping
 from fractions import Fraction
@@ -424,22 +425,43 @@ _KEEP = object()
 """A field ``replace`` is not asked to change."""
 
 
+def _written_for(cls: type) -> list[str] | None:
+    """The field names of a frozen slotted attrs class whose ``__init__`` only sets each field
+    (no converter, validator, factory default or post-init), in order; ``None`` for any other
+    class.  For those, ``_replacer`` and ``_field_setter`` make an instance the way that
+    ``__init__`` does, field by field, but through the slots' own descriptors (as
+    ``Action.batch``): attrs' frozen ``__init__`` calls ``object.__setattr__`` for each field,
+    which looks the slot up by name every time; a unit's eleven fields cost twice as much so."""
+    fields = attrs.fields(cls)
+    if hasattr(cls, "__attrs_post_init__") or any(
+            not a.init or a.kw_only or a.alias != a.name or not a.name.isidentifier() or a.converter is not None
+            or a.validator is not None or isinstance(a.default, attrs.Factory) or a.on_setattr not in (None, attrs.NOTHING)
+            or not isinstance(cls.__dict__.get(a.name), types.MemberDescriptorType) for a in fields):
+        return None
+    return [a.name for a in fields]
+
+
+def _made(cls: type, names: list[str], value_of: Callable[[str], str]) -> tuple[str, dict[str, Any]]:
+    """Source lines making ``_new``, an instance of ``cls`` with each field set to the expression
+    ``value_of(name)``, and the names they use."""
+    body = "    _new = _make(_cls)\n" + "".join(f"    _set_{n}(_new, {value_of(n)})\n" for n in names)
+    return body, {"_cls": cls, "_make": object.__new__, **{f"_set_{n}": cls.__dict__[n].__set__ for n in names}}
+
+
 def _replacer(cls: type[T]) -> Callable[..., T]:
     """``attrs.evolve`` for one frozen class, faster: a function written for the class's fields
-    (as attrs writes its ``__init__``), taking the changes as keywords and passing every field to
-    the constructor by position (``evolve`` looks the fields up and passes them by name).  A
-    ``GameState`` whose ``units`` are kept keeps the indexes of its units too."""
-    fields = attrs.fields(cls)
-    if any(not a.init or a.kw_only or a.alias != a.name or not a.name.isidentifier() for a in fields):
+    (as attrs writes its ``__init__``), taking the changes as keywords and setting every field
+    (``_written_for``; ``evolve`` looks the fields up and passes them by name).  A ``GameState``
+    whose ``units`` are kept keeps the indexes of its units too."""
+    names = _written_for(cls)
+    if names is None:
         return lambda instance, **changes: evolve(instance, **changes)
-    names = [a.name for a in fields]
     args = ", ".join(f"{n}=_KEEP" for n in names)
-    values = ", ".join(f"_i.{n} if {n} is _KEEP else {n}" for n in names)
-    body = f"    _new = _cls({values})\n"
+    body, namespace = _made(cls, names, lambda n: f"_i.{n} if {n} is _KEEP else {n}")
     if cls is GameState:
         body += "    if units is _KEEP:\n        _set(_new, '_index', _i._index)\n"
     source = f"def replace_fields(_i, *, {args}):\n{body}    return _new\n"
-    namespace = {"_cls": cls, "_KEEP": _KEEP, "_set": object.__setattr__}
+    namespace.update(_KEEP=_KEEP, _set=object.__setattr__)
     exec(source, namespace)  # noqa: S102 (our own field names only)
     return namespace["replace_fields"]
 
@@ -450,12 +472,11 @@ _REPLACERS: dict[type, Callable[..., Any]] = {Unit: _replacer(Unit), GameState: 
 def _field_setter(cls: type[T], name: str) -> Callable[[T, Any], T]:
     """``lambda instance, value: evolve(instance, name=value)``, for one field asked often (written
     for the class's fields, as ``_replacer``)."""
-    fields = attrs.fields(cls)
-    if any(not a.init or a.kw_only or a.alias != a.name or not a.name.isidentifier() for a in fields):
+    names = _written_for(cls)
+    if names is None:
         return lambda instance, value: evolve(instance, **{name: value})
-    values = ", ".join("_value" if a.name == name else f"_i.{a.name}" for a in fields)
-    namespace = {"_cls": cls}
-    exec(f"def set_field(_i, _value):\n    return _cls({values})\n", namespace)  # noqa: S102
+    body, namespace = _made(cls, names, lambda n: "_value" if n == name else f"_i.{n}")
+    exec(f"def set_field(_i, _value):\n{body}    return _new\n", namespace)  # noqa: S102
     return namespace["set_field"]
 
 
