@@ -17,7 +17,6 @@ it is asked after that (states are used one after another, so it rarely is).
 
 from __future__ import annotations
 
-import functools
 import operator
 import types
 from bisect import bisect_left, bisect_right
@@ -96,8 +95,17 @@ _fields = operator.attrgetter(*(a.name for a in attrs.fields(Unit)))
 """A unit's fields as a tuple, in declaration order (what attrs' ordering compares)."""
 
 
+class _Indexed:
+    """The slot a state keeps its indexes in (``GameState._indexes``), outside attrs' fields: not
+    compared, hashed, shown nor pickled.  (A ``cached_property`` on the frozen class did this, but
+    attrs then gives the class a ``__getattr__``, and CPython reads no attribute of a class with
+    one by its fast path: every ``state.units`` in a playout paid for it.)"""
+
+    __slots__ = ("_index",)
+
+
 @frozen
-class GameState:
+class GameState(_Indexed):
     """Everything that changes during a game, and nothing else."""
 
     turn: int = 0
@@ -135,16 +143,21 @@ class GameState:
     """The weather the game has now (a declared ``weather``): set when a turn of the turn record
     that gives one starts, or by a ``set weather`` effect; ``None`` until then."""
 
-    @functools.cached_property
-    def _index(self) -> "_Index":
+    def _indexes(self) -> "_Index":
         """The indexes of ``units``, each built on first use (or handed on by ``with_units``)."""
-        return _Index()
+        try:
+            return self._index
+        except AttributeError:
+            index = _Index()
+            object.__setattr__(self, "_index", index)
+            return index
 
     def unit(self, unit_id: str) -> Unit:
         """The unit with this id (an index built once per state, on first use)."""
-        by_id = self._index.by_id
+        index = self._indexes()
+        by_id = index.by_id
         if by_id is None:
-            by_id = self._index.by_id = {u.id: u for u in self.units}
+            by_id = index.by_id = {u.id: u for u in self.units}
         return by_id[unit_id]
 
     def units_at(self, cell: str) -> tuple[Unit, ...]:
@@ -156,12 +169,13 @@ class GameState:
 
         The state's own index, for loops asking about many cells: read it, never change it, and
         do not keep it across a change of state (the next state takes it over and updates it)."""
-        found = self._index.by_cell
+        index = self._indexes()
+        found = index.by_cell
         if found is None:
             out: dict[str, list[Unit]] = {}
             for unit in self.units:
                 out.setdefault(unit.location, []).append(unit)
-            found = self._index.by_cell = {cell: tuple(units) for cell, units in out.items()}
+            found = index.by_cell = {cell: tuple(units) for cell, units in out.items()}
         return found
 
     def units_of(self, side: str, on_map: bool = True) -> Iterator[Unit]:
@@ -173,13 +187,14 @@ class GameState:
     def units_on_map(self) -> Mapping[str, tuple[Unit, ...]]:
         """Every side with units on the map, with those units in ``units`` order (indexed once per
         state; read it, never change it, nor keep it across a change of state: ``units_by_cell``)."""
-        found = self._index.on_map_by_side
+        index = self._indexes()
+        found = index.on_map_by_side
         if found is None:
             out: dict[str, list[Unit]] = {}
             for unit in self.units:
                 if unit.on_map:
                     out.setdefault(unit.side, []).append(unit)
-            found = self._index.on_map_by_side = {s: tuple(units) for s, units in out.items()}
+            found = index.on_map_by_side = {s: tuple(units) for s, units in out.items()}
         return found
 
     def occupied_by(self, cell: str) -> frozenset[str]:
@@ -188,7 +203,7 @@ class GameState:
 
     def with_unit(self, unit: Unit) -> "GameState":
         """This state with ``unit`` in place of the unit with its id (unchanged when there is none)."""
-        index = self._index
+        index = self._indexes()
         positions = index.positions
         if positions is None:
             positions = index.positions = {u.id: i for i, u in enumerate(self.units)}
@@ -208,7 +223,7 @@ class GameState:
         The order of ``units`` is kept, so the new state indexes them the same way: the indexes
         this state has built are handed on, updated for the changed units only.
         """
-        index = self._index
+        index = self._indexes()
         positions = index.positions
         if positions is None:
             positions = index.positions = {u.id: i for i, u in enumerate(self.units)}
@@ -226,7 +241,7 @@ class GameState:
     def with_added_unit(self, unit: Unit) -> "GameState":
         """This state with ``unit`` added after the others (a counter set up or brought into play),
         its indexes handed on with the one unit added rather than rebuilt."""
-        index = self._index
+        index = self._indexes()
         new = _with_units_tuple(self, (*self.units, unit))
         object.__setattr__(new, "_index", index.handed_on_added(unit, len(self.units)))
         return new
@@ -459,7 +474,7 @@ def _replacer(cls: type[T]) -> Callable[..., T]:
     args = ", ".join(f"{n}=_KEEP" for n in names)
     body, namespace = _made(cls, names, lambda n: f"_i.{n} if {n} is _KEEP else {n}")
     if cls is GameState:
-        body += "    if units is _KEEP:\n        _set(_new, '_index', _i._index)\n"
+        body += "    if units is _KEEP:\n        _set(_new, '_index', _i._indexes())\n"
     source = f"def replace_fields(_i, *, {args}):\n{body}    return _new\n"
     namespace.update(_KEEP=_KEEP, _set=object.__setattr__)
     exec(source, namespace)  # noqa: S102 (our own field names only)

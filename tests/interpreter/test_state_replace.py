@@ -44,7 +44,7 @@ def test_a_state_that_keeps_its_units_keeps_their_index_and_one_that_changes_the
     units = (Unit("B1", "infantry", "blue", "0102"), Unit("R1", "infantry", "red", "0203"))
     state = GameState(units=units)
     assert state.units_at("0102") == units[:1]  # its index built
-    assert replace(state, turn=2)._index is state._index
+    assert replace(state, turn=2)._indexes() is state._indexes()
     moved = replace(units[0], location="0203")
     other = replace(state, units=(moved, units[1]))
     assert other.units_at("0203") == (moved, units[1]) and other.units_at("0102") == ()
