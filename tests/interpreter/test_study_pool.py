@@ -105,3 +105,18 @@ def test_closing_the_records_stops_the_workers():
 
 def test_the_start_method_is_one_the_platform_has():
     assert start_method() in multiprocessing.get_all_start_methods()
+
+
+def test_sim_reports_rules_a_worker_could_not_load_and_exits_1(tmp_path, monkeypatch, capsys):
+    from warbook.interpreter.cli import main
+
+    arm = copied_scenario(tmp_path)
+    started = study_pool.worker_pool
+
+    def files_gone_first(arms, jobs, method=None):  # the files go after sim checked them, before workers load them
+        shutil.rmtree(tmp_path)
+        return started(arms, jobs, "spawn")
+
+    monkeypatch.setattr(study_pool, "worker_pool", files_gone_first)
+    assert main(["sim", arm.scenario, "--games", "2", "--jobs", "2", "--quiet"]) == 1
+    assert "E004 no such scenario file" in capsys.readouterr().err
