@@ -120,3 +120,15 @@ def test_sim_reports_rules_a_worker_could_not_load_and_exits_1(tmp_path, monkeyp
     monkeypatch.setattr(study_pool, "worker_pool", files_gone_first)
     assert main(["sim", arm.scenario, "--games", "2", "--jobs", "2", "--quiet"]) == 1
     assert "E004 no such scenario file" in capsys.readouterr().err
+
+
+def test_a_worker_that_dies_is_an_error_not_a_wait_for_ever():
+    import os
+
+    pool = worker_pool([ARM], 1, "fork")
+    try:
+        with pytest.raises(study_pool.WorkerLost):
+            pool.apply(os._exit, (3,))
+    finally:
+        pool.terminate()
+        pool.join()
