@@ -16,6 +16,8 @@ over the compiled rules again and again while it plays.
   then costs the garbage of the games only.  Before forking, the parent freezes its heap for the
   fork and thaws it at once, so the workers' collections do not touch (and copy) the pages they
   share with it.
+- **Handing out games.**  ``WorkerPool`` gives each worker its next range as it answers, over a
+  pipe of its own, from the study's thread: the study's process costs the workers next to nothing.
 - **Interrupts.**  A worker ignores Ctrl-C and dies at ``SIGTERM``: the study's process stops it
   (``iter_pool``'s iterator, when closed), and the games finished stand.
 
