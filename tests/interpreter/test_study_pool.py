@@ -132,3 +132,16 @@ def test_a_worker_that_dies_is_an_error_not_a_wait_for_ever():
     finally:
         pool.terminate()
         pool.join()
+
+
+def test_a_rules_error_pickles_with_its_diagnostics(tmp_path):
+    # What a worker sends back when its rules do not load: the same error, diagnostics and all.
+    import pickle
+
+    from warbook.interpreter.study import arm_scenario
+
+    with pytest.raises(RulesError) as raised:
+        arm_scenario(StudyArm("study", str(tmp_path / "missing.toml")))
+    copy = pickle.loads(pickle.dumps(raised.value))
+    assert copy.diagnostics == raised.value.diagnostics and str(copy) == str(raised.value)
+    assert [d.code for d in copy.diagnostics] == ["E004"]
