@@ -4,8 +4,9 @@ A study plays each seed of a range once per *arm* (the scenario under its own ru
 house rulebook; an A/B study has two arms on the same seeds).  ``play_seeds(arm, start, stop)`` is
 the unit of work: a worker has the arm's scenario loaded and compiled once (``arm_scenario`` keeps
 it for the life of the process: a forked worker inherits it from the study's process, another
-compiles it when it starts; compiled rules pickle, but shipping them costs more than either) and plays each seed to the end with ``agents.automatic_agent``, so game
-``S`` of a study is the game ``warbook play --seed S`` plays with the same agents.
+compiles it when it starts; compiled rules pickle, but shipping them costs more than either)
+and plays each seed to the end with ``agents.automatic_agent``, so game ``S`` of a study is the
+game ``warbook play --seed S`` plays with the same agents.
 
 ``iter_study`` splits the seeds into ranges (``shrinking_ranges``) and hands them to a pool: in
 this process (``jobs`` 1), in ``jobs`` worker processes (``interpreter.study_pool``: forked where

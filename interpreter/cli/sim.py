@@ -173,7 +173,8 @@ def _play(args: argparse.Namespace, arms, out) -> tuple[list, bool]:
         runner = ray_runner(args.address)
     progress = Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), RateColumn(),
                         TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn(),
-                        console=console(stderr=True), disable=args.quiet, transient=False)
+                        console=console(stderr=True), disable=args.quiet, transient=False,
+                        refresh_per_second=4)  # drawn 10 times a second, the bar took 0.7% of a core from the workers
     interrupted, games = False, None
     stop = signal.signal(signal.SIGTERM, _interrupt)  # `kill` keeps the finished games as Ctrl-C does
     try:
