@@ -2,22 +2,26 @@
 
 ``sim``: for each shipped scenario, the same ``GAMES`` seeds (fresh each round) played by one
 process (``--jobs 1``: the study plays in the command's own process) and by a pool of two
-worker processes (``--jobs 2``), in interleaved rounds.  The workers are started and their rules
-compiled before the first timed round (the warm-up), so the figure is the scaling of play alone:
-time with two workers ÷ time with one, the median of the paired rounds.  Target ≤ 0.56 (a
+worker processes (``--jobs 2``; the pool ``warbook sim`` starts, ``study_pool.worker_pool``, after
+the rules are loaded here as ``iter_study`` loads them), in interleaved rounds.  The workers are
+started and their rules loaded before the first timed round (the warm-up), so the figure is the
+scaling of play alone: time with two workers ÷ time with one, the median of the paired rounds.  Target ≤ 0.56 (a
 speed-up of 1.8 or more on two cores); on a machine shared with other work it is reported as
 measured.
 
-``simstart``: the cost of starting one worker (a spawned Python process importing warbook and
-loading and compiling the scenario's rules, ``study.arm_scenario``) as a share of a 100-game
-study on one worker (start + 100 games).  Reported, no target.
+``simstart``: the cost of starting one worker (``study_pool.worker_pool``: forked with the rules
+this process compiled, where the platform allows; else a process that imports warbook and compiles
+them, ``study.arm_scenario``) as a share of a 100-game study on one worker (start + 100 games).
+Reported, no target.
+
+Until session 9 both figures used a spawned pool of their own, not the one ``warbook sim`` uses;
+they now measure that one, whatever its start method.
 
 Run: ``python -m benchmarks sim simstart``.
 """
 
 from __future__ import annotations
 
-import multiprocessing
 import statistics
 import time
 from pathlib import Path
@@ -51,11 +55,13 @@ def run(name: str = "sim", profile: bool = False) -> list[Figure]:
 
 
 def scaling(arms: dict) -> list[Figure]:
-    from warbook.interpreter.study import play_seeds, play_task, worker_started
+    from warbook.interpreter.study import arm_scenario, play_seeds, play_task
+    from warbook.interpreter.study_pool import worker_pool
 
     figures = []
     for stem, arm in arms.items():
-        pool = multiprocessing.get_context("spawn").Pool(2, initializer=worker_started)
+        arm_scenario(arm)
+        pool = worker_pool([arm], 2)
         try:
             def round_calls(round_: int, arm=arm, pool=pool) -> dict:
                 seeds = range(round_ * GAMES, (round_ + 1) * GAMES)
@@ -77,14 +83,16 @@ def scaling(arms: dict) -> list[Figure]:
 
 
 def start_cost(arms: dict) -> list[Figure]:
-    from warbook.interpreter.study import play_seeds, worker_started
+    from warbook.interpreter.study import arm_scenario, play_seeds
+    from warbook.interpreter.study_pool import start_method, worker_pool
 
     figures = []
     for stem, arm in arms.items():
+        arm_scenario(arm)
         starts = []
         for _ in range(3):
             begun = time.perf_counter()
-            pool = multiprocessing.get_context("spawn").Pool(1, initializer=worker_started)
+            pool = worker_pool([arm], 1)
             try:
                 pool.apply(compile_only, (arm,))
                 starts.append(time.perf_counter() - begun)
@@ -98,6 +106,6 @@ def start_cost(arms: dict) -> list[Figure]:
         start = statistics.median(starts)
         share = start / (start + STUDY * per_game)
         figures.append(Figure(f"sim worker start, share of a {STUDY}-game study: {stem}", None, None, raw=[
-            f"start (spawn, import, compile) {show_time(start)} (median of 3), a game {show_time(per_game)} "
+            f"start ({start_method()}) {show_time(start)} (median of 3), a game {show_time(per_game)} "
             f"(mean of {GAMES})"], shown=f"{share * 100:.1f}%"))
     return figures

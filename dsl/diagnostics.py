@@ -147,6 +147,10 @@ class RulesError(WarbookError, ValueError):
         first = self.diagnostics[0] if self.diagnostics else None
         super().__init__(str(first) if first else "invalid rules")
 
+    def __reduce__(self):
+        """Pickled with its diagnostics (a study's worker sends it to the study's process)."""
+        return type(self), (self.diagnostics,)
+
 
 class InternalError(WarbookError):
     """A bug in warbook itself: the only error allowed a traceback, and only behind ``--debug``."""

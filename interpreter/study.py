@@ -2,14 +2,15 @@
 
 A study plays each seed of a range once per *arm* (the scenario under its own rules, or under a
 house rulebook; an A/B study has two arms on the same seeds).  ``play_seeds(arm, start, stop)`` is
-the unit of work: a worker loads and compiles the arm's scenario once (``arm_scenario`` keeps it
-for the life of the process; compiled rules pickle, but loading them where they are used costs
-less than shipping them) and plays each seed to the end with ``agents.automatic_agent``, so game
-``S`` of a study is the game ``warbook play --seed S`` plays with the same agents.
+the unit of work: a worker has the arm's scenario loaded and compiled once (``arm_scenario`` keeps
+it for the life of the process: a forked worker inherits it from the study's process, another
+compiles it when it starts; compiled rules pickle, but shipping them costs more than either)
+and plays each seed to the end with ``agents.automatic_agent``, so game ``S`` of a study is the
+game ``warbook play --seed S`` plays with the same agents.
 
-``iter_study`` splits the seeds into ranges (``seed_ranges``) and hands them to a pool: in this
-process (``jobs`` 1), in ``jobs`` worker processes (``multiprocessing``, spawned, so a worker
-starts the same on every platform), or on a Ray cluster (``interpreter.study_ray``).  Records come
+``iter_study`` splits the seeds into ranges (``shrinking_ranges``) and hands them to a pool: in
+this process (``jobs`` 1), in ``jobs`` worker processes (``interpreter.study_pool``: forked where
+the platform allows), or on a Ray cluster (``interpreter.study_ray``).  Records come
 back as ranges finish, in no fixed order; a report sorts them by seed, so a study's answer is the
 same whatever the pool, the number of workers or the size of the ranges.
 
@@ -19,8 +20,10 @@ the report) rather than stopping the study; it is a bug in warbook to report, no
 
 from __future__ import annotations
 
+import gc
 import json
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 
 from attrs import field, frozen
 
@@ -154,63 +157,80 @@ def seed_ranges(seeds: range, size: int) -> list[range]:
     return [range(start, min(start + size, seeds.stop)) for start in range(seeds.start, seeds.stop, size)]
 
 
-def range_size(games: int, jobs: int) -> int:
-    """Games a unit of work plays: small enough that the workers finish together and the progress
-    moves and an interrupt loses little, large enough that handing out work costs little (1 to 4)."""
-    return max(1, min(4, games // max(1, jobs * 8)))
+def shrinking_ranges(seeds: range, jobs: int) -> list[range]:
+    """The seeds cut into consecutive ranges that shrink as the study nears its end: up to 4 games
+    while much is left (handing out work then costs little), down to single games for about the last
+    ``16 × jobs``, so that no worker sits idle at the end while another plays a range through.
+
+    >>> sizes = [len(r) for r in shrinking_ranges(range(100), 2)]
+    >>> [sizes.count(n) for n in (4, 3, 2, 1)], sizes[-32:-30]
+    ([10, 5, 7, 31], [2, 1])
+    """
+    ranges, start, share = [], seeds.start, 8 * max(1, jobs)
+    while start < seeds.stop:
+        size = max(1, min(4, (seeds.stop - start) // share))
+        ranges.append(range(start, start + size))
+        start += size
+    return ranges
 
 
 def iter_study(arms: Sequence[StudyArm], seeds: range, *, jobs: int = 1, size: int | None = None,
                runner: Runner | None = None) -> Iterator[GameRecord]:
-    """Play every seed under every arm; yield each record as its range finishes (in no fixed order).
+    """Play every seed under every arm; an iterator of each record as its range finishes (in no
+    fixed order).
 
-    The arms' scenarios are loaded here first, so bad rules are refused before any worker starts.
-    The seed ranges are the same whatever plays them (``runner``, by default ``run_locally``), so
-    the answer is too.  Closing the iterator (an interrupt) stops the workers; the records yielded
-    so far stand.
+    The arms' scenarios are loaded here first, so bad rules are refused before any worker starts,
+    and local workers start here too (``interpreter.study_pool``): call this before starting
+    threads of your own.  The seeds are cut into ranges of ``size`` games, by default ranges that
+    shrink toward the end (``shrinking_ranges``); a game depends on its seed alone, so the answer
+    is the same whatever plays them (``runner``, by default ``run_locally``) and however they are
+    cut.  Closing the iterator (an interrupt) stops the workers; the records yielded so far stand.
 
     Raises:
         RulesError: when an arm's scenario or rules are bad.
     """
     for arm in arms:
         arm_scenario(arm)
-    ranges = seed_ranges(seeds, size or range_size(len(seeds), jobs))
+    ranges = seed_ranges(seeds, size) if size else shrinking_ranges(seeds, jobs)
     tasks = [(arm, r.start, r.stop) for r in ranges for arm in arms]
-    yield from (runner or run_locally)(tasks, jobs)
+    return (runner or run_locally)(tasks, jobs)
 
 
 def run_locally(tasks: Sequence[Task], jobs: int) -> Iterator[GameRecord]:
-    """The tasks in this process (``jobs`` 1) or in ``jobs`` spawned worker processes."""
+    """The tasks in this process (``jobs`` 1) or in ``jobs`` worker processes (``study_pool``)."""
     if jobs <= 1:
+        return _play_here(tasks)
+    from .study_pool import iter_pool
+
+    return iter_pool(tasks, jobs)
+
+
+def _play_here(tasks: Sequence[Task]) -> Iterator[GameRecord]:
+    """The tasks in this process, with what it held before (the compiled rules) out of the garbage
+    collector's sight while they play, as a worker's is (``study_pool``)."""
+    with heap_frozen():
         for arm, start, stop in tasks:
             yield from play_seeds(arm, start, stop)
-    else:
-        yield from _iter_pool(tasks, jobs)
 
 
-def _iter_pool(tasks: Iterable[tuple[StudyArm, int, int]], jobs: int) -> Iterator[GameRecord]:
-    import multiprocessing
-
-    pool = multiprocessing.get_context("spawn").Pool(jobs, initializer=worker_started)
+@contextmanager
+def heap_frozen() -> Iterator[None]:
+    """Everything this process holds now out of the garbage collector's sight (``gc.freeze``) until
+    the block ends: a full collection then goes over what the block made only, not over compiled
+    rules that live on anyway.  A heap the caller froze already stays as the caller left it."""
+    thaw = gc.get_freeze_count() == 0
+    if thaw:
+        gc.freeze()
     try:
-        for records in pool.imap_unordered(play_task, tasks):
-            yield from records
-        pool.close()
+        yield
     finally:
-        pool.terminate()
-        pool.join()
+        if thaw:
+            gc.unfreeze()
 
 
-def play_task(task: tuple[StudyArm, int, int]) -> list[GameRecord]:
+def play_task(task: Task) -> list[GameRecord]:
     """``play_seeds`` on one (arm, start, stop) task (what a pool's ``imap`` passes)."""
     return play_seeds(*task)
-
-
-def worker_started() -> None:
-    """A worker process ignores interrupts: the process that started it stops it (``iter_study``)."""
-    import signal
-
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def read_records(lines: Iterable[str]) -> list[GameRecord]:
