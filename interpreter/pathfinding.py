@@ -17,6 +17,7 @@ from __future__ import annotations
 import heapq
 import math
 from collections.abc import Collection, Mapping
+from itertools import filterfalse
 
 from . import costs
 from .costs import CostTable
@@ -145,10 +146,11 @@ def _breadth_first(table: CostTable, start: str, blocked: Collection[str],
     pops them in: so ``dist`` is filled in the same order, and each cell's predecessor is the
     lowest-id cell one step nearer, as there (the first to reach it: a later cell of the same
     distance has a higher id, so a cell once reached is never looked at again).  No heap, no
-    costs to add.  A cell's unseen neighbours are one set difference (``_neighbours``), taken in
-    ``steps`` order: most neighbours were seen already, and are not looked at one by one."""
+    costs to add.  A cell's unseen neighbours are its ``steps`` neighbours (``_neighbours``, one
+    tuple) filtered by ``seen`` in C (``filterfalse``), in ``steps`` order."""
     known = table.known_neighbours.get
     seen = {start, *blocked}
+    is_seen = seen.__contains__
     dist = {start: 0}
     parent: dict[str, str] = {}
     stops: set[str] = set()
@@ -166,13 +168,13 @@ def _breadth_first(table: CostTable, start: str, blocked: Collection[str],
             if cell in stop:
                 stops.add(cell)
                 continue
-            around = known(cell) or _neighbours(table, cell)
-            new = around[0] - seen
+            around = known(cell)
+            if around is None:  # (not ``or``: a cell may step nowhere, and ``()`` is kept too)
+                around = _neighbours(table, cell)
+            new = [*filterfalse(is_seen, around)]
             if not new:
                 continue
-            seen |= new
-            if len(new) > 1:
-                new = sorted(new) if around[1] is None else [n for n in around[1] if n in new]
+            seen.update(new)
             for n in new:
                 dist[n] = nd
                 parent[n] = cell
@@ -183,16 +185,16 @@ def _breadth_first(table: CostTable, start: str, blocked: Collection[str],
 
 def _unseen(table: CostTable, cell: str, seen: set[str]) -> list[str]:
     """The cells ``steps`` goes to from ``cell`` that are not in ``seen``, in ``steps`` order; added to ``seen``."""
-    cells, order = table.known_neighbours.get(cell) or _neighbours(table, cell)
-    new = cells - seen
-    seen |= new
-    return sorted(new) if order is None else [n for n in order if n in new]
+    around = table.known_neighbours.get(cell)
+    new = [*filterfalse(seen.__contains__, _neighbours(table, cell) if around is None else around)]
+    seen.update(new)
+    return new
 
 
-def _neighbours(table: CostTable, cell: str) -> tuple[frozenset[str], tuple[str, ...] | None]:
-    """``CostTable.known_neighbours`` of ``cell``, made and kept."""
+def _neighbours(table: CostTable, cell: str) -> tuple[str, ...]:
+    """``CostTable.known_neighbours`` of ``cell``, made and kept (the copy ``step_tuples`` holds)."""
     order = tuple([n for n, _ in table.steps(cell)])
-    found = table.known_neighbours[cell] = (frozenset(order), None if list(order) == sorted(order) else order)
+    found = table.known_neighbours[cell] = table.step_tuples.setdefault(order, order)
     return found
 
 

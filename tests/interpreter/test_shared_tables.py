@@ -54,6 +54,19 @@ def test_types_that_cost_the_same_share_their_costs_steps_and_searches(rules):
     assert walker.adjacency is raider.adjacency  # the same class: no diagonals for either
 
 
+def test_the_cells_a_step_goes_to_are_one_tuple_for_every_table_that_steps_there(rules):
+    board = board_of(ROWS)
+    walker, raider = cost_table(rules, board, "walker"), cost_table(rules, board, "raider")
+    assert walker.known_neighbours is not raider.known_neighbours  # two tables, two memos
+    # 0102 (water) steps to 0101, 0103, 0202 for both walking types; beside the wall 0301, 0201
+    # steps to it for the red raider alone (no diagonals for either).
+    assert pathfinding._neighbours(walker, "0102") == ("0101", "0103", "0202")
+    assert pathfinding._neighbours(raider, "0102") is walker.known_neighbours["0102"]
+    assert pathfinding._neighbours(walker, "0201") == ("0101", "0202")
+    assert pathfinding._neighbours(raider, "0201") == ("0101", "0202", "0301")
+    assert walker.step_tuples is raider.step_tuples and len(walker.step_tuples) == 3
+
+
 def test_barred_cells_give_their_reason_cell_by_cell(rules):
     board = board_of(ROWS)
     walls, plain = cells_of(board, "wall"), cells_of(board, "plain")
