@@ -150,7 +150,7 @@ def _breadth_first(table: CostTable, start: str, blocked: Collection[str],
     tuple) filtered by ``seen`` in C (``filterfalse``), in ``steps`` order."""
     known = table.known_neighbours.get
     seen = {start, *blocked}
-    is_seen = seen.__contains__
+    is_seen, has_all = seen.__contains__, seen.issuperset
     dist = {start: 0}
     parent: dict[str, str] = {}
     stops: set[str] = set()
@@ -171,9 +171,9 @@ def _breadth_first(table: CostTable, start: str, blocked: Collection[str],
             around = known(cell)
             if around is None:  # (not ``or``: a cell may step nowhere, and ``()`` is kept too)
                 around = _neighbours(table, cell)
-            new = [*filterfalse(is_seen, around)]
-            if not new:
+            if has_all(around):  # the usual case, found with nothing made
                 continue
+            new = [*filterfalse(is_seen, around)]
             seen.update(new)
             for n in new:
                 dist[n] = nd
