@@ -192,9 +192,11 @@ def _unseen(table: CostTable, cell: str, seen: set[str]) -> list[str]:
 
 
 def _neighbours(table: CostTable, cell: str) -> tuple[str, ...]:
-    """``CostTable.known_neighbours`` of ``cell``, made and kept (the copy ``step_tuples`` holds)."""
+    """``CostTable.known_neighbours`` of ``cell``, made and kept: the table's neighbour tuple when
+    every neighbour may be stepped to (most cells), else the copy ``step_tuples`` holds."""
     order = tuple([n for n, _ in table.steps(cell)])
-    found = table.known_neighbours[cell] = table.step_tuples.setdefault(order, order)
+    every = table.adjacency[cell]
+    found = table.known_neighbours[cell] = every if order == every else table.step_tuples.setdefault(order, order)
     return found
 
 
