@@ -17,7 +17,6 @@ from __future__ import annotations
 import heapq
 import math
 from collections.abc import Collection, Mapping
-from itertools import filterfalse
 
 from . import costs
 from .costs import CostTable
@@ -146,49 +145,35 @@ def _breadth_first(table: CostTable, start: str, blocked: Collection[str],
     pops them in: so ``dist`` is filled in the same order, and each cell's predecessor is the
     lowest-id cell one step nearer, as there (the first to reach it: a later cell of the same
     distance has a higher id, so a cell once reached is never looked at again).  No heap, no
-    costs to add.  A cell's unseen neighbours are its ``steps`` neighbours (``_neighbours``, one
-    tuple) filtered by ``seen`` in C (``filterfalse``), in ``steps`` order."""
+    costs to add.  A cell's neighbours are one tuple (``_neighbours``) read in ``steps`` order, each
+    tested against ``seen``: for a handful of neighbours a plain loop beats a set difference (which
+    also needed a set of each cell's neighbours kept per table)."""
     known = table.known_neighbours.get
     seen = {start, *blocked}
-    is_seen, has_all = seen.__contains__, seen.issuperset
+    add = seen.add
     dist = {start: 0}
     parent: dict[str, str] = {}
     stops: set[str] = set()
-    frontier: list[str] = []
-    for n in _unseen(table, start, seen):
-        dist[n] = 1
-        parent[n] = start
-        frontier.append(n)
-    d = 1
+    frontier, d = [start], 0
     while frontier:
         frontier.sort()
         following: list[str] = []
         nd = d + 1
         for cell in frontier:
-            if cell in stop:
+            if d and cell in stop:  # (the start never stops)
                 stops.add(cell)
                 continue
             around = known(cell)
             if around is None:  # (not ``or``: a cell may step nowhere, and ``()`` is kept too)
                 around = _neighbours(table, cell)
-            if has_all(around):  # the usual case, found with nothing made
-                continue
-            new = [*filterfalse(is_seen, around)]
-            seen.update(new)
-            for n in new:
-                dist[n] = nd
-                parent[n] = cell
-            following += new
+            for n in around:
+                if n not in seen:
+                    add(n)
+                    dist[n] = nd
+                    parent[n] = cell
+                    following.append(n)
         frontier, d = following, nd
     return dist, parent, stops
-
-
-def _unseen(table: CostTable, cell: str, seen: set[str]) -> list[str]:
-    """The cells ``steps`` goes to from ``cell`` that are not in ``seen``, in ``steps`` order; added to ``seen``."""
-    around = table.known_neighbours.get(cell)
-    new = [*filterfalse(seen.__contains__, _neighbours(table, cell) if around is None else around)]
-    seen.update(new)
-    return new
 
 
 def _neighbours(table: CostTable, cell: str) -> tuple[str, ...]:
