@@ -85,6 +85,10 @@ class MapMemos:
     """``setup.zone_cells``: the cells of a set-up zone a unit type may stand in (by zone and type)."""
     shared: dict = Factory(dict)
     """``share``: one copy of each equal answer above (cell sets, cost maps), listed by hash."""
+    step_tuples: dict = Factory(dict)
+    """``pathfinding``: one copy of each tuple of cells the map's cost tables step to from a cell
+    (``CostTable.known_neighbours``), whatever the table: most cells step to the same neighbours
+    for most unit types."""
 
 
 def map_memos(rules: Rules, board: Board) -> MapMemos:

@@ -172,11 +172,13 @@ class CostTable:
     known_step_to: dict[str, tuple[str, int]] = field(factory=dict, eq=False, repr=False)
     """``(cell, cost)`` of each cell a step has reached so far: one pair per cell, shared by the
     steps of all its neighbours."""
-    known_neighbours: dict[str, tuple[frozenset[str], tuple[str, ...] | None]] = field(
-        factory=dict, eq=False, repr=False)
-    """The cells ``steps`` goes to from each cell asked so far, as a set (a breadth-first search
-    takes a cell's unseen neighbours by one set difference), with them in ``steps`` order when
-    that is not sorted order (``None``: sorted).  Kept by ``interpreter.pathfinding``."""
+    known_neighbours: dict[str, tuple[str, ...]] = field(factory=dict, eq=False, repr=False)
+    """The cells ``steps`` goes to from each cell asked so far, in ``steps`` order; each tuple is
+    the one copy ``step_tuples`` keeps.  Kept by ``interpreter.pathfinding``."""
+    step_tuples: dict[tuple[str, ...], tuple[str, ...]] = field(factory=dict, eq=False, repr=False)
+    """One copy of each ``known_neighbours`` tuple, shared by every table of the rules on the map
+    (``MapMemos.step_tuples``): a tuple each cell and table was most of a played game's memory
+    on a large map with many unit types (Zumwalt: 1,336 KiB of sets and tuples, 15 tables)."""
 
     @property
     def unlimited(self) -> bool:
@@ -445,7 +447,8 @@ def _compile(rules: Rules, board: Board, unit_type: UnitType, turn: int | None =
     # that table's memos of steps and searches: they read nothing else.
     alike = next((t for t in map_memos(rules, board).costs.values()
                   if t.cost is cost and t.adjacency is adj and t.crossing is steps), None)
-    memos = {} if alike is None else {"searches": alike.searches, "known_steps": alike.known_steps,
+    memos = {"step_tuples": map_memos(rules, board).step_tuples}
+    memos |= {} if alike is None else {"searches": alike.searches, "known_steps": alike.known_steps,
                                       "known_steps_within": alike.known_steps_within,
                                       "known_step_to": alike.known_step_to,
                                       "known_neighbours": alike.known_neighbours}

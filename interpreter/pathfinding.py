@@ -145,54 +145,43 @@ def _breadth_first(table: CostTable, start: str, blocked: Collection[str],
     pops them in: so ``dist`` is filled in the same order, and each cell's predecessor is the
     lowest-id cell one step nearer, as there (the first to reach it: a later cell of the same
     distance has a higher id, so a cell once reached is never looked at again).  No heap, no
-    costs to add.  A cell's unseen neighbours are one set difference (``_neighbours``), taken in
-    ``steps`` order: most neighbours were seen already, and are not looked at one by one."""
+    costs to add.  A cell's neighbours are one tuple (``_neighbours``) read in ``steps`` order, each
+    tested against ``seen``: for a handful of neighbours a plain loop beats a set difference (which
+    also needed a set of each cell's neighbours kept per table)."""
     known = table.known_neighbours.get
     seen = {start, *blocked}
+    add = seen.add
     dist = {start: 0}
     parent: dict[str, str] = {}
     stops: set[str] = set()
-    frontier: list[str] = []
-    for n in _unseen(table, start, seen):
-        dist[n] = 1
-        parent[n] = start
-        frontier.append(n)
-    d = 1
+    frontier, d = [start], 0
     while frontier:
         frontier.sort()
         following: list[str] = []
         nd = d + 1
         for cell in frontier:
-            if cell in stop:
+            if d and cell in stop:  # (the start never stops)
                 stops.add(cell)
                 continue
-            around = known(cell) or _neighbours(table, cell)
-            new = around[0] - seen
-            if not new:
-                continue
-            seen |= new
-            if len(new) > 1:
-                new = sorted(new) if around[1] is None else [n for n in around[1] if n in new]
-            for n in new:
-                dist[n] = nd
-                parent[n] = cell
-            following += new
+            around = known(cell)
+            if around is None:  # (not ``or``: a cell may step nowhere, and ``()`` is kept too)
+                around = _neighbours(table, cell)
+            for n in around:
+                if n not in seen:
+                    add(n)
+                    dist[n] = nd
+                    parent[n] = cell
+                    following.append(n)
         frontier, d = following, nd
     return dist, parent, stops
 
 
-def _unseen(table: CostTable, cell: str, seen: set[str]) -> list[str]:
-    """The cells ``steps`` goes to from ``cell`` that are not in ``seen``, in ``steps`` order; added to ``seen``."""
-    cells, order = table.known_neighbours.get(cell) or _neighbours(table, cell)
-    new = cells - seen
-    seen |= new
-    return sorted(new) if order is None else [n for n in order if n in new]
-
-
-def _neighbours(table: CostTable, cell: str) -> tuple[frozenset[str], tuple[str, ...] | None]:
-    """``CostTable.known_neighbours`` of ``cell``, made and kept."""
+def _neighbours(table: CostTable, cell: str) -> tuple[str, ...]:
+    """``CostTable.known_neighbours`` of ``cell``, made and kept: the table's neighbour tuple when
+    every neighbour may be stepped to (most cells), else the copy ``step_tuples`` holds."""
     order = tuple([n for n, _ in table.steps(cell)])
-    found = table.known_neighbours[cell] = (frozenset(order), None if list(order) == sorted(order) else order)
+    every = table.adjacency[cell]
+    found = table.known_neighbours[cell] = every if order == every else table.step_tuples.setdefault(order, order)
     return found
 
 

@@ -50,6 +50,7 @@ Readings (each a choice the rules leave open):
 from __future__ import annotations
 
 from fractions import Fraction
+from itertools import filterfalse
 from typing import NamedTuple
 
 from ...dsl.compiled.calls import Move
@@ -308,13 +309,8 @@ class MovePhase:
         points = self.left.get(uid, FULL)
         reach = mv.reach(ctx, unit, points, using=self.using, only=self.only)
         # Already in ``choose``'s order: one unit's moves by cell, then stay, then wait.
-        moves = self.options.get(uid)
-        if moves is None:
-            moves = self.options[uid] = {}
         cells = sorted(reach.ends) if self.rank is None else sorted(reach.ends, key=self.rank.__getitem__)
-        get = moves.get
-        options = [get(cell) or _move_option(moves, uid, cell) for cell in cells]
-        options.append(get(None) or _move_option(moves, uid, None))
+        options = self.options.of(uid, cells)
         if may_wait:
             options.append(Action("wait", (uid,)))
         ways_off = self.ways_off(unit, reach) if ctx.rules.exits else {}
@@ -480,26 +476,60 @@ def _cell_rank(board) -> dict[str, int] | None:
     return cache["cell_rank"]
 
 
-def _move_option(moves: dict[str | None, Action], unit_id: str, cell: str | None) -> Action:
-    """``move UNIT CELL`` (``stay UNIT`` for no cell), made once and kept in ``moves``."""
-    action = moves[cell] = Action("move", (unit_id, cell)) if cell is not None else Action("stay", (unit_id,))
-    return action
+class MoveOptions(dict):
+    """Each unit's move options made so far on a map, by unit id then cell (``None``: stay), the
+    units in the order they last moved (``_move_options``).
+
+    Actions are values, so the same objects serve every phase and every game on the map.  Past
+    ``limit`` options, the units that moved longest ago forget theirs (every unit's every cell would
+    hold units × cells of them); a unit's missing options are made together, by C loops
+    (``Action.batch``), so making them again costs little more than finding them."""
+
+    __slots__ = ("count", "limit")
+
+    def __init__(self, limit: int) -> None:
+        super().__init__()
+        self.count = 0
+        """The options held, all units together."""
+        self.limit = limit
+
+    def of(self, unit_id: str, cells: list[str]) -> list[Action]:
+        """``move UNIT CELL`` for each of ``cells``, in order, then ``stay UNIT``."""
+        moves = self.pop(unit_id, None)
+        if moves is None:
+            moves = {None: Action("stay", (unit_id,))}
+            self.count += 1
+        self[unit_id] = moves  # the latest to move, last
+        try:  # every one made already: the usual case, read in C
+            options = [*map(moves.__getitem__, cells)]
+        except KeyError:
+            new = [*filterfalse(moves.__contains__, cells)]
+            moves.update(zip(new, Action.batch("move", unit_id, new)))
+            self.count += len(new)
+            if self.count > self.limit:
+                self._forget()
+            options = [*map(moves.__getitem__, cells)]
+        options.append(moves[None])
+        return options
+
+    def _forget(self) -> None:
+        """Drop the options of the units that moved longest ago until ``limit`` holds (never the latest's)."""
+        while self.count > self.limit and len(self) > 1:
+            self.count -= len(self.pop(next(iter(self))))
 
 
-MOVE_OPTIONS_KEPT = 16
-"""Move options kept a cell of the map (``_move_options``) before they are all forgotten.  (At 4, a
-small map with many units forgot them at nearly every move phase: 12 playouts of the benchmarks'
-Skirmish made 6,480 options instead of 125.  At 16 a played Village Sweep keeps about 250 KiB more.)"""
+MOVE_OPTIONS_KEPT = 8
+"""Move options kept a cell of the map (``MoveOptions.limit``), all units together: a played Village
+Sweep (280 cells) keeps at most 2,240, about 190 KiB.  (Forgetting them all at once past 4 a cell,
+a small map with many units forgot them at nearly every move phase; past 16, three steady Village
+Sweep playouts made 8,766 of them.  Forgetting the units that moved longest ago, at 8 they make
+10,681 and at 16 4,321, each batch in C: both count fewer instructions than before.)"""
 
 
-def _move_options(board) -> dict[str, dict[str | None, Action]]:
-    """Each unit's move options made so far on this map, by unit id then cell (``None``: stay).
-
-    Actions are values, so the same objects serve every phase and every game on the map; counted
-    as each move phase begins, and forgotten together past ``MOVE_OPTIONS_KEPT`` a cell (every
-    unit's every cell would hold units × cells of them)."""
+def _move_options(board) -> MoveOptions:
+    """The ``MoveOptions`` of ``board``, shared by every move phase and game on it."""
     cache = board_cache(board)
     options = cache.get("move_options")
-    if options is None or sum(map(len, options.values())) > MOVE_OPTIONS_KEPT * board.graph.number_of_nodes():
-        options = cache["move_options"] = {}
+    if options is None:
+        options = cache["move_options"] = MoveOptions(MOVE_OPTIONS_KEPT * board.graph.number_of_nodes())
     return options

@@ -36,3 +36,25 @@ def test_actions_made_in_a_batch_equal_those_made_one_by_one():
     assert made == one_by_one and [hash(a) for a in made] == [hash(a) for a in one_by_one]
     assert [str(a) for a in made] == ["place C07 0101", "place C07 0102", "place C07 1201"]
     assert Action.batch("place", "C07", []) == []
+
+
+def test_arguments_sort_numbers_first_by_value_then_words_as_text():
+    from warbook.interpreter.context import arg_key
+
+    given = ["box", "0910", "12", "", "9", "0109", "Alpha", "\x01x", "0012", "a1"]
+    # By hand: 9, then 12 and 0012 (equal numbers, kept in the order given), 109, 910; then the
+    # words as text: "" and "\x01x" (below every printable character), "Alpha", "a1", "box".
+    assert sorted(given, key=arg_key) == ["9", "12", "0012", "0109", "0910", "", "\x01x", "Alpha", "a1", "box"]
+    assert arg_key("box") is arg_key("box") and arg_key("12") == arg_key("0012")
+
+
+@settings(deadline=None, max_examples=300)
+@given(st.lists(st.text(max_size=4) | st.integers(0, 9999).map(str), max_size=12))
+def test_argument_keys_order_as_the_number_then_word_tuples_did(args):
+    from warbook.interpreter.context import arg_key
+
+    def as_tuple(arg):  # the keys as they were: (0, number, "") for a number, (1, 0, word) for a word
+        return (0, int(arg), "") if arg.isascii() and arg.isdigit() else (1, 0, arg)
+
+    args = [a for a in args if a.isascii() or not a.isdigit()]  # (int() reads no other digits alike)
+    assert sorted(args, key=arg_key) == sorted(args, key=as_tuple)

@@ -54,6 +54,20 @@ def test_types_that_cost_the_same_share_their_costs_steps_and_searches(rules):
     assert walker.adjacency is raider.adjacency  # the same class: no diagonals for either
 
 
+def test_the_cells_a_step_goes_to_are_one_tuple_for_every_table_that_steps_there(rules):
+    board = board_of(ROWS)
+    walker, raider = cost_table(rules, board, "walker"), cost_table(rules, board, "raider")
+    assert walker.known_neighbours is not raider.known_neighbours  # two tables, two memos
+    # 0102 (water) steps to 0101, 0103, 0202 for both walking types; beside the wall 0301, 0201
+    # steps to it for the red raider alone (no diagonals for either).
+    assert pathfinding._neighbours(walker, "0102") == ("0101", "0103", "0202")
+    assert pathfinding._neighbours(raider, "0102") is walker.known_neighbours["0102"] is walker.adjacency["0102"]
+    assert pathfinding._neighbours(walker, "0201") == ("0101", "0202")
+    assert pathfinding._neighbours(raider, "0201") == ("0101", "0202", "0301")
+    assert raider.known_neighbours["0201"] is raider.adjacency["0201"]  # every neighbour: nothing new kept
+    assert walker.step_tuples is raider.step_tuples and list(walker.step_tuples) == [("0101", "0202")]
+
+
 def test_barred_cells_give_their_reason_cell_by_cell(rules):
     board = board_of(ROWS)
     walls, plain = cells_of(board, "wall"), cells_of(board, "plain")
@@ -103,15 +117,23 @@ def test_searches_kept_stay_within_a_few_times_the_map_and_answer_as_fresh_ones(
     assert len(table.searches) < len(starts)  # the oldest were forgotten
 
 
-def test_move_options_kept_for_a_map_are_forgotten_past_a_few_a_cell():
+def test_move_options_are_kept_for_a_map_and_forgotten_by_the_units_that_moved_longest_ago():
+    from warbook.interpreter.actions import Action
     from warbook.interpreter.procedures import move
 
     board = board_of(ROWS)  # 12 cells
     options = move._move_options(board)
-    assert move._move_options(board) is options
-    options["U1"] = {f"c{n}": object() for n in range(move.MOVE_OPTIONS_KEPT * 12)}  # at the bound: kept
-    assert move._move_options(board) is options
-    options["U2"] = {None: object()}  # one past it: all forgotten
-    fresh = move._move_options(board)
-    assert fresh == {} and fresh is not options
-    assert move._move_options(board) is fresh
+    assert move._move_options(board) is options and options.limit == move.MOVE_OPTIONS_KEPT * 12
+
+    kept = move.MoveOptions(limit=5)
+    first = kept.of("U1", ["0101", "0201"])
+    assert first == [Action("move", ("U1", "0101")), Action("move", ("U1", "0201")), Action("stay", ("U1",))]
+    assert kept.count == 3 and kept.of("U1", ["0201"]) == first[1:]
+    assert kept.of("U1", ["0201"])[0] is first[1]  # the same objects, asked again
+    kept.of("U2", ["0101"])
+    assert kept.count == 5 and list(kept) == ["U1", "U2"]
+    again = kept.of("U1", ["0301"])  # U1 moved last: one more is past the limit, so U2 forgets its 2
+    assert list(kept) == ["U1"] and kept.count == 4 and again[-1] is first[-1]
+    kept.of("U3", ["0101", "0102", "0103", "0201", "0202"])  # 6 more: U1 forgets; U3, the latest, never
+    assert list(kept) == ["U3"] and kept.count == 6
+    assert kept.count == sum(map(len, kept.values()))
