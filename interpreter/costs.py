@@ -37,12 +37,11 @@ hold: their conditions read the turn and the weather alone (``condition_lines.ho
 
 from __future__ import annotations
 
-import functools
 import math
 from collections.abc import Iterator, Mapping
 from fractions import Fraction
 
-from attrs import field, frozen
+from attrs import Factory, field, frozen
 
 from ..dsl.compiled.lines import line_for
 from .board import Board
@@ -141,6 +140,11 @@ class Searches(dict):
         self.cells = 0
 
 
+def _step_costs(table: "CostTable") -> list[int]:
+    """Every scaled cost a step may have on ``table``: entering a cell, or crossing a feature."""
+    return [*table.cost.values(), *(c for c in table.crossing.values() if c is not None)]
+
+
 @frozen
 class CostTable:
     """What each cell costs one unit type to enter, compiled once per rules, map and type."""
@@ -179,6 +183,24 @@ class CostTable:
     """One copy of each ``known_neighbours`` tuple, shared by every table of the rules on the map
     (``MapMemos.step_tuples``): a tuple each cell and table was most of a played game's memory
     on a large map with many unit types (Zumwalt: 1,336 KiB of sets and tuples, 15 tables)."""
+    # Derived from the fields above once, when the table is made (fields, not ``cached_property``:
+    # attrs gives a slotted class with one a ``__getattr__``, and CPython then reads none of the
+    # class's attributes by its specialised fast path, in the search's inner loops too).
+    full_budget: int | None = field(init=False, eq=False, repr=False, default=Factory(
+        lambda t: None if t.allowance is None else math.floor(t.allowance * t.scale), takes_self=True))
+    """The whole allowance in table units (asked at nearly every move)."""
+    min_step: int = field(init=False, eq=False, repr=False, default=Factory(
+        lambda t: min(_step_costs(t), default=0), takes_self=True))
+    """The cheapest scaled cost of a step (0 for a type that may enter no cell)."""
+    max_step: int = field(init=False, eq=False, repr=False, default=Factory(
+        lambda t: max(_step_costs(t), default=0), takes_self=True))
+    """The dearest scaled cost of a step (0 for a type that may enter no cell)."""
+    point_values: dict[int, Fraction] = field(init=False, eq=False, repr=False, factory=dict)
+    """Scaled costs already turned back into points (a ``Fraction`` is slow to make)."""
+    point_list: list[Fraction] = field(init=False, eq=False, repr=False, default=Factory(
+        lambda t: [] if t.full_budget is None or t.full_budget > BUCKETS else
+        [t.points(n) for n in range(t.full_budget + 1)], takes_self=True))
+    """``points(n)`` for every ``n`` up to the whole allowance (none for an unlimited or huge one)."""
 
     @property
     def unlimited(self) -> bool:
@@ -190,40 +212,11 @@ class CostTable:
             return self.full_budget
         return None if points is None else math.floor(points * self.scale)
 
-    @functools.cached_property
-    def full_budget(self) -> int | None:
-        """The whole allowance in table units (asked at nearly every move; the table is frozen)."""
-        return None if self.allowance is None else math.floor(self.allowance * self.scale)
-
     def points(self, scaled: int) -> Fraction:
         value = self.point_values.get(scaled)
         if value is None:
             value = self.point_values[scaled] = Fraction(scaled, self.scale)
         return value
-
-    @functools.cached_property
-    def point_values(self) -> dict[int, Fraction]:
-        """Scaled costs already turned back into points (a ``Fraction`` is slow to make)."""
-        return {}
-
-    @functools.cached_property
-    def point_list(self) -> list[Fraction]:
-        """``points(n)`` for every ``n`` up to the whole allowance (none for an unlimited or huge one)."""
-        if self.full_budget is None or self.full_budget > BUCKETS:
-            return []
-        return [self.points(n) for n in range(self.full_budget + 1)]
-
-    @functools.cached_property
-    def min_step(self) -> int:
-        """The cheapest scaled cost of a step (0 for a type that may enter no cell)."""
-        crossings = [c for c in self.crossing.values() if c is not None]
-        return min([*self.cost.values(), *crossings], default=0)
-
-    @functools.cached_property
-    def max_step(self) -> int:
-        """The dearest scaled cost of a step (0 for a type that may enter no cell)."""
-        crossings = [c for c in self.crossing.values() if c is not None]
-        return max([*self.cost.values(), *crossings], default=0)
 
     def step_cost(self, cell: str, into: str) -> int | None:
         """The scaled cost of stepping from ``cell`` into the neighbour ``into`` (``None``: barred)."""
