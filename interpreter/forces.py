@@ -261,10 +261,11 @@ class Force:
         types = {u.type for u in self.units}
         return len(types) > 1 and len({class_of(self.ctx, u).name for u in self.units}) > 1
 
-    def _common_paths(self, sit) -> dict[str, str]:
+    def _common_paths(self, sit, goal: set[str] | None = None) -> dict[str, str]:
         """Breadth-first over the cells every member may enter and the steps every mover class may
         take (a mixed force moves together), stopping at enemy cells for classes that stop
-        there.  Returns each reached cell's predecessor (lowest cell id first, so it is canonical)."""
+        there.  Returns each reached cell's predecessor (lowest cell id first, so it is canonical);
+        with a ``goal``, returns as soon as a cell of it is reached (empty when none is)."""
         ctx = self.ctx
         turn = ctx.state.turn
         tables = [cost_table(ctx.rules, ctx.board, t, turn, ctx.state.weather)
@@ -289,9 +290,11 @@ class Force:
                         continue
                     seen.add(n)
                     parent[n] = cell
+                    if goal is not None and n in goal:
+                        return parent
                     following.append(n)
             frontier = sorted(following)
-        return parent
+        return {} if goal is not None else parent
 
     def _common_cells(self, tables: list[CostTable]) -> frozenset[str]:
         """The cells every member may enter (``tables``: the members' cost tables, one a type, by
@@ -316,27 +319,38 @@ class Force:
     def destinations(self) -> list[str]:
         """Cells the whole force may end its move in, in order.
 
-        Kept with the side's situation while the state's units, turn and weather are the same (what
-        it reads of the state): a force is read again at each unit added to it, and when it moves."""
+        The last force's answer is kept with the side's situation while the state's units, turn and
+        weather are the same (what it reads of the state): a force that moves reads it again to
+        offer its moves, its exits and its paths.  Whether a candidate force may move at all is
+        ``can_move``'s, which keeps nothing."""
         ctx = self.ctx
         movers = self.movers or self.joiners
         if not movers:
             return []
         sit = situation(ctx, movers[0].side)
-        units, turn = ctx.state.units, (ctx.state.turn, ctx.state.weather)  # (the cost tables read both)
-        memo = sit.known.get("destinations")
-        if memo is None or memo[0] is not units or memo[1] != turn:
-            memo = sit.known["destinations"] = (units, turn, {})
-        key = tuple(self.units)
-        known = memo[2].get(key)
-        if known is None:
-            found = self._destinations(movers, sit)
-            known = memo[2][key] = (found, self._first, self._paths, self.raids)
-        found, self._first, self._paths, self.raids = known
+        key = (ctx.state.units, ctx.state.turn, ctx.state.weather, tuple(self.units))  # (the cost tables read both)
+        known = sit.known.get("destinations")
+        if known is None or known[0][0] is not key[0] or known[0] != key:
+            known = sit.known["destinations"] = (key, self._destinations(movers, sit), self._first, self._paths,
+                                                 self.raids)
+        _, found, self._first, self._paths, self.raids = known
         return list(found)
 
-    def _destinations(self, movers: list[Unit], sit) -> list[str]:
-        """``destinations``, afresh."""
+    def can_move(self) -> bool:
+        """Whether ``destinations`` has a cell, found without a mixed force's whole paths: a
+        designation asks it of the force at each unit added, and most such forces never move."""
+        movers = self.movers or self.joiners
+        if not movers:
+            return False
+        sit = situation(self.ctx, movers[0].side)
+        common, _ = self._ends(movers, sit)
+        if not common or not self._mixed():
+            return bool(common)  # (raids only lead on from where the force may end)
+        return bool(self._common_paths(sit, goal=common))
+
+    def _ends(self, movers: list[Unit], sit) -> tuple[set[str], object]:
+        """The cells every member may end in, before a mixed force's common paths (and the first
+        mover's search, whose paths a force of one kind follows)."""
         ctx = self.ctx
         common: set[str] | None = None
         first = None
@@ -357,12 +371,17 @@ class Force:
             common &= set(movement.search(ctx, unit, sit=sit).ends)
         if len({class_of(ctx, u).name for u in self.movers}) > 1:
             common &= self.combined_cells() or set()
+        return common or set(), first
+
+    def _destinations(self, movers: list[Unit], sit) -> list[str]:
+        """``destinations``, afresh."""
+        common, first = self._ends(movers, sit)
         self._first, self._paths = first, None
         if common and self._mixed():
             self._paths = self._kept_common_paths(sit)
             common &= set(self._paths)
-        self.raids = self._raid_cells(first, common or set())
-        return sorted({*(common or ()), *self.raids})
+        self.raids = self._raid_cells(first, common)
+        return sorted({*common, *self.raids})
 
     def _kept_common_paths(self, sit) -> dict[str, str]:
         """``_common_paths``, kept with the situation (which holds the enemy cells it stops at) by

@@ -206,7 +206,7 @@ def _choose_force(ctx: Context, actions: list[ActionRule], side: str, cell: str)
         options = [Action("add", (u.id,)) for u in addable if may_carry(ctx, force, u, addable)]
         cost = operation_cost(ctx, actions, units) if units else None
         if (units and force.fits() and cost is not None and can_afford(ctx, side, cost[0], cost[1])
-                and force.destinations()):
+                and force.can_move()):
             options.append(Action("go"))
         for action in redeploy:
             price = redeploy_cost(ctx, action, units[0]) if len(units) == 1 else None

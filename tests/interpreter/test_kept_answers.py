@@ -3,7 +3,8 @@
 Random Sea Lords games are played with each kept answer checked, at every ask, against the same
 question answered from scratch: a cell's one-unit operation costs (kept while the cell's counters
 are the same), a mixed force's common paths (kept with the situation) and whether a force may
-carry one more unit (kept by the counters' types, steps and statuses).
+carry one more unit (kept by the counters' types, steps and statuses).  Whether a force may move
+(``Force.can_move``, which stops its search early) is checked the same way against its destinations.
 """
 
 from pathlib import Path
@@ -30,7 +31,7 @@ def play(scenario, seed: int) -> None:
 
 @pytest.mark.parametrize("name, seeds", [("sea_lords_game_warden", (0, 1)), ("sea_lords_tet", (0, 1))])
 def test_kept_answers_equal_fresh_ones(monkeypatch, name, seeds):
-    asked = {"could operate": [], "common paths": 0, "may carry": []}
+    asked = {"could operate": [], "common paths": 0, "may carry": [], "can move": []}
     kept_could_operate = operations._could_operate
 
     def could_operate(ctx, actions, side, cell, airlifters=None):
@@ -58,7 +59,18 @@ def test_kept_answers_equal_fresh_ones(monkeypatch, name, seeds):
             asked["may carry"].append(kept)
         return kept
 
+    can_move = Force.can_move
+
+    def checked_can_move(self):
+        quick = can_move(self)
+        movers = self.movers or self.joiners
+        fresh = Force(self.ctx, self.units)
+        assert quick == bool(movers and fresh._destinations(movers, forces.situation(self.ctx, movers[0].side)))
+        asked["can move"].append(quick)
+        return quick
+
     monkeypatch.setattr(operations, "_could_operate", could_operate)
+    monkeypatch.setattr(Force, "can_move", checked_can_move)
     monkeypatch.setattr(Force, "_kept_common_paths", common_paths)
     monkeypatch.setattr(operations, "may_carry", may_carry)
     scenario = load_scenario(SCENARIOS / f"{name}.toml")
@@ -66,5 +78,6 @@ def test_kept_answers_equal_fresh_ones(monkeypatch, name, seeds):
         play(scenario, seed)
     # Each kept answer was asked again and again, and both ways.
     assert {True, False} <= set(asked["could operate"]) and len(asked["could operate"]) > 100
-    assert asked["common paths"] > 10
+    assert asked["common paths"] > 5
+    assert len(asked["can move"]) > 50  # (a Sea Lords force with somewhere to end may always move)
     assert True in asked["may carry"]
