@@ -35,6 +35,7 @@ itself carried.  Dropping units off on the way is ``move force``'s (``interprete
 
 from __future__ import annotations
 
+from collections import Counter
 from fractions import Fraction
 
 from attrs import evolve
@@ -527,19 +528,49 @@ def has_enemy(ctx: Context, side: str, cell: str) -> bool:
 # --- adding a unit, redeploying one ----------------------------------------------------------
 
 
-def may_carry(ctx: Context, force: Force, unit: Unit, available: list[Unit]) -> bool:
+def addable_units(ctx: Context, force: Force, available: list[Unit]) -> list[Unit]:
+    """The units of ``available`` that may be added to the force: each leaves it able to move
+    (``may_carry``: a carried unit only when the units at hand could carry it with the rest of the
+    force's cargo)."""
+    if not any(is_carried(class_of(ctx, u)) for u in available):
+        return list(available)
+    whole = _counters([*force.units, *available])
+    return [u for u in available if may_carry(ctx, force, u, available, whole)]
+
+
+def may_carry(ctx: Context, force: Force, unit: Unit, available: list[Unit], whole: frozenset | None = None) -> bool:
     """Whether adding ``unit`` leaves the force able to move: a carried unit only when the units
     at hand could carry it with the rest of the force's cargo.  Decided by the counters' types,
-    steps and statuses alone (their classes and factors), so kept per rules by those."""
+    steps and statuses alone (their classes and factors): kept per rules by those of the force and
+    the units at hand together (``whole``: ``_counters`` of both; the same while units are added
+    from one to the other), of the force's cargo in order and of the unit, up to ``MAY_CARRY_KEPT``
+    answers."""
     if not is_carried(class_of(ctx, unit)):
         return True
     memo = ctx.rules.derived.setdefault("may carry", {})
-    key = (tuple([(u.type, u.step, u.status) for u in force.units]),
-           tuple([(u.type, u.step, u.status) for u in available]), (unit.type, unit.step, unit.status))
+    key = (whole or _counters([*force.units, *available]), tuple([_counter(u) for u in force.cargo]), _counter(unit))
     found = memo.get(key)
     if found is None:
+        if len(memo) >= MAY_CARRY_KEPT:
+            memo.clear()
         found = memo[key] = _may_carry(ctx, force, unit, available)
     return found
+
+
+MAY_CARRY_KEPT = 512
+"""Answers ``may_carry`` keeps before it forgets them all and starts again (random Zumwalt games,
+the most carrying of the shipped scenarios, add about 100 new ones each: kept, they would grow
+without end over a long run of games)."""
+
+
+def _counter(unit: Unit) -> tuple:
+    """What ``may_carry`` reads of a counter: its type, step and status."""
+    return unit.type, unit.step, unit.status
+
+
+def _counters(units: list[Unit]) -> frozenset:
+    """``_counter`` of each of ``units``, as a multiset (their order changes no answer: sums and ``any``)."""
+    return frozenset(Counter(map(_counter, units)).items())
 
 
 def _may_carry(ctx: Context, force: Force, unit: Unit, available: list[Unit]) -> bool:

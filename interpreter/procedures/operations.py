@@ -26,8 +26,8 @@ from ..actions import Action
 from ..caches import map_memos
 from ..context import Context, Flow
 from . import procedure
-from ..forces import (Force, can_afford, class_of, force_fits, has_enemy, is_carried, is_movable, joins_any_force,
-                      may_carry, may_take, operation_cost, pay, redeploy_cells, redeploy_cost, took)
+from ..forces import (Force, addable_units, can_afford, class_of, force_fits, has_enemy, is_carried, is_movable,
+                      joins_any_force, may_take, operation_cost, pay, redeploy_cells, redeploy_cost, took)
 from ..rules import Rules
 from ..state import Unit
 from . import battle
@@ -203,7 +203,7 @@ def _choose_force(ctx: Context, actions: list[ActionRule], side: str, cell: str)
         addable = list(here)
         if force.cargo and not force.movers or force.liftable:  # 8.9: airlifters come to the cell
             addable += [u for u in _airlifters(ctx, side, cell) if u.id not in picked]
-        options = [Action("add", (u.id,)) for u in addable if may_carry(ctx, force, u, addable)]
+        options = [Action("add", (u.id,)) for u in addable_units(ctx, force, addable)]
         cost = operation_cost(ctx, actions, units) if units else None
         if (units and force.fits() and cost is not None and can_afford(ctx, side, cost[0], cost[1])
                 and force.can_move()):

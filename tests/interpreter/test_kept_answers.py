@@ -52,8 +52,8 @@ def test_kept_answers_equal_fresh_ones(monkeypatch, name, seeds):
 
     kept_may_carry = forces.may_carry
 
-    def may_carry(ctx, force, unit, available):
-        kept = kept_may_carry(ctx, force, unit, available)
+    def may_carry(ctx, force, unit, available, whole=None):
+        kept = kept_may_carry(ctx, force, unit, available, whole)
         if forces.is_carried(forces.class_of(ctx, unit)):  # (others may always be added, unkept)
             assert kept == forces._may_carry(ctx, force, unit, available)
             asked["may carry"].append(kept)
@@ -72,7 +72,7 @@ def test_kept_answers_equal_fresh_ones(monkeypatch, name, seeds):
     monkeypatch.setattr(operations, "_could_operate", could_operate)
     monkeypatch.setattr(Force, "can_move", checked_can_move)
     monkeypatch.setattr(Force, "_kept_common_paths", common_paths)
-    monkeypatch.setattr(operations, "may_carry", may_carry)
+    monkeypatch.setattr(forces, "may_carry", may_carry)
     scenario = load_scenario(SCENARIOS / f"{name}.toml")
     for seed in seeds:
         play(scenario, seed)
