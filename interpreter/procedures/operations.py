@@ -104,14 +104,16 @@ _PASS = Action("pass")
 
 class _Designation:
     """What one designation decision reads of the state for every cell it offers, found once and
-    only when a cell needs it: the side's airlifters, and whether the side can afford a price."""
+    only when a cell needs it: the side's airlifters, and what the side holds of each resource."""
 
     def __init__(self, ctx: Context, side: str):
         self.ctx, self.side = ctx, side
         self._all: list[Unit] | None = None
+        self._types: tuple[str, ...] | None = None
+        self._lifting: frozenset[str] = frozenset()
         self.asked = 0
         """How many times ``besides`` was asked (an answer that read it depends on other cells)."""
-        self._affordable: dict[tuple[str, Fraction], bool] = {}
+        self._held: dict[str, Fraction] = {}
         self._key: tuple | None = None
 
     def key(self, actions: list[ActionRule]) -> tuple:
@@ -121,25 +123,36 @@ class _Designation:
             self._key = (actions, (tuple([a.name for a in actions]), getattr(self.ctx.scenario, "year", None)))
         return self._key[1]
 
-    def can_afford(self, resource: str, amount: Fraction) -> bool:
-        """``forces.can_afford`` for the side, once per price (cells ask of the same few prices)."""
-        found = self._affordable.get((resource, amount))
-        if found is None:
-            found = self._affordable[resource, amount] = can_afford(self.ctx, self.side, resource, amount)
-        return found
+    def affords_any(self, costs: tuple[tuple[str, Fraction], ...]) -> bool:
+        """Whether the side holds enough for one of ``costs`` (``forces.can_afford``, with each
+        resource's holding read once: cells ask of the same few)."""
+        held = self._held
+        for resource, amount in costs:
+            have = held.get(resource)
+            if have is None:
+                have = held[resource] = self.ctx.state.resource(self.side, resource)
+            if have >= amount:
+                return True
+        return False
+
+    def _airlifters(self) -> list[Unit]:
+        if self._all is None:
+            self._all = _airlifters(self.ctx, self.side, None)
+            self._types = tuple([u.type for u in self._all])
+            self._lifting = frozenset([u.location for u in self._all])
+        return self._all
 
     def besides(self, cell: str) -> list[Unit]:
         self.asked += 1
-        if self._all is None:
-            self._all = _airlifters(self.ctx, self.side, None)
-        return [u for u in self._all if u.location != cell]
+        return [u for u in self._airlifters() if u.location != cell]
 
     def types_besides(self, cell: str) -> tuple[str, ...]:
         """The types of ``besides(cell)``, in order: all a one-unit force's costs read of them
         (``force_fits`` and ``operation_cost`` go by types); not counted as an ask."""
-        if self._all is None:
-            self._all = _airlifters(self.ctx, self.side, None)
-        return tuple([u.type for u in self._all if u.location != cell])
+        everyone = self._airlifters()
+        if cell not in self._lifting:
+            return self._types  # (no airlifter there: the same for most cells, made once)
+        return tuple([u.type for u in everyone if u.location != cell])
 
 
 def _could_operate(ctx: Context, actions: list[ActionRule], side: str, cell: str,
@@ -164,7 +177,7 @@ def _could_operate(ctx: Context, actions: list[ActionRule], side: str, cell: str
         asked = designation.asked
         costs = _operation_costs(ctx, actions, side, cell, here, designation)
         memo[side, cell] = (here, key, costs, designation.types_besides(cell) if designation.asked != asked else None)
-    return any(designation.can_afford(resource, amount) for resource, amount in costs)
+    return designation.affords_any(costs)
 
 
 def _operation_costs(ctx: Context, actions: list[ActionRule], side: str, cell: str, here,
