@@ -78,9 +78,9 @@ def is_movable(ctx: Context, unit: Unit) -> bool:
     return unit.on_map and unit.type in ctx.rules.force_types
 
 
-def _factor(rules: Rules, unit: Unit, name: str | None) -> Fraction:
+def _factor(rules: Rules, unit: Unit, name: str | None) -> int | Fraction:
     value = rules.factor(unit, name, 0) if name else 0
-    return Fraction(value) if isinstance(value, (int, Fraction)) else Fraction(0)
+    return value if isinstance(value, (int, Fraction)) else 0
 
 
 def transported_by(mclass: MovementClass | None) -> set[str]:
@@ -186,9 +186,9 @@ class Force:
             carriers = self.carriers()
             if not carriers:
                 return "carried units need a carrier in the force"
+            carrier_classes = {class_of(ctx, c).name for c in carriers}
             for unit in self.cargo:
                 by = self.carried_by(unit)
-                carrier_classes = {class_of(ctx, c).name for c in carriers}
                 if not carrier_classes & by:
                     return f"{unit.id} may be carried only by {', '.join(sorted(by))}"
             capacity, need = self.capacity(), self.need()
@@ -211,11 +211,13 @@ class Force:
 
     def capacity(self) -> Fraction:
         capacity, _ = self._carry_factors()
-        return sum((_factor(self.ctx.rules, u, capacity) for u in self.carriers()), Fraction(0))
+        rules = self.ctx.rules
+        return Fraction(sum([_factor(rules, u, capacity) for u in self.carriers()]))  # (ints add without Fractions)
 
     def need(self) -> Fraction:
         _, cost = self._carry_factors()
-        return sum((_factor(self.ctx.rules, u, cost) for u in self.cargo), Fraction(0))
+        rules = self.ctx.rules
+        return Fraction(sum([_factor(rules, u, cost) for u in self.cargo]))
 
     def combined_cells(self) -> frozenset[str] | None:
         """For movers of several classes: the cells their ``combines with … only in`` allows (all
@@ -498,7 +500,7 @@ def redeploy_cost(ctx: Context, action: ActionRule, unit: Unit) -> tuple[str, Fr
     if carried is None:
         return None
     unit_type = ctx.rules.unit_type(unit.type)
-    need = _factor(ctx.rules, unit, carried.cost)
+    need = Fraction(_factor(ctx.rules, unit, carried.cost))
     if need <= 0:
         return None
     line = action.transport_multiple(unit_type.selectors)
