@@ -126,9 +126,20 @@ class Force:
     def __init__(self, ctx: Context, units: list[Unit]):
         self.ctx = ctx
         self.units = units
-        self.movers = [u for u in units if not is_carried(class_of(ctx, u)) and not joins_any_force(class_of(ctx, u))]
-        self.joiners = [u for u in units if joins_any_force(class_of(ctx, u))]
-        self.cargo = [u for u in units if is_carried(class_of(ctx, u))]
+        self.movers: list[Unit] = []
+        """Units that move by their own class: neither carried nor joining."""
+        self.joiners: list[Unit] = []
+        self.cargo: list[Unit] = []
+        by_type = ctx.rules.movement_by_type
+        for unit in units:  # (each unit's class read once)
+            mclass = by_type[unit.type]
+            carried, joins = is_carried(mclass), joins_any_force(mclass)
+            if joins:
+                self.joiners.append(unit)
+            if carried:
+                self.cargo.append(unit)
+            elif not joins:
+                self.movers.append(unit)
         self.lifted: list[Unit] = []
         """Movers carried as another class (``carried as CLASS by …``, ``_lift``): part of ``cargo``."""
         self._lift()
@@ -141,9 +152,11 @@ class Force:
         """Movers whose type is ``carried as CLASS by CARRIERS…`` become cargo when they are all the
         force's movers, its joiners are all of CARRIERS, and those can lift them (with the rest of
         the cargo); otherwise they move by their own class."""
+        if not self.movers or not self.joiners:
+            return
         rules = self.ctx.rules
         types = [rules.unit_type(u.type) for u in self.movers]
-        if not self.movers or not self.joiners or any(t.carried_as is None for t in types):
+        if any(t.carried_as is None for t in types):
             return
         if any(class_of(self.ctx, j).name not in t.carried_by for j in self.joiners for t in types):
             return
