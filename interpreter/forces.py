@@ -444,8 +444,15 @@ def force_fits(ctx: Context, units: list[Unit], force: Force | None = None) -> b
     key = tuple([u.type for u in units])
     found = memo.get(key)
     if found is None:
+        if len(memo) >= FORCE_FITS_KEPT:
+            memo.clear()
         found = memo[key] = (force or Force(ctx, units)).problem() is None
     return found
+
+
+FORCE_FITS_KEPT = 1024
+"""Answers ``force_fits`` keeps before it forgets them all and starts again: an airlift is asked with
+every airlifter of the side elsewhere, so random Zumwalt games add about 120 new ones each."""
 
 
 # --- cost and payment ------------------------------------------------------------------------

@@ -81,3 +81,33 @@ def test_kept_answers_equal_fresh_ones(monkeypatch, name, seeds):
     assert asked["common paths"] > 5
     assert len(asked["can move"]) > 50  # (a Sea Lords force with somewhere to end may always move)
     assert True in asked["may carry"]
+
+
+def test_forgetting_kept_answers_changes_no_play(monkeypatch):
+    """``may_carry`` and ``force_fits`` keep at most so many answers, then forget them all: with
+    room for only a few (forgotten again and again), a Zumwalt game, the most carrying one, plays
+    out as it does with room for all, and no memo grows past its room."""
+    from warbook.interpreter.caches import map_memos
+
+    scenario = load_scenario(SCENARIOS / "sea_lords_zumwalt.toml")
+
+    def played():
+        game = Game.new(scenario, 4)
+        game.ctx.rules.derived.pop("may carry", None)  # (kept from games before: shared by the rules)
+        map_memos(game.ctx.rules, game.ctx.board).force_fits.clear()
+        rng = choice_rng(4, "playout")
+        biggest = 0
+        while not game.is_over():
+            options = game.legal_actions()
+            game.apply(options[rng.randrange(len(options))])
+            ctx = game.ctx
+            biggest = max(biggest, len(ctx.rules.derived.get("may carry", {})),
+                          len(map_memos(ctx.rules, ctx.board).force_fits))
+        return game.log, biggest
+
+    roomy, _ = played()
+    monkeypatch.setattr(forces, "MAY_CARRY_KEPT", 3)
+    monkeypatch.setattr(forces, "FORCE_FITS_KEPT", 3)
+    tight, biggest = played()
+    assert biggest <= 3
+    assert tight == roomy
