@@ -160,8 +160,9 @@ def _could_operate(ctx: Context, actions: list[ActionRule], side: str, cell: str
     """Whether some one-unit force in ``cell`` (or an airlift of it) is affordable.
 
     What such forces would cost is kept per rules and map, by side and cell, while the cell's
-    counters (the state's tuple for it, the same object while none comes, goes or changes there),
-    the actions and the year are the same: a side asks this of every cell it holds at each
+    counters (the state's tuple for it, the same object while none comes, goes or changes there;
+    else the types of the side's counters there that may move, all the costs read of them), the
+    actions and the year are the same: a side asks this of every cell it holds at each
     designation, and most of them have not changed since its last one.  Costs that looked at
     airlifters elsewhere are kept with the types of those airlifters (all they read of them), and
     hold while those are the same."""
@@ -170,14 +171,26 @@ def _could_operate(ctx: Context, actions: list[ActionRule], side: str, cell: str
     designation = designation or _Designation(ctx, side)
     key = designation.key(actions)
     known = memo.get((side, cell))
-    if known is not None and known[0] is here and known[1] == key and (
-            known[3] is None or known[3] == designation.types_besides(cell)):
-        costs = known[2]
-    else:
+    costs = None
+    if known is not None and known[1] == key and (known[3] is None or known[3] == designation.types_besides(cell)):
+        if known[0] is here:
+            costs = known[2]
+        elif known[4] == (types := _movable_types(ctx, side, here)):  # (other counters, or none, of the same types)
+            costs = known[2]
+            memo[side, cell] = (here, *known[1:4], types)
+    if costs is None:
         asked = designation.asked
         costs = _operation_costs(ctx, actions, side, cell, here, designation)
-        memo[side, cell] = (here, key, costs, designation.types_besides(cell) if designation.asked != asked else None)
+        memo[side, cell] = (here, key, costs, designation.types_besides(cell) if designation.asked != asked else None,
+                            _movable_types(ctx, side, here))
     return designation.affords_any(costs)
+
+
+def _movable_types(ctx: Context, side: str, here) -> tuple[str, ...]:
+    """The types of the side's counters in ``here`` that may be in a force, in order: all
+    ``_operation_costs`` reads of them."""
+    movable = ctx.rules.force_types
+    return tuple([u.type for u in here if u.side == side and u.type in movable and u.on_map])
 
 
 def _operation_costs(ctx: Context, actions: list[ActionRule], side: str, cell: str, here,
