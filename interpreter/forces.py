@@ -560,7 +560,7 @@ def addable_units(ctx: Context, force: Force, available: list[Unit]) -> list[Uni
     return [u for u in available if may_carry(ctx, force, u, available, whole)]
 
 
-def may_carry(ctx: Context, force: Force, unit: Unit, available: list[Unit], whole: frozenset | None = None) -> bool:
+def may_carry(ctx: Context, force: Force, unit: Unit, available: list[Unit], whole: tuple | None = None) -> bool:
     """Whether adding ``unit`` leaves the force able to move: a carried unit only when the units
     at hand could carry it with the rest of the force's cargo.  Decided by the counters' types,
     steps and statuses alone (their classes and factors): kept per rules by those of the force and
@@ -586,13 +586,16 @@ without end over a long run of games)."""
 
 
 def _counter(unit: Unit) -> tuple:
-    """What ``may_carry`` reads of a counter: its type, step and status."""
-    return unit.type, unit.step, unit.status
+    """What ``may_carry`` reads of a counter: its type, step and status (as a sorted tuple: a key
+    of strings and numbers alone, which the garbage collector stops tracking, where a frozenset
+    would be walked by every full collection for as long as the answer is kept)."""
+    return unit.type, unit.step, tuple(sorted(unit.status)) if unit.status else ()
 
 
-def _counters(units: list[Unit]) -> frozenset:
-    """``_counter`` of each of ``units``, as a multiset (their order changes no answer: sums and ``any``)."""
-    return frozenset(Counter(map(_counter, units)).items())
+def _counters(units: list[Unit]) -> tuple:
+    """``_counter`` of each of ``units``, as a multiset (their order changes no answer: sums and
+    ``any``): each distinct one with its count, in order."""
+    return tuple(sorted(Counter(map(_counter, units)).items()))
 
 
 def _may_carry(ctx: Context, force: Force, unit: Unit, available: list[Unit]) -> bool:

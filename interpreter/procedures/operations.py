@@ -159,30 +159,26 @@ def _could_operate(ctx: Context, actions: list[ActionRule], side: str, cell: str
                    designation: _Designation | None = None) -> bool:
     """Whether some one-unit force in ``cell`` (or an airlift of it) is affordable.
 
-    What such forces would cost is kept per rules and map, by side and cell, while the cell's
-    counters (the state's tuple for it, the same object while none comes, goes or changes there;
-    else the types of the side's counters there that may move, all the costs read of them), the
-    actions and the year are the same: a side asks this of every cell it holds at each
-    designation, and most of them have not changed since its last one.  Costs that looked at
-    airlifters elsewhere are kept with the types of those airlifters (all they read of them), and
-    hold while those are the same."""
-    here = ctx.state.units_at(cell)
+    What such forces would cost is kept per rules and map, by side and cell, while the types of
+    the side's counters there that may move (all the costs read of them), the actions and the
+    year are the same: a side asks this of every cell it holds at each designation, and most of
+    them have not changed since its last one.  Costs that looked at airlifters elsewhere are kept
+    with the types of those airlifters (all they read of them), and hold while those are the
+    same.  (Kept by types, not by the cell's counters: a memo holding those would keep every
+    game's counters alive, for the garbage collector to walk.)"""
     memo = map_memos(ctx.rules, ctx.board).could_operate
     designation = designation or _Designation(ctx, side)
     key = designation.key(actions)
+    here = ctx.state.units_at(cell)
+    types = _movable_types(ctx, side, here)
     known = memo.get((side, cell))
-    costs = None
-    if known is not None and known[1] == key and (known[3] is None or known[3] == designation.types_besides(cell)):
-        if known[0] is here:
-            costs = known[2]
-        elif known[4] == (types := _movable_types(ctx, side, here)):  # (other counters, or none, of the same types)
-            costs = known[2]
-            memo[side, cell] = (here, *known[1:4], types)
-    if costs is None:
+    if known is not None and known[0] == types and known[1] == key and (
+            known[3] is None or known[3] == designation.types_besides(cell)):
+        costs = known[2]
+    else:
         asked = designation.asked
         costs = _operation_costs(ctx, actions, side, cell, here, designation)
-        memo[side, cell] = (here, key, costs, designation.types_besides(cell) if designation.asked != asked else None,
-                            _movable_types(ctx, side, here))
+        memo[side, cell] = (types, key, costs, designation.types_besides(cell) if designation.asked != asked else None)
     return designation.affords_any(costs)
 
 

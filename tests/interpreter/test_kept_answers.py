@@ -1,8 +1,8 @@
 """Answers the interpreter keeps between decisions must be those it would work out afresh.
 
 Random Sea Lords games are played with each kept answer checked, at every ask, against the same
-question answered from scratch: a cell's one-unit operation costs (kept while the cell's counters
-are the same), a mixed force's common paths (kept with the situation) and whether a force may
+question answered from scratch: a cell's one-unit operation costs (kept while the types of the
+side's movable counters there are the same), a mixed force's common paths (kept with the situation) and whether a force may
 carry one more unit (kept by the counters' types, steps and statuses).  Whether a force may move
 (``Force.can_move``, which stops its search early) is checked the same way against its destinations.
 """
@@ -111,3 +111,27 @@ def test_forgetting_kept_answers_changes_no_play(monkeypatch):
     tight, biggest = played()
     assert biggest <= 3
     assert tight == roomy
+
+
+def test_kept_answers_keep_no_counters_for_the_collector_to_walk():
+    """What ``may_carry`` and a cell's operation costs keep outlives the game: their keys are of
+    strings and numbers alone (untracked by the garbage collector once it has looked at them), and
+    they keep no counter of the game alive."""
+    import gc
+
+    from warbook.interpreter.caches import map_memos
+    from warbook.interpreter.state import Unit
+
+    scenario = load_scenario(SCENARIOS / "sea_lords_zumwalt.toml")
+    game = Game.new(scenario, 4)
+    rng = choice_rng(4, "playout")
+    while not game.is_over():
+        options = game.legal_actions()
+        game.apply(options[rng.randrange(len(options))])
+    for _ in range(4):  # (a collection untracks a tuple once what it holds is untracked: one depth a time)
+        gc.collect()
+    carried = game.ctx.rules.derived["may carry"]
+    assert carried and not any(gc.is_tracked(key) for key in carried)
+    costs = map_memos(game.ctx.rules, game.ctx.board).could_operate
+    assert costs and not any(isinstance(part, Unit) or isinstance(part, tuple) and any(isinstance(u, Unit) for u in part)
+                             for value in costs.values() for part in value)
