@@ -26,7 +26,8 @@ from ..actions import Action
 from ..caches import map_memos
 from ..context import Context, Flow
 from . import procedure
-from ..forces import (Force, addable_units, can_afford, class_of, force_fits, has_enemy, is_carried, is_movable,
+from ..carrying import addable_units
+from ..forces import (Force, can_afford, class_of, force_fits, has_enemy, is_carried, is_movable,
                       joins_any_force, may_take, operation_cost, pay, redeploy_cells, redeploy_cost, took)
 from ..rules import Rules
 from ..state import Unit

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from warbook.interpreter import forces
+from warbook.interpreter import carrying, forces
 from warbook.interpreter.forces import Force, can_afford
 from warbook.interpreter.game import Game
 from warbook.interpreter.procedures import operations
@@ -50,12 +50,12 @@ def test_kept_answers_equal_fresh_ones(monkeypatch, name, seeds):
         asked["common paths"] += 1
         return kept
 
-    kept_may_carry = forces.may_carry
+    kept_may_carry = carrying.may_carry
 
     def may_carry(ctx, force, unit, available, whole=None):
         kept = kept_may_carry(ctx, force, unit, available, whole)
         if forces.is_carried(forces.class_of(ctx, unit)):  # (others may always be added, unkept)
-            assert kept == forces._may_carry(ctx, force, unit, available)
+            assert kept == carrying._may_carry(ctx, force, unit, available)
             asked["may carry"].append(kept)
         return kept
 
@@ -72,7 +72,7 @@ def test_kept_answers_equal_fresh_ones(monkeypatch, name, seeds):
     monkeypatch.setattr(operations, "_could_operate", could_operate)
     monkeypatch.setattr(Force, "can_move", checked_can_move)
     monkeypatch.setattr(Force, "_kept_common_paths", common_paths)
-    monkeypatch.setattr(forces, "may_carry", may_carry)
+    monkeypatch.setattr(carrying, "may_carry", may_carry)
     scenario = load_scenario(SCENARIOS / f"{name}.toml")
     for seed in seeds:
         play(scenario, seed)
@@ -106,7 +106,7 @@ def test_forgetting_kept_answers_changes_no_play(monkeypatch):
         return game.log, biggest
 
     roomy, _ = played()
-    monkeypatch.setattr(forces, "MAY_CARRY_KEPT", 3)
+    monkeypatch.setattr(carrying, "MAY_CARRY_KEPT", 3)
     monkeypatch.setattr(forces, "FORCE_FITS_KEPT", 3)
     tight, biggest = played()
     assert biggest <= 3
