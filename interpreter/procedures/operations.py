@@ -46,15 +46,20 @@ def _actions(ctx: Context, call: DesignateForce, side: str) -> list[ActionRule]:
 
 def _airlifters(ctx: Context, side: str, cell: str | None) -> list[Unit]:
     """Units of a joining class elsewhere on the map than ``cell``: they may fly in to lift."""
-    out = []
-    movable = ctx.rules.force_types  # (``is_movable``: ``units_of`` gives those on the map only)
-    for unit in ctx.state.units_of(side):
-        if unit.location == cell or unit.type not in movable or not joins_any_force(class_of(ctx, unit)):
-            continue
-        if has_enemy(ctx, side, unit.location):
-            continue
-        out.append(unit)
-    return out
+    joining = _joining_types(ctx)
+    if not joining:
+        return []
+    return [u for u in ctx.state.units_of(side)  # (``is_movable``: ``units_of`` gives those on the map only)
+            if u.type in joining and u.location != cell and not has_enemy(ctx, side, u.location)]
+
+
+def _joining_types(ctx: Context) -> frozenset[str]:
+    """The unit types that may be in a force and whose class ``joins any force``, found once per rules."""
+    found = ctx.rules.derived.get("joining force types")
+    if found is None:
+        found = ctx.rules.derived["joining force types"] = frozenset(
+            t for t in ctx.rules.force_types if joins_any_force(ctx.rules.movement_by_type[t]))
+    return found
 
 
 @procedure("designate force")
