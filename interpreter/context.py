@@ -206,14 +206,17 @@ def _action_key(action: Action) -> tuple:
     args = action.args
     found = _ARGS_KEYS.get(args)
     if found is None:
-        if len(_ARGS_KEYS) >= ARGS_KEYS_KEPT:
-            _ARGS_KEYS.clear()
         known = _ARG_KEYS
         try:  # every argument's key known already: the usual case, read without a call per argument
             found = tuple([known[arg] for arg in args])
         except KeyError:
             found = tuple(map(arg_key, args))
-        _ARGS_KEYS[args] = found = args if found == args else found  # words alone: their own key
+        if found == args:  # words alone: their own key
+            found = args
+        if len(args) <= 1:  # (several: mostly a product, unit × cell, each met once; they would crowd these out)
+            if len(_ARGS_KEYS) >= ARGS_KEYS_KEPT:
+                _ARGS_KEYS.clear()
+            _ARGS_KEYS[args] = found
     return (action.kind, found)
 
 
@@ -224,8 +227,10 @@ _ARGS_KEYS: dict[tuple[str, ...], tuple] = {}
 ARGS_KEYS_KEPT = 4096
 """Keys of whole argument tuples (``_action_key``: the same cells and unit ids are offered at every
 decision) kept before they are all forgotten; a pure function of the strings, like ``arg_key``.
-(4096: a game with hundreds of face-down counters set up on a large map offers some 9,000
-distinct ones, most once, at set-up; keeping them all held more than its map.)"""
+Only tuples of one argument are kept: those of several are mostly a product met once (a game
+with hundreds of counters set up on a large map offers some 9,000 to 18,000 distinct ``place UNIT
+CELL``, most once; kept, they filled this and cleared it twice a Zumwalt game, and every move's
+keys were worked out again after)."""
 
 
 def arg_key(arg: str) -> str:

@@ -13,6 +13,7 @@ declarations:
   ``carried with CAPACITY against COST``: the carriers of one class in the force must have
   capacity factors summing to at least the carried units' cost factors.  When the force has no
   other movers, carriers of a joining class (airmobile) may come from any cell to lift it.
+  Whether a designation may add one more carried unit is ``interpreter.carrying``'s.
 - **What it costs.**  The ``designate force paying …`` line names the actions; those of the
   acting side apply.  A force with a unit an action is ``led by`` pays that action's line for
   its cheapest leader; otherwise it pays a ``per unit`` action's line for every unit; otherwise
@@ -77,9 +78,9 @@ def is_movable(ctx: Context, unit: Unit) -> bool:
     return unit.on_map and unit.type in ctx.rules.force_types
 
 
-def _factor(rules: Rules, unit: Unit, name: str | None) -> Fraction:
+def _factor(rules: Rules, unit: Unit, name: str | None) -> int | Fraction:
     value = rules.factor(unit, name, 0) if name else 0
-    return Fraction(value) if isinstance(value, (int, Fraction)) else Fraction(0)
+    return value if isinstance(value, (int, Fraction)) else 0
 
 
 def transported_by(mclass: MovementClass | None) -> set[str]:
@@ -125,9 +126,20 @@ class Force:
     def __init__(self, ctx: Context, units: list[Unit]):
         self.ctx = ctx
         self.units = units
-        self.movers = [u for u in units if not is_carried(class_of(ctx, u)) and not joins_any_force(class_of(ctx, u))]
-        self.joiners = [u for u in units if joins_any_force(class_of(ctx, u))]
-        self.cargo = [u for u in units if is_carried(class_of(ctx, u))]
+        self.movers: list[Unit] = []
+        """Units that move by their own class: neither carried nor joining."""
+        self.joiners: list[Unit] = []
+        self.cargo: list[Unit] = []
+        by_type = ctx.rules.movement_by_type
+        for unit in units:  # (each unit's class read once)
+            mclass = by_type[unit.type]
+            carried, joins = is_carried(mclass), joins_any_force(mclass)
+            if joins:
+                self.joiners.append(unit)
+            if carried:
+                self.cargo.append(unit)
+            elif not joins:
+                self.movers.append(unit)
         self.lifted: list[Unit] = []
         """Movers carried as another class (``carried as CLASS by …``, ``_lift``): part of ``cargo``."""
         self._lift()
@@ -140,9 +152,11 @@ class Force:
         """Movers whose type is ``carried as CLASS by CARRIERS…`` become cargo when they are all the
         force's movers, its joiners are all of CARRIERS, and those can lift them (with the rest of
         the cargo); otherwise they move by their own class."""
+        if not self.movers or not self.joiners:
+            return
         rules = self.ctx.rules
         types = [rules.unit_type(u.type) for u in self.movers]
-        if not self.movers or not self.joiners or any(t.carried_as is None for t in types):
+        if any(t.carried_as is None for t in types):
             return
         if any(class_of(self.ctx, j).name not in t.carried_by for j in self.joiners for t in types):
             return
@@ -185,9 +199,9 @@ class Force:
             carriers = self.carriers()
             if not carriers:
                 return "carried units need a carrier in the force"
+            carrier_classes = {class_of(ctx, c).name for c in carriers}
             for unit in self.cargo:
                 by = self.carried_by(unit)
-                carrier_classes = {class_of(ctx, c).name for c in carriers}
                 if not carrier_classes & by:
                     return f"{unit.id} may be carried only by {', '.join(sorted(by))}"
             capacity, need = self.capacity(), self.need()
@@ -210,11 +224,13 @@ class Force:
 
     def capacity(self) -> Fraction:
         capacity, _ = self._carry_factors()
-        return sum((_factor(self.ctx.rules, u, capacity) for u in self.carriers()), Fraction(0))
+        rules = self.ctx.rules
+        return Fraction(sum([_factor(rules, u, capacity) for u in self.carriers()]))  # (ints add without Fractions)
 
     def need(self) -> Fraction:
         _, cost = self._carry_factors()
-        return sum((_factor(self.ctx.rules, u, cost) for u in self.cargo), Fraction(0))
+        rules = self.ctx.rules
+        return Fraction(sum([_factor(rules, u, cost) for u in self.cargo]))
 
     def combined_cells(self) -> frozenset[str] | None:
         """For movers of several classes: the cells their ``combines with … only in`` allows (all
@@ -261,10 +277,11 @@ class Force:
         types = {u.type for u in self.units}
         return len(types) > 1 and len({class_of(self.ctx, u).name for u in self.units}) > 1
 
-    def _common_paths(self, sit) -> dict[str, str]:
+    def _common_paths(self, sit, goal: set[str] | None = None) -> dict[str, str]:
         """Breadth-first over the cells every member may enter and the steps every mover class may
         take (a mixed force moves together), stopping at enemy cells for classes that stop
-        there.  Returns each reached cell's predecessor (lowest cell id first, so it is canonical)."""
+        there.  Returns each reached cell's predecessor (lowest cell id first, so it is canonical);
+        with a ``goal``, returns as soon as a cell of it is reached (empty when none is)."""
         ctx = self.ctx
         turn = ctx.state.turn
         tables = [cost_table(ctx.rules, ctx.board, t, turn, ctx.state.weather)
@@ -289,9 +306,11 @@ class Force:
                         continue
                     seen.add(n)
                     parent[n] = cell
+                    if goal is not None and n in goal:
+                        return parent
                     following.append(n)
             frontier = sorted(following)
-        return parent
+        return {} if goal is not None else parent
 
     def _common_cells(self, tables: list[CostTable]) -> frozenset[str]:
         """The cells every member may enter (``tables``: the members' cost tables, one a type, by
@@ -316,27 +335,38 @@ class Force:
     def destinations(self) -> list[str]:
         """Cells the whole force may end its move in, in order.
 
-        Kept with the side's situation while the state's units, turn and weather are the same (what
-        it reads of the state): a force is read again at each unit added to it, and when it moves."""
+        The last force's answer is kept with the side's situation while the state's units, turn and
+        weather are the same (what it reads of the state): a force that moves reads it again to
+        offer its moves, its exits and its paths.  Whether a candidate force may move at all is
+        ``can_move``'s, which keeps nothing."""
         ctx = self.ctx
         movers = self.movers or self.joiners
         if not movers:
             return []
         sit = situation(ctx, movers[0].side)
-        units, turn = ctx.state.units, (ctx.state.turn, ctx.state.weather)  # (the cost tables read both)
-        memo = sit.known.get("destinations")
-        if memo is None or memo[0] is not units or memo[1] != turn:
-            memo = sit.known["destinations"] = (units, turn, {})
-        key = tuple(self.units)
-        known = memo[2].get(key)
-        if known is None:
-            found = self._destinations(movers, sit)
-            known = memo[2][key] = (found, self._first, self._paths, self.raids)
-        found, self._first, self._paths, self.raids = known
+        key = (ctx.state.units, ctx.state.turn, ctx.state.weather, tuple(self.units))  # (the cost tables read both)
+        known = sit.known.get("destinations")
+        if known is None or known[0][0] is not key[0] or known[0] != key:
+            known = sit.known["destinations"] = (key, self._destinations(movers, sit), self._first, self._paths,
+                                                 self.raids)
+        _, found, self._first, self._paths, self.raids = known
         return list(found)
 
-    def _destinations(self, movers: list[Unit], sit) -> list[str]:
-        """``destinations``, afresh."""
+    def can_move(self) -> bool:
+        """Whether ``destinations`` has a cell, found without a mixed force's whole paths: a
+        designation asks it of the force at each unit added, and most such forces never move."""
+        movers = self.movers or self.joiners
+        if not movers:
+            return False
+        sit = situation(self.ctx, movers[0].side)
+        common, _ = self._ends(movers, sit)
+        if not common or not self._mixed():
+            return bool(common)  # (raids only lead on from where the force may end)
+        return bool(self._common_paths(sit, goal=common))
+
+    def _ends(self, movers: list[Unit], sit) -> tuple[set[str], object]:
+        """The cells every member may end in, before a mixed force's common paths (and the first
+        mover's search, whose paths a force of one kind follows)."""
         ctx = self.ctx
         common: set[str] | None = None
         first = None
@@ -357,12 +387,17 @@ class Force:
             common &= set(movement.search(ctx, unit, sit=sit).ends)
         if len({class_of(ctx, u).name for u in self.movers}) > 1:
             common &= self.combined_cells() or set()
+        return common or set(), first
+
+    def _destinations(self, movers: list[Unit], sit) -> list[str]:
+        """``destinations``, afresh."""
+        common, first = self._ends(movers, sit)
         self._first, self._paths = first, None
         if common and self._mixed():
             self._paths = self._kept_common_paths(sit)
             common &= set(self._paths)
-        self.raids = self._raid_cells(first, common or set())
-        return sorted({*(common or ()), *self.raids})
+        self.raids = self._raid_cells(first, common)
+        return sorted({*common, *self.raids})
 
     def _kept_common_paths(self, sit) -> dict[str, str]:
         """``_common_paths``, kept with the situation (which holds the enemy cells it stops at) by
@@ -409,8 +444,15 @@ def force_fits(ctx: Context, units: list[Unit], force: Force | None = None) -> b
     key = tuple([u.type for u in units])
     found = memo.get(key)
     if found is None:
+        if len(memo) >= FORCE_FITS_KEPT:
+            memo.clear()
         found = memo[key] = (force or Force(ctx, units)).problem() is None
     return found
+
+
+FORCE_FITS_KEPT = 1024
+"""Answers ``force_fits`` keeps before it forgets them all and starts again: an airlift is asked with
+every airlifter of the side elsewhere, so random Zumwalt games add about 120 new ones each."""
 
 
 # --- cost and payment ------------------------------------------------------------------------
@@ -478,7 +520,7 @@ def redeploy_cost(ctx: Context, action: ActionRule, unit: Unit) -> tuple[str, Fr
     if carried is None:
         return None
     unit_type = ctx.rules.unit_type(unit.type)
-    need = _factor(ctx.rules, unit, carried.cost)
+    need = Fraction(_factor(ctx.rules, unit, carried.cost))
     if need <= 0:
         return None
     line = action.transport_multiple(unit_type.selectors)
@@ -505,37 +547,7 @@ def has_enemy(ctx: Context, side: str, cell: str) -> bool:
     return any(u.side != side for u in ctx.state.units_at(cell))
 
 
-# --- adding a unit, redeploying one ----------------------------------------------------------
-
-
-def may_carry(ctx: Context, force: Force, unit: Unit, available: list[Unit]) -> bool:
-    """Whether adding ``unit`` leaves the force able to move: a carried unit only when the units
-    at hand could carry it with the rest of the force's cargo.  Decided by the counters' types,
-    steps and statuses alone (their classes and factors), so kept per rules by those."""
-    if not is_carried(class_of(ctx, unit)):
-        return True
-    memo = ctx.rules.derived.setdefault("may carry", {})
-    key = (tuple([(u.type, u.step, u.status) for u in force.units]),
-           tuple([(u.type, u.step, u.status) for u in available]), (unit.type, unit.step, unit.status))
-    found = memo.get(key)
-    if found is None:
-        found = memo[key] = _may_carry(ctx, force, unit, available)
-    return found
-
-
-def _may_carry(ctx: Context, force: Force, unit: Unit, available: list[Unit]) -> bool:
-    """``may_carry``, afresh."""
-    whole = Force(ctx, [*force.units, *available])
-    by_class: dict[str, list[Unit]] = {}
-    for carrier in whole.movers + whole.joiners:
-        by_class.setdefault(class_of(ctx, carrier).name, []).append(carrier)
-    need = Force(ctx, [*force.cargo, unit]).need()
-    mclass = class_of(ctx, unit)
-    carried_by = transported_by(mclass)
-    for name, carriers in by_class.items():
-        if name in carried_by and Force(ctx, [*carriers, *force.cargo, unit]).capacity() >= need:
-            return True
-    return False
+# --- redeploying one unit (adding one: ``interpreter.carrying``) -----------------------------
 
 
 def redeploy_cells(ctx: Context, action: ActionRule, unit: Unit) -> list[str]:

@@ -52,7 +52,7 @@ LAYERS = {
                   "advance",
                   "status_effects",
                   "combat_effects", "effects", "results", "steps", "step_effects", "retreats", "resource_effects", "event_effects",
-                  "victory", "victory_forms", "side_states", "resources", "infiltration", "forces", "scenario",
+                  "victory", "victory_forms", "side_states", "resources", "infiltration", "forces", "carrying", "scenario",
                   "scenario_records", "scenario_toml", "scenario_resolve", "turns", "scenario_arrivals", "strengths",
                   "exits"),
     "procedures": ("procedures",),

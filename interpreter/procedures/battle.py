@@ -97,8 +97,10 @@ def strike_cells(ctx: Context, actions: list[ActionRule], side: str) -> list[str
     ready = [(a, r) for a in actions if a.strike_with and (r := _ready_strikers(ctx, a, side))]
     if not ready:
         return []
-    cells = sorted({u.location for u in ctx.state.units if u.side != side and u.on_map})
-    return [c for c in cells if any(strike_price(ctx, a, side, c, r) is not None for a, r in ready)]
+    cells = sorted({u.location for other, units in ctx.state.units_on_map().items() if other != side for u in units})
+    fights = _strike_fights(side)  # (``strike_price`` is not None: some ready marker may strike there)
+    markers = [marker for _, r in ready for marker, _ in r]
+    return [c for c in cells if any(may_support(ctx, marker, c, fights) for marker in markers)]
 
 
 def strike(ctx: Context, actions: list[ActionRule], side: str, cell: str) -> Flow:

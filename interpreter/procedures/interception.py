@@ -17,7 +17,7 @@ from ...dsl.model import Declaration, Property
 from ..actions import Action
 from ..citations import cite
 from ..context import Context, Flow
-from ..forces import Force, action_price, can_afford, is_movable, pay
+from ..forces import Force, action_price, can_afford, pay
 from ..state import Unit
 from ..zones import is_counter, zone_of, zone_rules
 
@@ -40,8 +40,7 @@ def intercept(ctx: Context, force: Force, previous: str, cell: str) -> Flow:
         line = zone.intercepts
         if line is None or not any(ctx.rules.unit_type(u.type).matches(line.who) for u in force.units):
             continue
-        exerting = [u for u in ctx.state.units if u.side != mover and not u.dummy and is_movable(ctx, u)
-                    and cell in zone_of(ctx, u, zone)]
+        exerting = _exerting(ctx, mover, zone, cell)
         if not any(previous not in zone_of(ctx, u, zone) for u in exerting):
             continue
         action = ctx.rules.actions[line.action]
@@ -51,6 +50,18 @@ def intercept(ctx: Context, force: Force, previous: str, cell: str) -> Flow:
             if picked:
                 return picked
     return []
+
+
+def _exerting(ctx: Context, mover: str, zone, cell: str) -> list[Unit]:
+    """The enemy units (``is_movable``, no dummy) whose ``zone`` covers ``cell``, in ``units`` order:
+    read from the state's index of units on the map (a force asks at every step of its path)."""
+    movable = ctx.rules.force_types
+    found = [u for side, units in ctx.state.units_on_map().items() if side != mover for u in units
+             if not u.dummy and u.type in movable and cell in zone_of(ctx, u, zone)]
+    if len({u.side for u in found}) > 1:  # (the index goes side by side: back into ``units`` order)
+        chosen = set(found)
+        found = [u for u in ctx.state.units if u in chosen]
+    return found
 
 
 def _choose_interceptors(ctx: Context, zone: Declaration, line: Property, action: ActionRule, side: str,

@@ -26,8 +26,9 @@ from ..actions import Action
 from ..caches import map_memos
 from ..context import Context, Flow
 from . import procedure
-from ..forces import (Force, can_afford, class_of, force_fits, has_enemy, is_carried, is_movable, joins_any_force,
-                      may_carry, may_take, operation_cost, pay, redeploy_cells, redeploy_cost, took)
+from ..carrying import addable_units
+from ..forces import (Force, can_afford, class_of, force_fits, has_enemy, is_carried, is_movable,
+                      joins_any_force, may_take, operation_cost, pay, redeploy_cells, redeploy_cost, took)
 from ..rules import Rules
 from ..state import Unit
 from . import battle
@@ -45,15 +46,20 @@ def _actions(ctx: Context, call: DesignateForce, side: str) -> list[ActionRule]:
 
 def _airlifters(ctx: Context, side: str, cell: str | None) -> list[Unit]:
     """Units of a joining class elsewhere on the map than ``cell``: they may fly in to lift."""
-    out = []
-    movable = ctx.rules.force_types  # (``is_movable``: ``units_of`` gives those on the map only)
-    for unit in ctx.state.units_of(side):
-        if unit.location == cell or unit.type not in movable or not joins_any_force(class_of(ctx, unit)):
-            continue
-        if has_enemy(ctx, side, unit.location):
-            continue
-        out.append(unit)
-    return out
+    joining = _joining_types(ctx)
+    if not joining:
+        return []
+    return [u for u in ctx.state.units_of(side)  # (``is_movable``: ``units_of`` gives those on the map only)
+            if u.type in joining and u.location != cell and not has_enemy(ctx, side, u.location)]
+
+
+def _joining_types(ctx: Context) -> frozenset[str]:
+    """The unit types that may be in a force and whose class ``joins any force``, found once per rules."""
+    found = ctx.rules.derived.get("joining force types")
+    if found is None:
+        found = ctx.rules.derived["joining force types"] = frozenset(
+            t for t in ctx.rules.force_types if joins_any_force(ctx.rules.movement_by_type[t]))
+    return found
 
 
 @procedure("designate force")
@@ -104,14 +110,16 @@ _PASS = Action("pass")
 
 class _Designation:
     """What one designation decision reads of the state for every cell it offers, found once and
-    only when a cell needs it: the side's airlifters, and whether the side can afford a price."""
+    only when a cell needs it: the side's airlifters, and what the side holds of each resource."""
 
     def __init__(self, ctx: Context, side: str):
         self.ctx, self.side = ctx, side
         self._all: list[Unit] | None = None
+        self._types: tuple[str, ...] | None = None
+        self._lifting: frozenset[str] = frozenset()
         self.asked = 0
         """How many times ``besides`` was asked (an answer that read it depends on other cells)."""
-        self._affordable: dict[tuple[str, Fraction], bool] = {}
+        self._held: dict[str, Fraction] = {}
         self._key: tuple | None = None
 
     def key(self, actions: list[ActionRule]) -> tuple:
@@ -121,50 +129,70 @@ class _Designation:
             self._key = (actions, (tuple([a.name for a in actions]), getattr(self.ctx.scenario, "year", None)))
         return self._key[1]
 
-    def can_afford(self, resource: str, amount: Fraction) -> bool:
-        """``forces.can_afford`` for the side, once per price (cells ask of the same few prices)."""
-        found = self._affordable.get((resource, amount))
-        if found is None:
-            found = self._affordable[resource, amount] = can_afford(self.ctx, self.side, resource, amount)
-        return found
+    def affords_any(self, costs: tuple[tuple[str, Fraction], ...]) -> bool:
+        """Whether the side holds enough for one of ``costs`` (``forces.can_afford``, with each
+        resource's holding read once: cells ask of the same few)."""
+        held = self._held
+        for resource, amount in costs:
+            have = held.get(resource)
+            if have is None:
+                have = held[resource] = self.ctx.state.resource(self.side, resource)
+            if have >= amount:
+                return True
+        return False
+
+    def _airlifters(self) -> list[Unit]:
+        if self._all is None:
+            self._all = _airlifters(self.ctx, self.side, None)
+            self._types = tuple([u.type for u in self._all])
+            self._lifting = frozenset([u.location for u in self._all])
+        return self._all
 
     def besides(self, cell: str) -> list[Unit]:
         self.asked += 1
-        if self._all is None:
-            self._all = _airlifters(self.ctx, self.side, None)
-        return [u for u in self._all if u.location != cell]
+        return [u for u in self._airlifters() if u.location != cell]
 
     def types_besides(self, cell: str) -> tuple[str, ...]:
         """The types of ``besides(cell)``, in order: all a one-unit force's costs read of them
         (``force_fits`` and ``operation_cost`` go by types); not counted as an ask."""
-        if self._all is None:
-            self._all = _airlifters(self.ctx, self.side, None)
-        return tuple([u.type for u in self._all if u.location != cell])
+        everyone = self._airlifters()
+        if cell not in self._lifting:
+            return self._types  # (no airlifter there: the same for most cells, made once)
+        return tuple([u.type for u in everyone if u.location != cell])
 
 
 def _could_operate(ctx: Context, actions: list[ActionRule], side: str, cell: str,
                    designation: _Designation | None = None) -> bool:
     """Whether some one-unit force in ``cell`` (or an airlift of it) is affordable.
 
-    What such forces would cost is kept per rules and map, by side and cell, while the cell's
-    counters (the state's tuple for it, the same object while none comes, goes or changes there),
-    the actions and the year are the same: a side asks this of every cell it holds at each
-    designation, and most of them have not changed since its last one.  Costs that looked at
-    airlifters elsewhere are kept with the types of those airlifters (all they read of them), and
-    hold while those are the same."""
-    here = ctx.state.units_at(cell)
+    What such forces would cost is kept per rules and map, by side and cell, while the types of
+    the side's counters there that may move (all the costs read of them), the actions and the
+    year are the same: a side asks this of every cell it holds at each designation, and most of
+    them have not changed since its last one.  Costs that looked at airlifters elsewhere are kept
+    with the types of those airlifters (all they read of them), and hold while those are the
+    same.  (Kept by types, not by the cell's counters: a memo holding those would keep every
+    game's counters alive, for the garbage collector to walk.)"""
     memo = map_memos(ctx.rules, ctx.board).could_operate
     designation = designation or _Designation(ctx, side)
     key = designation.key(actions)
+    here = ctx.state.units_at(cell)
+    types = _movable_types(ctx, side, here)
     known = memo.get((side, cell))
-    if known is not None and known[0] is here and known[1] == key and (
+    if known is not None and known[0] == types and known[1] == key and (
             known[3] is None or known[3] == designation.types_besides(cell)):
         costs = known[2]
     else:
         asked = designation.asked
         costs = _operation_costs(ctx, actions, side, cell, here, designation)
-        memo[side, cell] = (here, key, costs, designation.types_besides(cell) if designation.asked != asked else None)
-    return any(designation.can_afford(resource, amount) for resource, amount in costs)
+        memo[side, cell] = (types, key, costs, designation.types_besides(cell) if designation.asked != asked else None)
+    return designation.affords_any(costs)
+
+
+def _movable_types(ctx: Context, side: str, here) -> tuple[str, ...]:
+    """The types of the side's counters in ``here`` that may be in a force, in order: all
+    ``_operation_costs`` reads of them."""
+    movable = ctx.rules.force_types
+    return tuple([u.type for u in here if u.side == side and u.type in movable and u.on_map])
 
 
 def _operation_costs(ctx: Context, actions: list[ActionRule], side: str, cell: str, here,
@@ -203,10 +231,10 @@ def _choose_force(ctx: Context, actions: list[ActionRule], side: str, cell: str)
         addable = list(here)
         if force.cargo and not force.movers or force.liftable:  # 8.9: airlifters come to the cell
             addable += [u for u in _airlifters(ctx, side, cell) if u.id not in picked]
-        options = [Action("add", (u.id,)) for u in addable if may_carry(ctx, force, u, addable)]
+        options = [Action("add", (u.id,)) for u in addable_units(ctx, force, addable)]
         cost = operation_cost(ctx, actions, units) if units else None
         if (units and force.fits() and cost is not None and can_afford(ctx, side, cost[0], cost[1])
-                and force.destinations()):
+                and force.can_move()):
             options.append(Action("go"))
         for action in redeploy:
             price = redeploy_cost(ctx, action, units[0]) if len(units) == 1 else None

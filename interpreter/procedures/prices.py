@@ -43,7 +43,9 @@ def can_pay(ctx: Context, side: str, cost: tuple[str, Fraction] | None) -> bool:
         return False
     resource, amount = cost
     track = ctx.rules.resources.get(resource)
-    return ctx.state.resource(side, resource) - amount >= (track.floor if track is not None else 0)
+    floor = track.floor if track is not None else 0
+    # (compared, not subtracted, when there is no floor: a Fraction difference is reduced by a gcd)
+    return ctx.state.resource(side, resource) >= (amount + floor if floor else amount)
 
 
 def pay(ctx: Context, side: str, cost: tuple[str, Fraction], reason: str) -> None:

@@ -58,3 +58,17 @@ def test_argument_keys_order_as_the_number_then_word_tuples_did(args):
 
     args = [a for a in args if a.isascii() or not a.isdigit()]  # (int() reads no other digits alike)
     assert sorted(args, key=arg_key) == sorted(args, key=as_tuple)
+
+
+def test_many_place_options_sort_by_number_and_crowd_out_no_move_keys():
+    """``place UNIT CELL`` options (a product met mostly once) are ordered as numbers without being
+    kept, so that a set-up's thousands of them do not push out the keys of the cells every move offers."""
+    from warbook.interpreter import context
+
+    moves = [Action("move", (c,)) for c in ("0910", "0109")]
+    assert options_in_order(moves) == (moves[1], moves[0])
+    places = [Action("place", (f"U{u}", f"{c:04d}")) for u in range(60) for c in range(99, 0, -1)]
+    ordered = options_in_order(places)
+    assert ordered[:2] == (Action("place", ("U0", "0001")), Action("place", ("U0", "0002")))
+    assert ordered[99] == Action("place", ("U1", "0001"))
+    assert ("0910",) in context._ARGS_KEYS and ("U0", "0001") not in context._ARGS_KEYS

@@ -143,6 +143,23 @@ def test_naval_and_riverine_units_move_together_only_in_coastal_squares(ctx):
 # --- where a force may go (8.3-8.6) ----------------------------------------------------------------
 
 
+def test_a_mixed_force_may_move_as_far_as_its_common_paths_reach(ctx):
+    """``can_move`` (asked at each unit added) stops the common paths' search at the first cell the
+    force may end in; it answers as the whole ``destinations`` would."""
+    from warbook.interpreter.situation import situation
+
+    force = Force(ctx, units(ctx, *ids(ctx, "wpb"), *ids(ctx, "pbr", "3217")))
+    ends = force.destinations()
+    assert force.can_move() and ends
+    full = force._common_paths(situation(ctx, "free_world"))
+    far = max(ends, key=lambda c: len(force.path(c)))
+    early = force._common_paths(situation(ctx, "free_world"), goal={far})
+    assert far in early and early.items() <= full.items()
+    assert len(early) <= len(full)
+    assert force._common_paths(situation(ctx, "free_world"), goal={"no such cell"}) == {}
+    assert not Force(ctx, units(ctx, *ids(ctx, "us_infantry_bn", "2416"))).can_move()  # cargo alone: no carrier
+
+
 def test_riverine_moves_cross_only_water_links_and_stop_at_the_enemy(ctx):
     """8.4: R units move only across sides/corners with a water symbol, into river, coastal, city,
     town or base squares (8.3), and stop on entering a square with enemy units."""
