@@ -250,6 +250,27 @@ class GameState(_Indexed):
         _set_index(new, index.handed_on(swaps))
         return new
 
+    def with_units_in_place(self, changed: Iterable[Unit]) -> "GameState":
+        """``with_units`` for units that each keep their id, cell and side, changed once each (flags
+        cleared at a phase's or a turn's end): every cell's and side's tuple keeps its shape, so
+        the indexes handed on are only mapped to the new units, with no check of who moved."""
+        try:
+            index = self._index
+        except AttributeError:
+            index = self._indexes()
+        positions = index.positions
+        if positions is None:
+            positions = index.positions = {u.id: i for i, u in enumerate(self.units)}
+        units = list(self.units)
+        swaps, after_of = [], {}
+        for unit in changed:
+            at = positions[unit.id]
+            swaps.append((units[at], unit))
+            units[at] = after_of[unit.id] = unit
+        new = _with_units_tuple(self, tuple(units))
+        _set_index(new, index.handed_on_in_place(swaps, after_of))
+        return new
+
     def with_added_unit(self, unit: Unit) -> "GameState":
         """This state with ``unit`` added after the others (a counter set up or brought into play),
         its indexes handed on with the one unit added rather than rebuilt."""
@@ -457,6 +478,27 @@ class _Index:
                                                        and pair[1].location[:1].isdigit()], positions)
                     by_side[side] = swapped if swapped is not None else tuple([get(u.id, u) for u in mine])
         return _Index(positions, by_id, by_cell, by_side)
+
+    def handed_on_in_place(self, swaps: list[tuple[Unit, Unit]], after_of: dict[str, Unit]) -> "_Index":
+        """The indexes of the state with the ``(before, after)`` units swapped, each in the same cell
+        and side (``GameState.with_units_in_place``); ``after_of``: the new units by id."""
+        by_id, by_cell, by_side = self._given_up()
+        if not after_of:
+            return _Index(self.positions, by_id, by_cell, by_side)
+        if by_id is not None:
+            by_id.update(after_of)
+        get = after_of.get
+        if by_cell is not None:
+            for cell in {u.location for u in after_of.values()}:
+                by_cell[cell] = tuple([get(u.id, u) for u in by_cell[cell]])
+        if by_side is not None:
+            for side in {u.side for u in after_of.values() if u.location[:1].isdigit()}:
+                mine = by_side[side]
+                swapped = None if len(swaps) * 8 >= len(mine) else _swapped_in_place(  # (a few of many)
+                    mine, [pair for pair in swaps if pair[1].side == side and pair[1].location[:1].isdigit()],
+                    self.positions)
+                by_side[side] = swapped if swapped is not None else tuple([get(u.id, u) for u in mine])
+        return _Index(self.positions, by_id, by_cell, by_side)
 
     def handed_on_added(self, unit: Unit, position: int) -> "_Index":
         """The indexes of the state with ``unit`` added at ``position``, the end of ``units`` (so it
