@@ -197,7 +197,10 @@ class GameState(_Indexed):
     def units_on_map(self) -> Mapping[str, tuple[Unit, ...]]:
         """Every side with units on the map, with those units in ``units`` order (indexed once per
         state; read it, never change it, nor keep it across a change of state: ``units_by_cell``)."""
-        index = self._indexes()
+        try:
+            index = self._index
+        except AttributeError:
+            index = self._indexes()
         found = index.on_map_by_side
         if found is None:
             out: dict[str, list[Unit]] = {}
