@@ -214,8 +214,8 @@ class GameState(_Indexed):
         """Sides with a unit (real or dummy) in a cell."""
         return frozenset(u.side for u in self.units_at(cell))
 
-    def with_unit(self, unit: Unit) -> "GameState":
-        """This state with ``unit`` in place of the unit with its id (unchanged when there is none)."""
+    def _positioned(self) -> tuple["_Index", dict[str, int]]:
+        """The state's indexes and each unit id's place in ``units`` (built on first use), for a change."""
         try:
             index = self._index
         except AttributeError:
@@ -223,6 +223,11 @@ class GameState(_Indexed):
         positions = index.positions
         if positions is None:
             positions = index.positions = {u.id: i for i, u in enumerate(self.units)}
+        return index, positions
+
+    def with_unit(self, unit: Unit) -> "GameState":
+        """This state with ``unit`` in place of the unit with its id (unchanged when there is none)."""
+        index, positions = self._positioned()
         at = positions.get(unit.id)
         if at is None:
             return self.with_units(())
@@ -238,10 +243,7 @@ class GameState(_Indexed):
         The order of ``units`` is kept, so the new state indexes them the same way: the indexes
         this state has built are handed on, updated for the changed units only.
         """
-        index = self._indexes()
-        positions = index.positions
-        if positions is None:
-            positions = index.positions = {u.id: i for i, u in enumerate(self.units)}
+        index, positions = self._positioned()
         units = list(self.units)
         swaps: list[tuple[Unit, Unit]] = []
         for unit in changed:
@@ -257,13 +259,7 @@ class GameState(_Indexed):
         """``with_units`` for units that each keep their id, cell and side, changed once each (flags
         cleared at a phase's or a turn's end): every cell's and side's tuple keeps its shape, so
         the indexes handed on are only mapped to the new units, with no check of who moved."""
-        try:
-            index = self._index
-        except AttributeError:
-            index = self._indexes()
-        positions = index.positions
-        if positions is None:
-            positions = index.positions = {u.id: i for i, u in enumerate(self.units)}
+        index, positions = self._positioned()
         units = list(self.units)
         swaps, after_of = [], {}
         for unit in changed:
