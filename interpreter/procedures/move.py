@@ -313,9 +313,7 @@ class MovePhase:
             moves = self.options[uid] = {}
         cells = sorted(reach.ends) if self.rank is None else sorted(reach.ends, key=self.rank.__getitem__)
         get = moves.get
-        options = list(map(get, cells))  # (looked up in C; an action is always true, ``None`` is not)
-        if not all(options):
-            options = [option or _move_option(moves, uid, cell) for option, cell in zip(options, cells)]
+        options = [get(cell) or _move_option(moves, uid, cell) for cell in cells]
         options.append(get(None) or _move_option(moves, uid, None))
         if may_wait:
             options.append(Action("wait", (uid,)))

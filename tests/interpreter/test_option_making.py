@@ -1,11 +1,10 @@
 """Options made fast: a force's ``move`` options skip ``choose``'s sort only when their text order is its
 order too; set-up's place options made in a batch equal those made one by one."""
 
-import attrs
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from warbook.interpreter.actions import Action, Decision, decision
+from warbook.interpreter.actions import Action
 from warbook.interpreter.context import options_in_order
 from warbook.interpreter.procedures import move_force
 
@@ -37,17 +36,3 @@ def test_actions_made_in_a_batch_equal_those_made_one_by_one():
     assert made == one_by_one and [hash(a) for a in made] == [hash(a) for a in one_by_one]
     assert [str(a) for a in made] == ["place C07 0101", "place C07 0102", "place C07 1201"]
     assert Action.batch("place", "C07", []) == []
-
-
-def test_a_decision_made_through_the_slots_equals_one_made_by_its_init():
-    options = (Action("move", ("B1", "0102")), Action("stay", ("B1",)))
-    def why_not(action):
-        return "no"
-    fast = decision("blue", "move", "move B1", options, why_not)
-    made = Decision("blue", "move", "move B1", options, why_not)
-    assert fast == made and type(fast) is Decision and fast.why_not is why_not
-    assert (fast.side, fast.kind, fast.prompt, fast.options) == ("blue", "move", "move B1", options)
-    assert decision("red", "attack", "p", ()).why_not is None
-    assert decision("red", "attack", "p", ()) != decision("red", "attack", "q", ())
-    # ``decision`` sets these fields and no others: a field added to Decision must be added there too
-    assert [a.name for a in attrs.fields(Decision)] == ["side", "kind", "prompt", "options", "why_not"]
