@@ -64,6 +64,23 @@ class Decision:
     """Explains why an action is not among the options (the rule and its section), when it can."""
 
 
+_new_decision = object.__new__
+_decision_setters = tuple(Decision.__dict__[name].__set__ for name in ("side", "kind", "prompt", "options", "why_not"))
+
+
+def decision(side: str, kind: str, prompt: str, options: tuple[Action, ...],
+             why_not: Callable[[Action], str | None] | None = None) -> Decision:
+    """``Decision(side, kind, prompt, options, why_not)``, set through the slots' own descriptors."""
+    made = _new_decision(Decision)
+    set_side, set_kind, set_prompt, set_options, set_why_not = _decision_setters
+    set_side(made, side)
+    set_kind(made, kind)
+    set_prompt(made, prompt)
+    set_options(made, options)
+    set_why_not(made, why_not)
+    return made
+
+
 class IllegalActionError(WarbookError, ValueError):
     """An action that is not legal now; ``diagnostic`` names the rule that forbids it."""
 

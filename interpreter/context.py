@@ -15,7 +15,7 @@ from typing import Any, Callable, Generator, Iterable, NamedTuple
 from ..dsl.values import Dice, read_dice
 from . import rng
 from .control import unit_moved
-from .actions import Action, Decision
+from .actions import Action, Decision, decision
 from .rules import Rules
 from .state import GameState, Unit, replace
 
@@ -107,7 +107,7 @@ class Context:
         self.resume = resume
         self.progress = progress
         ordered = tuple(options) if in_order else options_in_order(options)
-        action = yield Decision(side, kind, prompt, ordered, why_not)
+        action = yield decision(side, kind, prompt, ordered, why_not)
         return action
 
     def take_progress(self, kind: type) -> Any:

@@ -376,7 +376,7 @@ def _clear_spent(ctx: Context) -> None:
     """Phase flags (``moved``, ``attacked`` …) last one phase."""
     spent = [unit_with_spent(u, _NONE) for u in filter(_SPENT, ctx.state.units)]  # (few are: found in C)
     if spent:
-        ctx.state = ctx.state.with_units(spent)  # the state's indexes are updated, not rebuilt
+        ctx.state = ctx.state.with_units_in_place(spent)  # the state's indexes are updated, not rebuilt
 
 
 _NONE: frozenset[str] = frozenset()
@@ -390,7 +390,7 @@ def _end_of_turn(ctx: Context) -> None:
         ctx.state = replace(ctx.state, turn_modifiers=())
     cleared = [replace(u, mode=None, turn_flags=_NONE) for u in ctx.state.units if u.mode or u.turn_flags]
     if cleared:
-        ctx.state = ctx.state.with_units(cleared)
+        ctx.state = ctx.state.with_units_in_place(cleared)
 
 
 # --- set-up --------------------------------------------------------------------------------

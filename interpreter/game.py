@@ -11,6 +11,8 @@ load = replay (event sourcing).
 from __future__ import annotations
 
 import os
+from itertools import repeat
+from operator import is_
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -405,7 +407,4 @@ def _check_options(scenario: Scenario, options: Mapping[str, bool]) -> None:
 def _offered(action: Action, options: tuple[Action, ...]) -> bool:
     """Whether ``action`` is one of ``options``: by identity first (agents hand back an option
     itself), then by value (an action parsed from text)."""
-    for option in options:
-        if option is action:
-            return True
-    return action in options
+    return any(map(is_, options, repeat(action))) or action in options  # (the first pass in C)

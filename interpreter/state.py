@@ -104,6 +104,10 @@ class _Indexed:
     __slots__ = ("_index",)
 
 
+_set_index = _Indexed.__dict__["_index"].__set__
+"""Sets a new state's indexes through the slot's descriptor (``object.__setattr__`` finds it by name)."""
+
+
 @frozen
 class GameState(_Indexed):
     """Everything that changes during a game, and nothing else."""
@@ -154,7 +158,10 @@ class GameState(_Indexed):
 
     def unit(self, unit_id: str) -> Unit:
         """The unit with this id (an index built once per state, on first use)."""
-        index = self._indexes()
+        try:  # (read inline, not by ``_indexes``: the commonest question of a playout)
+            index = self._index
+        except AttributeError:
+            index = self._indexes()
         by_id = index.by_id
         if by_id is None:
             by_id = index.by_id = {u.id: u for u in self.units}
@@ -169,7 +176,10 @@ class GameState(_Indexed):
 
         The state's own index, for loops asking about many cells: read it, never change it, and
         do not keep it across a change of state (the next state takes it over and updates it)."""
-        index = self._indexes()
+        try:
+            index = self._index
+        except AttributeError:
+            index = self._indexes()
         found = index.by_cell
         if found is None:
             out: dict[str, list[Unit]] = {}
@@ -187,7 +197,10 @@ class GameState(_Indexed):
     def units_on_map(self) -> Mapping[str, tuple[Unit, ...]]:
         """Every side with units on the map, with those units in ``units`` order (indexed once per
         state; read it, never change it, nor keep it across a change of state: ``units_by_cell``)."""
-        index = self._indexes()
+        try:
+            index = self._index
+        except AttributeError:
+            index = self._indexes()
         found = index.on_map_by_side
         if found is None:
             out: dict[str, list[Unit]] = {}
@@ -201,20 +214,27 @@ class GameState(_Indexed):
         """Sides with a unit (real or dummy) in a cell."""
         return frozenset(u.side for u in self.units_at(cell))
 
-    def with_unit(self, unit: Unit) -> "GameState":
-        """This state with ``unit`` in place of the unit with its id (unchanged when there is none)."""
-        index = self._indexes()
+    def _positioned(self) -> tuple["_Index", dict[str, int]]:
+        """The state's indexes and each unit id's place in ``units`` (built on first use), for a change."""
+        try:
+            index = self._index
+        except AttributeError:
+            index = self._indexes()
         positions = index.positions
         if positions is None:
             positions = index.positions = {u.id: i for i, u in enumerate(self.units)}
+        return index, positions
+
+    def with_unit(self, unit: Unit) -> "GameState":
+        """This state with ``unit`` in place of the unit with its id (unchanged when there is none)."""
+        index, positions = self._positioned()
         at = positions.get(unit.id)
         if at is None:
             return self.with_units(())
-        units = list(self.units)
+        units = self.units
         before = units[at]
-        units[at] = unit
-        new = _with_units_tuple(self, tuple(units))
-        object.__setattr__(new, "_index", index.handed_on_one(before, unit))
+        new = _with_units_tuple(self, (*units[:at], unit, *units[at + 1:]))
+        _set_index(new, index.handed_on_one(before, unit, positions))
         return new
 
     def with_units(self, changed: Iterable[Unit]) -> "GameState":
@@ -223,10 +243,7 @@ class GameState(_Indexed):
         The order of ``units`` is kept, so the new state indexes them the same way: the indexes
         this state has built are handed on, updated for the changed units only.
         """
-        index = self._indexes()
-        positions = index.positions
-        if positions is None:
-            positions = index.positions = {u.id: i for i, u in enumerate(self.units)}
+        index, positions = self._positioned()
         units = list(self.units)
         swaps: list[tuple[Unit, Unit]] = []
         for unit in changed:
@@ -235,7 +252,22 @@ class GameState(_Indexed):
                 swaps.append((units[at], unit))
                 units[at] = unit
         new = _with_units_tuple(self, tuple(units))
-        object.__setattr__(new, "_index", index.handed_on(swaps))
+        _set_index(new, index.handed_on(swaps))
+        return new
+
+    def with_units_in_place(self, changed: Iterable[Unit]) -> "GameState":
+        """``with_units`` for units that each keep their id, cell and side, changed once each (flags
+        cleared at a phase's or a turn's end): every cell's and side's tuple keeps its shape, so
+        the indexes handed on are only mapped to the new units, with no check of who moved."""
+        index, positions = self._positioned()
+        units = list(self.units)
+        swaps, after_of = [], {}
+        for unit in changed:
+            at = positions[unit.id]
+            swaps.append((units[at], unit))
+            units[at] = after_of[unit.id] = unit
+        new = _with_units_tuple(self, tuple(units))
+        _set_index(new, index.handed_on_in_place(swaps, after_of))
         return new
 
     def with_added_unit(self, unit: Unit) -> "GameState":
@@ -243,7 +275,7 @@ class GameState(_Indexed):
         its indexes handed on with the one unit added rather than rebuilt."""
         index = self._indexes()
         new = _with_units_tuple(self, (*self.units, unit))
-        object.__setattr__(new, "_index", index.handed_on_added(unit, len(self.units)))
+        _set_index(new, index.handed_on_added(unit, len(self.units)))
         return new
 
     def resource(self, side: str, name: str) -> Fraction:
@@ -261,7 +293,15 @@ def _placed(here: tuple[Unit, ...] | None, unit: Unit, positions: dict[str, int]
     """A cell's units (in ``units`` order, by ``positions``) with ``unit`` put in its place."""
     if not here:
         return (unit,)
-    cut = bisect_right(here, positions[unit.id], key=lambda u: positions[u.id])
+    place = positions[unit.id]
+    if len(here) <= _SHORT:
+        cut = 0
+        for other in here:
+            if positions[other.id] > place:
+                break
+            cut += 1
+        return (*here[:cut], unit, *here[cut:])
+    cut = bisect_right(here, place, key=lambda u: positions[u.id])
     return (*here[:cut], unit, *here[cut:])
 
 
@@ -302,6 +342,38 @@ def _swapped_in_place(mine: tuple[Unit, ...], swaps: list[tuple[Unit, Unit]],
     return tuple(out)
 
 
+_KEEP = object()
+"""A field ``replace`` is not asked to change (and an argument not given)."""
+
+
+_SHORT = 16
+"""Tuples of a cell's or side's units up to this long are searched by a plain pass (no key function
+made and called for a bisection)."""
+
+
+def _swapped(here: tuple[Unit, ...], before: Unit, after: Unit) -> tuple[Unit, ...]:
+    """``here`` with ``after`` in the place of ``before`` (the same object), in one pass without a
+    function made for it."""
+    if len(here) == 1:
+        return (after,)
+    at = 0
+    for unit in here:
+        if unit is before:
+            return (*here[:at], after, *here[at + 1:])
+        at += 1
+    return here
+
+
+def _without(here: tuple[Unit, ...], gone: Unit) -> tuple[Unit, ...]:
+    """``here`` less ``gone`` (the same object)."""
+    at = 0
+    for unit in here:
+        if unit is gone:
+            return (*here[:at], *here[at + 1:])
+        at += 1
+    return here
+
+
 class _Index:
     """A state's indexes of its units, each ``None`` until built.  Private to the state (which
     is frozen; its indexes are derived data, like a ``cached_property``)."""
@@ -317,37 +389,41 @@ class _Index:
         self.by_cell = by_cell
         self.on_map_by_side = on_map_by_side
 
-    def handed_on_one(self, before: Unit, after: Unit) -> "_Index":
-        """``handed_on(((before, after),))``: one unit swapped, the commonest change (a move, a flag)."""
-        positions = self.positions
-        by_id, by_cell, by_side = self._given_up()
+    def handed_on_one(self, before: Unit, after: Unit, positions: dict[str, int] | None = _KEEP) -> "_Index":
+        """``handed_on(((before, after),))``: one unit swapped, the commonest change (a move, a flag).
+        ``positions``: this index's own, when the caller has them at hand."""
+        if positions is _KEEP:
+            positions = self.positions
+        by_id, by_cell, by_side = self.by_id, self.by_cell, self.on_map_by_side  # (``_given_up``, inline)
+        self.by_id = self.by_cell = self.on_map_by_side = None
         if by_id is not None:
             by_id[after.id] = after
+        cell, was = after.location, before.location
         if by_cell is not None:
-            cell, was = after.location, before.location
             if was == cell:
-                here = by_cell[cell]
-                by_cell[cell] = (after,) if len(here) == 1 else tuple([after if u is before else u for u in here])
+                by_cell[cell] = _swapped(by_cell[cell], before, after)
             else:
                 left = by_cell[was]
                 if len(left) == 1:
                     del by_cell[was]
                 else:
-                    by_cell[was] = tuple([u for u in left if u is not before])
+                    by_cell[was] = _without(left, before)
                 by_cell[cell] = _placed(by_cell.get(cell), after, positions)
         if by_side is not None:
-            on_map, was_on_map = after.location[:1].isdigit(), before.location[:1].isdigit()
+            on_map, was_on_map = cell[:1].isdigit(), was[:1].isdigit()
             if before.side != after.side or was_on_map != on_map:
                 by_side = _side_changed(by_side, before, after, was_on_map, on_map, positions)
             elif on_map:
                 side = after.side
                 mine = by_side[side]
-                # Found by its place in ``units`` and sliced in C: a side may have hundreds of units.
-                at = bisect_left(mine, positions[before.id], key=lambda u: positions[u.id]) if positions else -1
-                if 0 <= at < len(mine) and mine[at] is before:
-                    by_side[side] = (*mine[:at], after, *mine[at + 1:])
-                else:
-                    by_side[side] = tuple([after if u is before else u for u in mine])
+                if len(mine) <= _SHORT or not positions:
+                    by_side[side] = _swapped(mine, before, after)
+                else:  # found by its place in ``units`` and sliced in C: a side may have hundreds of units
+                    at = bisect_left(mine, positions[before.id], key=lambda u: positions[u.id])
+                    if at < len(mine) and mine[at] is before:
+                        by_side[side] = (*mine[:at], after, *mine[at + 1:])
+                    else:
+                        by_side[side] = _swapped(mine, before, after)
         new = _Index.__new__(_Index)
         new.positions, new.by_id, new.by_cell, new.on_map_by_side = positions, by_id, by_cell, by_side
         return new
@@ -402,6 +478,27 @@ class _Index:
                     by_side[side] = swapped if swapped is not None else tuple([get(u.id, u) for u in mine])
         return _Index(positions, by_id, by_cell, by_side)
 
+    def handed_on_in_place(self, swaps: list[tuple[Unit, Unit]], after_of: dict[str, Unit]) -> "_Index":
+        """The indexes of the state with the ``(before, after)`` units swapped, each in the same cell
+        and side (``GameState.with_units_in_place``); ``after_of``: the new units by id."""
+        by_id, by_cell, by_side = self._given_up()
+        if not after_of:
+            return _Index(self.positions, by_id, by_cell, by_side)
+        if by_id is not None:
+            by_id.update(after_of)
+        get = after_of.get
+        if by_cell is not None:
+            for cell in {u.location for u in after_of.values()}:
+                by_cell[cell] = tuple([get(u.id, u) for u in by_cell[cell]])
+        if by_side is not None:
+            for side in {u.side for u in after_of.values() if u.location[:1].isdigit()}:
+                mine = by_side[side]
+                swapped = None if len(swaps) * 8 >= len(mine) else _swapped_in_place(  # (a few of many)
+                    mine, [pair for pair in swaps if pair[1].side == side and pair[1].location[:1].isdigit()],
+                    self.positions)
+                by_side[side] = swapped if swapped is not None else tuple([get(u.id, u) for u in mine])
+        return _Index(self.positions, by_id, by_cell, by_side)
+
     def handed_on_added(self, unit: Unit, position: int) -> "_Index":
         """The indexes of the state with ``unit`` added at ``position``, the end of ``units`` (so it
         comes last in its cell's and its side's tuples, as a rebuild would put it).  A unit whose id
@@ -434,10 +531,6 @@ class _Index:
         for before, after in swaps:
             index = index.handed_on_one(before, after)
         return index
-
-
-_KEEP = object()
-"""A field ``replace`` is not asked to change."""
 
 
 def _written_for(cls: type) -> list[str] | None:

@@ -1,7 +1,7 @@
 """The game state's indexes: what ``with_units`` hands on must equal what a fresh state builds."""
 
 from attrs import evolve
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from warbook.interpreter.state import GameState, Unit, replace
@@ -115,3 +115,26 @@ def test_a_few_units_changed_at_once_on_a_big_side_hand_on_indexes_equal_fresh_o
                    for uid, (cell, flag) in picked.items()]
         state = state.with_units(changed)
         assert indexes(state) == indexes(fresh(state))
+
+
+@settings(deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(CELLS), st.sampled_from(SIDES)), min_size=1, max_size=48), changes,
+       st.lists(st.integers(0, 47), max_size=12, unique=True))
+def test_long_tuples_and_flags_changed_in_place_hand_on_indexes_equal_fresh_ones(placed, steps, flagged):
+    """Past ``_SHORT`` units a side's tuple is searched by bisection, below it by a plain pass; and
+    ``with_units_in_place`` (flags set or cleared, nobody moving) maps the indexes only: each must
+    leave the indexes a fresh state builds."""
+    units = tuple(Unit(f"U{n:02d}", "t", side, cell) for n, (cell, side) in enumerate(placed))
+    state = GameState(units=units)
+    indexes(state)
+    for pick, cell, side, flag in steps:
+        old = state.units[pick % len(state.units)]
+        state = state.with_unit(replace(old, location=cell, side=side if flag else old.side))
+        assert indexes(state) == indexes(fresh(state))
+    picked = {state.units[n % len(state.units)].id for n in flagged}
+    changed = [replace(u, spent=u.spent ^ {"moved"}, mode="dig") for u in state.units if u.id in picked]
+    before = state
+    state = state.with_units_in_place(changed)
+    assert state.units == tuple(replace(u, spent=u.spent ^ {"moved"}, mode="dig") if u.id in picked else u
+                                for u in before.units)
+    assert indexes(state) == indexes(fresh(state))
