@@ -35,7 +35,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import nullcontext, suppress
 from multiprocessing import connection
 
-from .study import GameRecord, StudyArm, Task, arm_scenario, heap_frozen, play_task
+from .study_games import GameRecord, StudyArm, Task, arm_scenario, heap_frozen, play_task
 
 START_METHODS = ("fork", "forkserver", "spawn")
 """The start methods a pool can use, preferred first (``start_method``)."""

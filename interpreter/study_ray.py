@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 
-from .study import GameRecord, Runner, Task, play_seeds
+from .study_games import GameRecord, Runner, Task, play_seeds
 
 
 class RayMissing(ImportError):

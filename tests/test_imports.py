@@ -57,7 +57,7 @@ LAYERS = {
                   "exits"),
     "procedures": ("procedures",),
     "flow and game": ("flow", "setup", "game", "savefile", "log_check", "catalogue", "checkpoint"),
-    "agents": ("agents", "human", "divergence", "study", "study_report", "study_ray", "study_pool", "exchange"),
+    "agents": ("agents", "human", "divergence", "study_games", "study", "study_report", "study_ray", "study_pool", "exchange"),
     "command line": ("cli", "show", "render", "narrate", "scenario_lint", "lsp", "render_sarif",
                      "picture", "picture_style", "frames", "viewer", "viewer_page"),
 }

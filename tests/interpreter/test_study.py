@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from warbook.interpreter import study
+from warbook.interpreter import study_games
 from warbook.interpreter.agents import iter_play, automatic_agent
 from warbook.interpreter.cli import main
 from warbook.interpreter.game import Game
@@ -123,14 +123,14 @@ def test_jobs_1_and_2_give_the_same_report(capsys):
 def test_an_interrupted_study_keeps_its_finished_games(tmp_path, monkeypatch, capsys):
     # The fourth game is interrupted (as Ctrl-C would): seeds 0-2 are in the file, each a whole
     # game with its result, and the report is of those three.
-    played = study.play_game
+    played = study_games.play_game
 
     def play(arm, seed):
         if seed == 3:
             raise KeyboardInterrupt
         return played(arm, seed)
 
-    monkeypatch.setattr(study, "play_game", play)
+    monkeypatch.setattr(study_games, "play_game", play)  # where play_seeds finds it
     out = tmp_path / "games.jsonl"
     assert main(["sim", SCENARIO, "--games", "10", "--out", str(out), "--json", "--quiet"]) == 130
     report = json.loads(capsys.readouterr().out)
