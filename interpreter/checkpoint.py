@@ -18,9 +18,10 @@ the options chosen at set-up.  Two kinds are taken:
 - an **exact** checkpoint at a decision a procedure declares resumable (``ctx.choose(…,
   resume=True)``): starting that procedure again on the state at the decision asks the same
   question at once, so a copy replays no choice at all.  It is taken only when a copy, a pickle
-  or ``Game.checkpoints`` asks for it at that decision (``Game._exact``): a playout never does.  A procedure that keeps more than the
-  state holds (``do move``: the points each unit has left, who has moved) hands the checkpoint
-  that too, as data (``progress``), and takes it back when it starts again.
+  or ``Game.checkpoints`` asks for it at that decision (``Game._exact``): a playout never does.
+  A procedure that keeps more than the state holds (``do move``: the points each unit has left,
+  who has moved) hands the checkpoint that too, as data (``progress``), and takes it back when it
+  starts again.
 
 ``interpreter.game`` keeps them and builds copies, undos and pickles from the latest that fits.
 """

@@ -239,7 +239,7 @@ def arg_key(arg: str) -> str:
     pure function of the string, so nothing in it depends on a game.
 
     The key is a string, so that a word is its own key (nothing kept but the memo's entry) and a
-    number's is one short string: ``"\0"``, its count of digits, its digits (no leading zeros).
+    number's is one short string: ``"\\0"``, its count of digits, its digits (no leading zeros).
     (A tuple ``(0, number, "")`` / ``(1, 0, word)`` each was a third of a played game's sort-key
     memos, 172 KiB of Zumwalt's.)"""
     found = _ARG_KEYS.get(arg)

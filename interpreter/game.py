@@ -11,9 +11,9 @@ load = replay (event sourcing).
 from __future__ import annotations
 
 import os
+from collections.abc import Iterable, Mapping
 from itertools import repeat
 from operator import is_
-from collections.abc import Iterable, Mapping
 from typing import Any
 
 from ..dsl.ast import Span
