@@ -441,7 +441,8 @@ def _compile(rules: Rules, board: Board, unit_type: UnitType, turn: int | None =
     # A type whose costs and steps are another's (several classes of ground units often are) shares
     # that table's memos of steps and searches: they read nothing else.
     kept = map_memos(rules, board)
-    alike = next((t for t in kept.costs.values() if t.cost is cost and t.adjacency is adj and t.crossing is steps), None)
+    alike = next((t for t in kept.costs.values()
+                  if t.cost is cost and t.adjacency is adj and t.crossing is steps), None)
     memos = {"step_tuples": kept.step_tuples, "step_pairs": kept.step_pairs}
     memos |= {} if alike is None else {"searches": alike.searches, "known_steps": alike.known_steps,
                                       "known_steps_within": alike.known_steps_within,
