@@ -89,6 +89,8 @@ class MapMemos:
     """``pathfinding``: one copy of each tuple of cells the map's cost tables step to from a cell
     (``CostTable.known_neighbours``), whatever the table: most cells step to the same neighbours
     for most unit types."""
+    step_pairs: dict = Factory(dict)
+    """``costs.CostTable.step_to``: one copy of each step ``(cell, cost)`` the map's cost tables hold."""
 
 
 def map_memos(rules: Rules, board: Board) -> MapMemos:

@@ -43,7 +43,7 @@ from attrs import evolve
 from ..dsl.compiled.actions import ActionRule
 from ..dsl.compiled.movement import MovementClass
 from . import movement
-from .caches import map_memos
+from .caches import map_memos, share
 from .cells import cells_named
 from .context import Context
 from .costs import CostTable, cost_table, table_key
@@ -315,7 +315,8 @@ class Force:
     def _common_cells(self, tables: list[CostTable]) -> frozenset[str]:
         """The cells every member may enter (``tables``: the members' cost tables, one a type, by
         type), within ``combined_cells`` for movers of several classes.  Decided by the tables and
-        the classes, not the situation: kept per rules and map by those."""
+        the classes, not the situation: kept per rules and map by those, each distinct set once
+        (``caches.share``: Zumwalt's game kept 25 keys but 3 distinct sets, 370 KiB -> 45 KiB)."""
         ctx = self.ctx
         classes = {class_of(ctx, u).name for u in self.movers}
         key = (tuple([table_key(ctx.rules, t, ctx.state.turn, ctx.state.weather)
@@ -329,7 +330,7 @@ class Force:
                 allowed &= set(table.cost)
             if len(classes) > 1:
                 allowed &= self.combined_cells() or set()
-            found = memo[key] = frozenset(allowed)
+            found = memo[key] = share(ctx.rules, ctx.board, frozenset(allowed))
         return found
 
     def destinations(self) -> list[str]:

@@ -137,3 +137,16 @@ def test_move_options_are_kept_for_a_map_and_forgotten_by_the_units_that_moved_l
     kept.of("U3", ["0101", "0102", "0103", "0201", "0202"])  # 6 more: U1 forgets; U3, the latest, never
     assert list(kept) == ["U3"] and kept.count == 6
     assert kept.count == sum(map(len, kept.values()))
+
+
+def test_a_step_to_a_cell_at_a_cost_is_one_pair_for_every_table(rules):
+    board = board_of(ROWS)
+    walker, raider = cost_table(rules, board, "walker"), cost_table(rules, board, "raider")
+    # From 0201 (plain, beside the wall 0301) both walk to 0101 (water) and 0202 (harbour); the red
+    # raider into the wall too.  Their costs are alike but for the wall: the same pairs, one copy.
+    walks, raids = walker.steps("0201"), raider.steps("0201")
+    assert [cell for cell, _ in walks] == ["0101", "0202"]
+    assert [cell for cell, _ in raids] == ["0101", "0202", "0301"]
+    assert walks[0] is raids[0] and walks[1] is raids[1]
+    assert walks[0] == ("0101", walker.cost["0101"])
+    assert walker.step_pairs is raider.step_pairs and raids[2] in raider.step_pairs
