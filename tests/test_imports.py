@@ -43,7 +43,7 @@ def test_the_language_never_imports_the_interpreter(path):
 
 
 LAYERS = {
-    "core": ("statistics", "rules", "board", "grid", "state", "rng", "actions", "context", "citations", "flags",
+    "core": ("statistics", "rules", "board", "grid", "unit_index", "state", "rng", "actions", "context", "citations", "flags",
              "caches", "operation", "options", "modes", "control"),
     "mechanics": ("costs", "zones", "stacking", "situation", "cells", "world", "pathfinding", "movement", "tracing", "condition_lines", "conditions",
                   "combat",
