@@ -3,7 +3,7 @@
 A map is TOML (see ``docs/scenarios.md``)::
 
     [map]
-    name = "Village sweep"
+    name = "River crossing"
     grid = "hex"                 # or "square" (with diagonals)
     width = 16
     height = 12

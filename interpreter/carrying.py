@@ -48,7 +48,7 @@ def may_carry(ctx: Context, force: Force, unit: Unit, available: list[Unit], who
 
 
 MAY_CARRY_KEPT = 512
-"""Answers ``may_carry`` keeps before it forgets them all and starts again (random Zumwalt games,
+"""Answers ``may_carry`` keeps before it forgets them all and starts again (random games of the largest shipped scenario,
 the most carrying of the shipped scenarios, add about 100 new ones each: kept, they would grow
 without end over a long run of games)."""
 

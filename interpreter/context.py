@@ -229,7 +229,7 @@ ARGS_KEYS_KEPT = 4096
 decision) kept before they are all forgotten; a pure function of the strings, like ``arg_key``.
 Only tuples of one argument are kept: those of several are mostly a product met once (a game
 with hundreds of counters set up on a large map offers some 9,000 to 18,000 distinct ``place UNIT
-CELL``, most once; kept, they filled this and cleared it twice a Zumwalt game, and every move's
+CELL``, most once; kept, they filled this and cleared it twice a game of the largest shipped scenario, and every move's
 keys were worked out again after)."""
 
 
@@ -241,7 +241,7 @@ def arg_key(arg: str) -> str:
     The key is a string, so that a word is its own key (nothing kept but the memo's entry) and a
     number's is one short string: ``"\\0"``, its count of digits, its digits (no leading zeros).
     (A tuple ``(0, number, "")`` / ``(1, 0, word)`` each was a third of a played game's sort-key
-    memos, 172 KiB of Zumwalt's.)"""
+    memos, 172 KiB of the largest shipped scenario's.)"""
     found = _ARG_KEYS.get(arg)
     if found is None:
         if len(_ARG_KEYS) >= ARG_KEYS_KEPT:

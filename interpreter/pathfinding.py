@@ -26,9 +26,10 @@ SEARCH_CELLS_KEPT = 1
 """The cells the searches a cost table keeps (``CostTable.searches``) may hold between them, as a
 multiple of the cells the table lets its types enter: beyond it the oldest are forgotten, so what a
 game keeps stays in proportion to its map however long it runs (the searches asked again are
-nearly all from the same phase: the last few).  At 1 rather than 2, a played Zumwalt keeps 130 KiB
-less (Village Sweep 27 KiB), and steady playouts count no more instructions (Zumwalt 1,679.3M ->
-1,678.5M, Village Sweep 955.7M -> 955.2M, Skirmish 153.4M -> 153.3M)."""
+nearly all from the same phase: the last few).  At 1 rather than 2, a played game of the largest
+shipped scenario keeps 130 KiB less (of the smallest, 27 KiB), and steady playouts count no more
+instructions (1,679.3M -> 1,678.5M, 955.7M -> 955.2M, and for the benchmarks' small game 153.4M ->
+153.3M)."""
 
 
 def cheapest_costs(table: CostTable, start: str, budget: int | None, blocked: Collection[str], stop: Collection[str],

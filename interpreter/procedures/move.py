@@ -519,11 +519,11 @@ class MoveOptions(dict):
 
 
 MOVE_OPTIONS_KEPT = 8
-"""Move options kept a cell of the map (``MoveOptions.limit``), all units together: a played Village
-Sweep (280 cells) keeps at most 2,240, about 190 KiB.  (Forgetting them all at once past 4 a cell,
-a small map with many units forgot them at nearly every move phase; past 16, three steady Village
-Sweep playouts made 8,766 of them.  Forgetting the units that moved longest ago, at 8 they make
-10,681 and at 16 4,321, each batch in C: both count fewer instructions than before.)"""
+"""Move options kept a cell of the map (``MoveOptions.limit``), all units together: a played game on
+a 280-cell shipped map keeps at most 2,240, about 190 KiB.  (Forgetting them all at once past 4 a
+cell, a small map with many units forgot them at nearly every move phase; past 16, three steady
+playouts on that map made 8,766 of them.  Forgetting the units that moved longest ago, at 8 they
+make 10,681 and at 16 4,321, each batch in C: both count fewer instructions than before.)"""
 
 
 def _move_options(board) -> MoveOptions:
