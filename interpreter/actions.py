@@ -20,9 +20,10 @@ from ..dsl.ast import Span
 from ..dsl.diagnostics import Diagnostic, WarbookError, diagnostic
 
 
-@frozen(order=True)
+@frozen(order=True, weakref_slot=False)
 class Action:
-    """A choice, as words: a verb and its arguments (unit ids, cells, names)."""
+    """A choice, as words: a verb and its arguments (unit ids, cells, names).  (No ``__weakref__``
+    slot: nothing refers to an action weakly, and a game keeps thousands of them as options.)"""
 
     kind: str
     args: tuple[str, ...] = ()
