@@ -48,9 +48,9 @@ def may_carry(ctx: Context, force: Force, unit: Unit, available: list[Unit], who
 
 
 MAY_CARRY_KEPT = 512
-"""Answers ``may_carry`` keeps before it forgets them all and starts again (random games of the largest shipped scenario,
-the most carrying of the shipped scenarios, add about 100 new ones each: kept, they would grow
-without end over a long run of games)."""
+"""Answers ``may_carry`` keeps before it forgets them all and starts again (random games of the
+shipped scenario that carries most add about 100 new ones each: kept, they would grow without end
+over a long run of games)."""
 
 
 def _counter(unit: Unit) -> tuple:

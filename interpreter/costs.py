@@ -104,8 +104,8 @@ class Barred(Mapping[str, str]):
     """Why each barred cell is barred, held as the cells of each reason: a map has thousands of
     cells barred for a few reasons, and the same cells are barred for the same reasons to many unit
     types (the cell tuples are shared between tables, ``caches.share``).  Asked only to explain, so
-    the cells are tuples, read through, not sets: the largest shipped scenario's 161 sets of barred cells were 109 KiB
-    of a played game's memory."""
+    the cells are tuples, read through, not sets: the largest shipped scenario's 161 sets of barred
+    cells were 109 KiB of a played game's memory."""
 
     __slots__ = ("_cells",)
 
@@ -178,15 +178,16 @@ class CostTable:
     step_pairs: dict[tuple[str, int], tuple[str, int]] = field(factory=dict, eq=False, repr=False)
     """One copy of each step ``(cell, cost)`` the step memos hold, shared by the steps of all the
     cell's neighbours and by every table of the rules on the map (``MapMemos.step_pairs``): kept per
-    table and cell instead, the largest shipped scenario's played game held 2,008 pairs, 1,069 of them distinct (157 KiB
-    with their dictionaries)."""
+    table and cell instead, a played game of the largest shipped scenario held 2,008 pairs, 1,069 of
+    them distinct (157 KiB with their dictionaries)."""
     known_neighbours: dict[str, tuple[str, ...]] = field(factory=dict, eq=False, repr=False)
     """The cells ``steps`` goes to from each cell asked so far, in ``steps`` order; each tuple is
     the one copy ``step_tuples`` keeps.  Kept by ``interpreter.pathfinding``."""
     step_tuples: dict[tuple[str, ...], tuple[str, ...]] = field(factory=dict, eq=False, repr=False)
     """One copy of each ``known_neighbours`` tuple, shared by every table of the rules on the map
     (``MapMemos.step_tuples``): a tuple each cell and table was most of a played game's memory
-    on a large map with many unit types (the largest shipped scenario: 1,336 KiB of sets and tuples, 15 tables)."""
+    on a large map with many unit types (the largest shipped scenario: 1,336 KiB of sets and
+    tuples, 15 tables)."""
     # Derived from the fields above once, when the table is made (fields, not ``cached_property``:
     # attrs gives a slotted class with one a ``__getattr__``, and CPython then reads none of the
     # class's attributes by its specialised fast path, in the search's inner loops too).
@@ -444,9 +445,9 @@ def _compile(rules: Rules, board: Board, unit_type: UnitType, turn: int | None =
     alike = next((t for t in kept.costs.values()
                   if t.cost is cost and t.adjacency is adj and t.crossing is steps), None)
     memos = {"step_tuples": kept.step_tuples, "step_pairs": kept.step_pairs}
-    memos |= {} if alike is None else {"searches": alike.searches, "known_steps": alike.known_steps,
-                                      "known_steps_within": alike.known_steps_within,
-                                      "known_neighbours": alike.known_neighbours}
+    if alike is not None:
+        memos |= {"searches": alike.searches, "known_steps": alike.known_steps,
+                  "known_steps_within": alike.known_steps_within, "known_neighbours": alike.known_neighbours}
     return CostTable(unit_type.name, scale, cost, why, adj, points, must_end, must_end_reason, steps, **memos)
 
 

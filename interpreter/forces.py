@@ -316,7 +316,8 @@ class Force:
         """The cells every member may enter (``tables``: the members' cost tables, one a type, by
         type), within ``combined_cells`` for movers of several classes.  Decided by the tables and
         the classes, not the situation: kept per rules and map by those, each distinct set once
-        (``caches.share``: the largest shipped scenario's game kept 25 keys but 3 distinct sets, 370 KiB -> 45 KiB)."""
+        (``caches.share``: a game of the largest shipped scenario kept 25 keys but 3 distinct sets,
+        370 KiB -> 45 KiB)."""
         ctx = self.ctx
         classes = {class_of(ctx, u).name for u in self.movers}
         key = (tuple([table_key(ctx.rules, t, ctx.state.turn, ctx.state.weather)
@@ -453,7 +454,8 @@ def force_fits(ctx: Context, units: list[Unit], force: Force | None = None) -> b
 
 FORCE_FITS_KEPT = 1024
 """Answers ``force_fits`` keeps before it forgets them all and starts again: an airlift is asked with
-every airlifter of the side elsewhere, so random games of the largest shipped scenario add about 120 new ones each."""
+every airlifter of the side elsewhere, so random games of the largest shipped scenario add about 120
+new ones each."""
 
 
 # --- cost and payment ------------------------------------------------------------------------
