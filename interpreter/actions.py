@@ -10,9 +10,9 @@ and every legal answer, sorted (OpenSpiel's ``legal_actions``).
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from itertools import repeat
-from typing import Callable
+from typing import Callable, overload
 
 from attrs import field, frozen
 
@@ -53,6 +53,88 @@ _set_kind = Action.kind.__set__  # the slots' own descriptors: what attrs' ``__i
 _set_args = Action.args.__set__
 
 
+class Batch(Sequence[Action]):
+    """Options made only when read: ``before``, then ``KIND FIRST SECOND`` for each of ``seconds``,
+    then ``after`` (python-chess's ``LegalMoveGenerator`` idea).
+
+    A unit is offered every cell it may reach, and a random or scripted player reads one of
+    them: made as ``Action``s each time, they were most of a move decision's work, and kept
+    for the next time, most of a played game's memory.  A ``Batch`` answers ``len``, indexing
+    and ``in`` from its fields and makes an ``Action`` only for the option read; iterating it
+    makes them all.  It equals a tuple (or ``Batch``) of the same actions in the same order, and
+    hashes like one.  Never changed after it is made.
+    """
+
+    __slots__ = ("before", "kind", "first", "seconds", "after", "_length")
+
+    def __init__(self, kind: str, first: str, seconds: tuple[str, ...], before: tuple[Action, ...] = (),
+                 after: tuple[Action, ...] = ()) -> None:
+        self.kind, self.first, self.seconds = kind, first, seconds
+        self.before, self.after = before, after
+        self._length = len(before) + len(seconds) + len(after)
+
+    def __len__(self) -> int:
+        return self._length
+
+    @overload
+    def __getitem__(self, index: int) -> Action: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> tuple[Action, ...]: ...
+
+    def __getitem__(self, index):
+        if index.__class__ is not int:
+            if isinstance(index, slice):
+                return tuple(self)[index]
+            index = index.__index__()
+        if index < 0:
+            index += self._length
+        if not 0 <= index < self._length:
+            raise IndexError("option index out of range")
+        before = self.before
+        if index < len(before):
+            return before[index]
+        index -= len(before)
+        seconds = self.seconds
+        if index < len(seconds):
+            made = _new_action(Action)
+            _set_kind(made, self.kind)
+            _set_args(made, (self.first, seconds[index]))
+            return made
+        return self.after[index - len(seconds)]
+
+    def __iter__(self) -> Iterator[Action]:
+        yield from self.before
+        yield from Action.batch(self.kind, self.first, self.seconds)
+        yield from self.after
+
+    def __contains__(self, action: object) -> bool:
+        if isinstance(action, Action):
+            args = action.args
+            if action.kind == self.kind and len(args) == 2 and args[0] == self.first and args[1] in self.seconds:
+                return True
+        return action in self.before or action in self.after
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is Batch:
+            if (self.kind, self.first, self.seconds, self.before, self.after) == \
+                    (other.kind, other.first, other.seconds, other.before, other.after):
+                return True
+            return self._length == other._length and tuple(self) == tuple(other)
+        if isinstance(other, tuple):
+            return self._length == len(other) and tuple(self) == other
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(tuple(self))
+
+    def __repr__(self) -> str:
+        return repr(tuple(self))
+
+    def __reduce__(self):
+        return Batch, (self.kind, self.first, self.seconds, self.before, self.after)
+
+
 @frozen
 class Decision:
     """What the game waits for: ``side`` must choose one of ``options``."""
@@ -60,7 +142,8 @@ class Decision:
     side: str
     kind: str
     prompt: str
-    options: tuple[Action, ...]
+    options: Sequence[Action]
+    """The legal answers, in order: a tuple, or a ``Batch`` that makes each when it is read."""
     why_not: Callable[[Action], str | None] | None = field(default=None, eq=False, repr=False)
     """Explains why an action is not among the options (the rule and its section), when it can."""
 
@@ -69,7 +152,7 @@ _new_decision = object.__new__
 _decision_setters = tuple(Decision.__dict__[name].__set__ for name in ("side", "kind", "prompt", "options", "why_not"))
 
 
-def decision(side: str, kind: str, prompt: str, options: tuple[Action, ...],
+def decision(side: str, kind: str, prompt: str, options: Sequence[Action],
              why_not: Callable[[Action], str | None] | None = None) -> Decision:
     """``Decision(side, kind, prompt, options, why_not)``, set through the slots' own descriptors."""
     made = _new_decision(Decision)

@@ -15,7 +15,7 @@ from typing import Any, Callable, Generator, Iterable, NamedTuple
 from ..dsl.values import Dice, read_dice
 from . import rng
 from .control import unit_moved
-from .actions import Action, Decision, decision
+from .actions import Action, Batch, Decision, decision
 from .rules import Rules
 from .state import GameState, Unit, replace
 
@@ -106,7 +106,7 @@ class Context:
         """
         self.resume = resume
         self.progress = progress
-        ordered = tuple(options) if in_order else options_in_order(options)
+        ordered = (options if options.__class__ is Batch else tuple(options)) if in_order else options_in_order(options)
         action = yield decision(side, kind, prompt, ordered, why_not)
         return action
 

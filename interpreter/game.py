@@ -11,7 +11,7 @@ load = replay (event sourcing).
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from itertools import repeat
 from operator import is_
 from typing import Any
@@ -21,7 +21,7 @@ from ..dsl.diagnostics import Diagnostic, RulesError, Severity, diagnostic, did_
 from ..dsl.lint import lint_rulebook
 from ..dsl.model import Rulebook
 from . import savefile
-from .actions import Action, Decision, IllegalActionError, illegal, parse_choice
+from .actions import Action, Batch, Decision, IllegalActionError, illegal, parse_choice
 from .checkpoint import START, Checkpoint, checkpoint, filed, restored
 from .context import Context
 from .flow import play
@@ -168,7 +168,7 @@ class Game:
     def current_player(self) -> str:
         return self._pending.side if self._pending else TERMINAL
 
-    def legal_actions(self) -> tuple[Action, ...]:
+    def legal_actions(self) -> Sequence[Action]:
         return self._pending.options if self._pending else ()
 
     def is_over(self) -> bool:
@@ -404,7 +404,10 @@ def _check_options(scenario: Scenario, options: Mapping[str, bool]) -> None:
         raise RulesError(unknown)
 
 
-def _offered(action: Action, options: tuple[Action, ...]) -> bool:
+def _offered(action: Action, options: Sequence[Action]) -> bool:
     """Whether ``action`` is one of ``options``: by identity first (agents hand back an option
-    itself), then by value (an action parsed from text)."""
+    itself), then by value (an action parsed from text); a ``Batch`` knows without making its
+    actions."""
+    if options.__class__ is Batch:
+        return action in options
     return any(map(is_, options, repeat(action))) or action in options  # (the first pass in C)

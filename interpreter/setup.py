@@ -33,13 +33,14 @@ its constrained entries room to spare).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from fractions import Fraction
 
 from attrs import define, evolve, frozen
 
 from ..dsl.effects import Where
 from ..dsl.values import Dice
-from .actions import Action
+from .actions import Action, Batch
 from .caches import map_memos, share
 from .context import Context, Flow, arg_key
 from .effects import Target, carry_out
@@ -131,7 +132,7 @@ def setup(ctx: Context, at: SetupAt | None = None) -> Flow:
                 # the occupied ones are asked about.
                 options = _place_options(ctx, unit, slot, unit_type, groups, standing)
                 if slot.may_hold:
-                    options.append(Action("place", (unit.id, slot.may_hold)))
+                    options = [*options, Action("place", (unit.id, slot.may_hold))]
                 if not options:
                     cell = yield from _make_room(ctx, unit, slot, groups, chosen)
                     if cell is None:
@@ -305,9 +306,9 @@ def _hides(ctx: Context, side: str) -> bool:
 
 
 def _place_options(ctx: Context, unit: Unit, slot: _Slot, unit_type, groups: dict[str, str],
-                   standing: dict) -> list[Action]:
+                   standing: dict) -> Sequence[Action]:
     """``place UNIT CELL`` for each cell of the slot's zone (in order) the counter may be placed
-    in: a cell no counter stands in when its group may stand anywhere at all, an occupied one by
+    in (a ``Batch`` when the zone is open: made only when read): a cell no counter stands in when its group may stand anywhere at all, an occupied one by
     ``_group_room`` and ``_may_stand``.  A zone has many more cells than there are counters, so
     when the whole zone is open only the occupied cells are asked about."""
     zone = zone_cells(ctx, slot.zone, unit_type)
@@ -321,7 +322,7 @@ def _place_options(ctx: Context, unit: Unit, slot: _Slot, unit_type, groups: dic
             [c for c in occupied if slot.zone.contains(ctx.board, c)]
         barred = {c for c in inside if not (
             _group_room(occupied[c], slot, groups) and _may_stand(ctx, unit, c, slot.per_cell, standing))}
-        return Action.batch("place", unit.id, [c for c in zone if c not in barred] if barred else zone)
+        return Batch("place", unit.id, tuple([c for c in zone if c not in barred] if barred else zone))
     zone = _holding_cells(ctx, unit.side, zone, slot.zone.holding)
     return [Action("place", (unit.id, c)) for c in zone
             if (room if c not in occupied else _group_room(ctx.state.units_at(c), slot, groups)

@@ -50,13 +50,12 @@ Readings (each a choice the rules leave open):
 from __future__ import annotations
 
 from fractions import Fraction
-from itertools import filterfalse
 from typing import NamedTuple
 
 from ...dsl.compiled.calls import Move
 from ..flags import TRAP
 from .. import movement as mv
-from ..actions import Action
+from ..actions import Action, Batch
 from ..caches import board_cache, rules_cache
 from ..citations import cite
 from ..context import Context, Flow, arg_key
@@ -121,7 +120,6 @@ class MovePhase:
         self.done: set[str] = set()
         self.watch_fire = WatchFire(ctx)
         self.transport = Transport(self)
-        self.options = _move_options(ctx.board)
         self.rank = _cell_rank(ctx.board)
         self.types_moving: dict[tuple, bool] = rules_cache(ctx.rules).setdefault("may_move", {})
         """Whether a type moves, by (type, side, ``only``, ``using``): shared by every move phase of the rules."""
@@ -310,11 +308,9 @@ class MovePhase:
         reach = mv.reach(ctx, unit, points, using=self.using, only=self.only)
         # Already in ``choose``'s order: one unit's moves by cell, then stay, then wait.
         cells = sorted(reach.ends) if self.rank is None else sorted(reach.ends, key=self.rank.__getitem__)
-        options = self.options.of(uid, cells)
-        if may_wait:
-            options.append(Action("wait", (uid,)))
+        after = (Action("stay", (uid,)), Action("wait", (uid,))) if may_wait else (Action("stay", (uid,)),)
         ways_off = self.ways_off(unit, reach) if ctx.rules.exits else {}
-        options[:0] = [Action("exit", (uid, name)) for name in ways_off]
+        options = Batch("move", uid, tuple(cells), tuple(Action("exit", (uid, name)) for name in ways_off), after)
         if len(options) == 1:
             self.finish(uid)
             return False
@@ -474,62 +470,3 @@ def _cell_rank(board) -> dict[str, int] | None:
         ordered = sorted(board.graph.nodes, key=arg_key)
         cache["cell_rank"] = None if ordered == sorted(ordered) else {cell: i for i, cell in enumerate(ordered)}
     return cache["cell_rank"]
-
-
-class MoveOptions(dict):
-    """Each unit's move options made so far on a map, by unit id then cell (``None``: stay), the
-    units in the order they last moved (``_move_options``).
-
-    Actions are values, so the same objects serve every phase and every game on the map.  Past
-    ``limit`` options, the units that moved longest ago forget theirs (every unit's every cell would
-    hold units × cells of them); a unit's missing options are made together, by C loops
-    (``Action.batch``), so making them again costs little more than finding them."""
-
-    __slots__ = ("count", "limit")
-
-    def __init__(self, limit: int) -> None:
-        super().__init__()
-        self.count = 0
-        """The options held, all units together."""
-        self.limit = limit
-
-    def of(self, unit_id: str, cells: list[str]) -> list[Action]:
-        """``move UNIT CELL`` for each of ``cells``, in order, then ``stay UNIT``."""
-        moves = self.pop(unit_id, None)
-        if moves is None:
-            moves = {None: Action("stay", (unit_id,))}
-            self.count += 1
-        self[unit_id] = moves  # the latest to move, last
-        try:  # every one made already: the usual case, read in C
-            options = [*map(moves.__getitem__, cells)]
-        except KeyError:
-            new = [*filterfalse(moves.__contains__, cells)]
-            moves.update(zip(new, Action.batch("move", unit_id, new)))
-            self.count += len(new)
-            if self.count > self.limit:
-                self._forget()
-            options = [*map(moves.__getitem__, cells)]
-        options.append(moves[None])
-        return options
-
-    def _forget(self) -> None:
-        """Drop the options of the units that moved longest ago until ``limit`` holds (never the latest's)."""
-        while self.count > self.limit and len(self) > 1:
-            self.count -= len(self.pop(next(iter(self))))
-
-
-MOVE_OPTIONS_KEPT = 8
-"""Move options kept a cell of the map (``MoveOptions.limit``), all units together: a played game on
-a 280-cell shipped map keeps at most 2,240, about 190 KiB.  (Forgetting them all at once past 4 a
-cell, a small map with many units forgot them at nearly every move phase; past 16, three steady
-playouts on that map made 8,766 of them.  Forgetting the units that moved longest ago, at 8 they
-make 10,681 and at 16 4,321, each batch in C: both count fewer instructions than before.)"""
-
-
-def _move_options(board) -> MoveOptions:
-    """The ``MoveOptions`` of ``board``, shared by every move phase and game on it."""
-    cache = board_cache(board)
-    options = cache.get("move_options")
-    if options is None:
-        options = cache["move_options"] = MoveOptions(MOVE_OPTIONS_KEPT * board.graph.number_of_nodes())
-    return options

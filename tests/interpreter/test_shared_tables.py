@@ -117,28 +117,6 @@ def test_searches_kept_stay_within_a_few_times_the_map_and_answer_as_fresh_ones(
     assert len(table.searches) < len(starts)  # the oldest were forgotten
 
 
-def test_move_options_are_kept_for_a_map_and_forgotten_by_the_units_that_moved_longest_ago():
-    from warbook.interpreter.actions import Action
-    from warbook.interpreter.procedures import move
-
-    board = board_of(ROWS)  # 12 cells
-    options = move._move_options(board)
-    assert move._move_options(board) is options and options.limit == move.MOVE_OPTIONS_KEPT * 12
-
-    kept = move.MoveOptions(limit=5)
-    first = kept.of("U1", ["0101", "0201"])
-    assert first == [Action("move", ("U1", "0101")), Action("move", ("U1", "0201")), Action("stay", ("U1",))]
-    assert kept.count == 3 and kept.of("U1", ["0201"]) == first[1:]
-    assert kept.of("U1", ["0201"])[0] is first[1]  # the same objects, asked again
-    kept.of("U2", ["0101"])
-    assert kept.count == 5 and list(kept) == ["U1", "U2"]
-    again = kept.of("U1", ["0301"])  # U1 moved last: one more is past the limit, so U2 forgets its 2
-    assert list(kept) == ["U1"] and kept.count == 4 and again[-1] is first[-1]
-    kept.of("U3", ["0101", "0102", "0103", "0201", "0202"])  # 6 more: U1 forgets; U3, the latest, never
-    assert list(kept) == ["U3"] and kept.count == 6
-    assert kept.count == sum(map(len, kept.values()))
-
-
 def test_a_step_to_a_cell_at_a_cost_is_one_pair_for_every_table(rules):
     board = board_of(ROWS)
     walker, raider = cost_table(rules, board, "walker"), cost_table(rules, board, "raider")
