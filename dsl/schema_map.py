@@ -96,7 +96,9 @@ MAP_KINDS: tuple[KindSpec, ...] = (
          "May form one force with these classes (where).", "repeat"),
         ("joins any force", "May join a force of any movement class."),
         ("carried with <capacity:REF(factor)> against <cost:REF(factor)>",
-         "Carried units: the carriers' `capacity` factor, summed, must cover the carried units' `cost` factor."),
+         "Carried units: the carriers' `capacity` factor, summed, must cover the carried units' `cost` factor "
+         "(each carried unit is charged under its own class's line: carried classes whose lines name different "
+         "capacity factors draw on each separately)."),
         ("reacts from or to cells with <who:" + SEL + ">+",
          "May move during a battle into its cell (a reaction move) when the move starts or ends in a cell "
          "holding a friendly unit of these."),

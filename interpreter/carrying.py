@@ -72,10 +72,12 @@ def _may_carry(ctx: Context, force: Force, unit: Unit, available: list[Unit]) ->
     by_class: dict[str, list[Unit]] = {}
     for carrier in whole.movers + whole.joiners:
         by_class.setdefault(class_of(ctx, carrier).name, []).append(carrier)
-    need = Force(ctx, [*force.cargo, unit]).need()
+    needs = Force(ctx, [*force.cargo, unit]).needs()
     mclass = class_of(ctx, unit)
     carried_by = transported_by(mclass)
     for name, carriers in by_class.items():
-        if name in carried_by and Force(ctx, [*carriers, *force.cargo, unit]).capacity() >= need:
-            return True
+        if name in carried_by:
+            have = Force(ctx, [*carriers, *force.cargo, unit]).capacities(needs)
+            if all(have[factor] >= need for factor, need in needs.items()):
+                return True
     return False

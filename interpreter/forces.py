@@ -11,7 +11,8 @@ declarations:
   the ``combines with … only in`` line names); a class that ``joins any force`` may join any.
 - **Carrying.**  A class that ``needs transport`` is ``transported by`` some classes and
   ``carried with CAPACITY against COST``: the carriers of one class in the force must have
-  capacity factors summing to at least the carried units' cost factors.  When the force has no
+  capacity factors summing to at least the carried units' cost factors (for each capacity
+  factor, the costs of the carried units whose lines name it).  When the force has no
   other movers, carriers of a joining class (airmobile) may come from any cell to lift it.
   Whether a designation may add one more carried unit is ``interpreter.carrying``'s.
 - **What it costs.**  The ``designate force paying …`` line names the actions; those of the
@@ -162,7 +163,7 @@ class Force:
             return
         movers, cargo = self.movers, self.cargo
         self.movers, self.cargo, self.lifted = [], [*cargo, *movers], list(movers)
-        if self.need() > self.capacity():
+        if self.overload() is not None:
             self.movers, self.cargo, self.lifted = movers, cargo, []
 
     def cargo_class(self, unit: Unit) -> MovementClass | None:
@@ -204,9 +205,11 @@ class Force:
                 by = self.carried_by(unit)
                 if not carrier_classes & by:
                     return f"{unit.id} may be carried only by {', '.join(sorted(by))}"
-            capacity, need = self.capacity(), self.need()
-            if need > capacity:
-                return f"the carried units need {need} transport and the carriers have {capacity}"
+            over = self.overload()
+            if over is not None:
+                factor, need, capacity = over
+                named = f" ({self.ctx.shown('factor', factor)})" if len(self.needs()) > 1 else ""
+                return f"the carried units need {need} transport and the carriers have {capacity}{named}"
         return None
 
     def fits(self) -> bool:
@@ -214,23 +217,31 @@ class Force:
         classes, carrying lines and factors), so kept per rules and map and those types."""
         return force_fits(self.ctx, self.units, self)
 
-    def _carry_factors(self) -> tuple[str | None, str | None]:
+    def needs(self) -> dict[str, Fraction]:
+        """What the cargo needs carried, by capacity factor: each carried unit its own ``carried with
+        CAPACITY against COST`` line's cost factor, summed by the lines' capacity factors (carried
+        units of classes with different lines draw on different capacities).  A carried unit whose
+        class has no such line needs nothing."""
+        rules = self.ctx.rules
+        totals: dict[str, int | Fraction] = {}
         for unit in self.cargo:
             mclass = self.cargo_class(unit)
             line = mclass.carried_with if mclass is not None else None
-            if line is not None:
-                return line.capacity, line.cost
-        return None, None
+            if line is not None:  # (ints add without Fractions)
+                totals[line.capacity] = totals.get(line.capacity, 0) + _factor(rules, unit, line.cost)
+        return {factor: Fraction(total) for factor, total in totals.items()}
 
-    def capacity(self) -> Fraction:
-        capacity, _ = self._carry_factors()
-        rules = self.ctx.rules
-        return Fraction(sum([_factor(rules, u, capacity) for u in self.carriers()]))  # (ints add without Fractions)
+    def capacities(self, factors) -> dict[str, Fraction]:
+        """The carriers' total of each of ``factors`` (capacity factors)."""
+        rules, carriers = self.ctx.rules, self.carriers()
+        return {factor: Fraction(sum([_factor(rules, u, factor) for u in carriers])) for factor in factors}
 
-    def need(self) -> Fraction:
-        _, cost = self._carry_factors()
-        rules = self.ctx.rules
-        return Fraction(sum([_factor(rules, u, cost) for u in self.cargo]))
+    def overload(self) -> tuple[str, Fraction, Fraction] | None:
+        """The first capacity factor (in the order the cargo names them) the cargo needs more of than
+        the carriers have: (factor, need, capacity); ``None`` when every need is covered."""
+        needs = self.needs()
+        have = self.capacities(needs)
+        return next(((factor, need, have[factor]) for factor, need in needs.items() if need > have[factor]), None)
 
     def combined_cells(self) -> frozenset[str] | None:
         """For movers of several classes: the cells their ``combines with … only in`` allows (all

@@ -522,7 +522,7 @@ def test_helicopters_lift_a_pbr_which_then_carries_nothing(ctx):
     assert f"add {heli}" in shown(decisions[2])  # the helicopters at Can Tho may come to lift it
     force = Force(ctx, units(ctx, pbr, heli))
     assert force.lifted == units(ctx, pbr) and force.cargo == units(ctx, pbr) and not force.movers
-    assert force.capacity() == 3 and force.need() == 3
+    assert force.capacities(["transport"]) == {"transport": 3} and force.needs() == {"transport": 3}
     by_river = set(Force(ctx, units(ctx, pbr)).destinations())
     by_air = set(force.destinations())
     elsewhere = sorted(by_air - by_river)

@@ -183,3 +183,75 @@ def test_the_gallery_lints_clean_of_the_forces_codes():
     from warbook.dsl.lint import lint_path
 
     assert [d.code for d in lint_path(HERE / "forces.rules") if d.code in ("E331", "W421")] == []
+
+
+TWO_LOADS = '''
+factor tonnage "Tonnage"
+factor weight "Weight"
+movement wheels "Wheels" {
+    needs transport
+    transported by boat
+    carried with tonnage against weight
+    enters only water shoal
+}
+unit cart "Cart" {
+    side blue
+    movement wheels
+    weight 2
+    bulk 5
+}
+unit barge "Barge" {
+    side blue
+    movement boat
+    tonnage 2
+}
+'''
+
+
+@pytest.fixture(scope="module")
+def two_loads(tmp_path_factory):
+    """The gallery with a second carried class (``wheels``: ``carried with tonnage against
+    weight``): a cart (weight 2, and bulk 5, which its own line never reads) and a barge (a boat,
+    tonnage 2, lift 0)."""
+    import shutil
+
+    from warbook.interpreter.scenario import load_scenario
+
+    folder = tmp_path_factory.mktemp("two_loads")
+    for name in ("forces.rules", "forces.toml", "map.toml"):
+        shutil.copy(HERE / name, folder / name)
+    with open(folder / "forces.rules", "a", encoding="utf-8") as rules:
+        rules.write(TWO_LOADS)
+    return load_scenario(folder / "forces.toml")
+
+
+def test_carried_units_of_two_classes_each_draw_on_their_own_lines_capacity(two_loads):
+    """Each carried unit is charged under its own class's ``carried with`` line: the squad's bulk 1
+    against lift, the cart's weight 2 against tonnage.  A launch (lift 1) carries the squad but not
+    the cart (no tonnage); with the barge (tonnage 2) too it carries both."""
+    from gallery import at_position
+    from warbook.interpreter.forces import Force
+    from warbook.interpreter.state import Unit
+
+    units = {uid: Unit(uid, kind, "blue", "0101") for uid, kind in
+             (("L", "launch"), ("B", "barge"), ("S", "squad"), ("C", "cart"))}
+    ctx = at_position(two_loads, "operations", *units.values())
+
+    def force(*ids):
+        return Force(ctx, [units[i] for i in ids])
+
+    assert force("L", "S").needs() == {"lift": 1} and force("L", "S").problem() is None
+    both = force("L", "S", "C")
+    assert both.needs() == {"lift": 1, "tonnage": 2}  # not the cart's bulk 5, nor a weight for the squad
+    assert both.capacities(["lift", "tonnage"]) == {"lift": 1, "tonnage": 0}
+    assert both.overload() == ("tonnage", 2, 0)
+    assert both.problem() == "the carried units need 2 transport and the carriers have 0 (Tonnage)"
+    assert force("L", "B", "S", "C").problem() is None
+    assert force("B", "S", "C").overload() == ("lift", 1, 0)  # the barge has no lift for the squad
+    assert force("B", "C").problem() is None
+    # A designation offers the cart only when the units at hand have the tonnage for it.
+    from warbook.interpreter.carrying import may_carry
+    assert may_carry(ctx, force("L", "S"), units["C"], [units["B"]])
+    assert not may_carry(ctx, force("L", "S"), units["C"], [])
+    assert may_carry(ctx, force("L"), units["S"], [])  # (the launch's lift, not the barge's tonnage)
+    assert not may_carry(ctx, force("B"), units["S"], [])
