@@ -169,6 +169,8 @@ class Game:
         return self._pending.side if self._pending else TERMINAL
 
     def legal_actions(self) -> Sequence[Action]:
+        """The pending decision's options, in order (OpenSpiel's ``legal_actions``): a tuple, or an
+        ``actions.Batch`` that makes each action as it is read; ``()`` once the game is over."""
         return self._pending.options if self._pending else ()
 
     def is_over(self) -> bool:
