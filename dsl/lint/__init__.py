@@ -50,7 +50,7 @@ from attrs import frozen
 
 from ..ast import Span
 from ..diagnostics import CODES, Diagnostic, diagnostic, sort_diagnostics, verify_code
-from ..collector import gc_paused
+from ..collector import full_collections_paused, gc_paused
 from ..loader import Parse, load_with_diagnostics
 from ..parser import parse_text
 from ..model import Declaration, Rulebook
@@ -188,7 +188,7 @@ def lint_report(path, parse: Parse = parse_text, texts: Mapping[Path, str] | Non
     ``search_paths`` are the loader's (``dsl.loader.load_with_diagnostics``; ``dsl.lint.linter.Linter``
     keeps trees)."""
     load_checks()
-    with gc_paused():
+    with full_collections_paused():
         rulebook, loading = load_with_diagnostics(path, parse, texts, search_paths)
         if rulebook is None:
             return LintReport(tuple(sort_diagnostics(loading)), 0, None)
