@@ -39,8 +39,7 @@ def collector():
         yield
     finally:
         gc.set_threshold(*before)
-        if not running:
-            gc.disable()
+        (gc.enable if running else gc.disable)()
 
 
 def test_no_full_collection_in_the_block_and_the_thresholds_restored_even_on_error(collector):
