@@ -44,7 +44,7 @@ from attrs import evolve
 
 from .ast import RulesFile, Span, Statement
 from .build import Builder, mismatch
-from .collector import gc_paused
+from .collector import full_collections_paused
 from .diagnostics import Diagnostic, RulesError, Severity, diagnostic, did_you_mean
 from .model import Declaration, Property, Provenance, Rulebook
 from .parser import parse_text
@@ -463,7 +463,7 @@ def load_with_diagnostics(path: str | os.PathLike, parse: Parse = parse_text,
 
         config, problems = config_for(path)
         search_paths = config.search_paths
-    with gc_paused():
+    with full_collections_paused():
         rulebook, diagnostics = _load_with_diagnostics(path, parse, texts, search_paths)
     return rulebook, [*problems, *diagnostics]
 

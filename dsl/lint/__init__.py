@@ -50,7 +50,7 @@ from attrs import frozen
 
 from ..ast import Span
 from ..diagnostics import CODES, Diagnostic, diagnostic, sort_diagnostics, verify_code
-from ..collector import gc_paused
+from ..collector import full_collections_paused, gc_paused
 from ..loader import Parse, load_with_diagnostics
 from ..parser import parse_text
 from ..model import Declaration, Rulebook
@@ -129,15 +129,17 @@ class Suppression(NamedTuple):
 
 
 def _suppressions(rulebook: Rulebook) -> tuple[list[Suppression], list[Diagnostic]]:
-    starts: dict[tuple[str, int], Declaration] = {}
-    for decl in rulebook.walk():
-        starts.setdefault((decl.span.path, decl.span.line), decl)
+    starts: dict[tuple[str, int], Declaration] | None = None  # built at the first comment
     out, problems = [], []
     for path, text in rulebook.sources:
-        for number, line in enumerate(text.splitlines(), start=1):
+        for number, line in _lines_naming_lint(text):
             m = _SUPPRESSION.search(line)
             if not m:
                 continue
+            if starts is None:
+                starts = {}
+                for decl in rulebook.walk():
+                    starts.setdefault((decl.span.path, decl.span.line), decl)
             codes = tuple(c.strip() for c in m.group(1).split(",") if c.strip())
             span = Span(path, number, m.start() + 1, number, m.end() + 1)
             for code in codes:
@@ -152,6 +154,29 @@ def _suppressions(rulebook: Rulebook) -> tuple[list[Suppression], list[Diagnosti
             else:
                 out.append(Suppression(span, codes, target.span.line, target.span.end_line))
     return out, problems
+
+
+_OTHER_BREAKS = re.compile(r"\r(?!\n)|[\v\f\x1c-\x1e\x85\u2028\u2029]")
+"""What ``str.splitlines`` ends a line at besides ``\n`` and ``\r\n`` (text that parses has none)."""
+
+
+def _lines_naming_lint(text: str) -> Iterator[tuple[int, str]]:
+    """(number, text) of each line of ``text`` holding ``lint:``, as ``str.splitlines`` numbers
+    them: a suppression is found without splitting the whole text into lines (a 22,000-line
+    rulebook made as many strings, for the few lines that have a comment)."""
+    at = text.find("lint:")
+    if at != -1 and _OTHER_BREAKS.search(text):
+        yield from ((n, line) for n, line in enumerate(text.splitlines(), start=1) if "lint:" in line)
+        return
+    number, counted = 1, 0
+    while at != -1:
+        start = text.rfind("\n", 0, at) + 1
+        end = text.find("\n", at)
+        end = len(text) if end == -1 else end
+        number += text.count("\n", counted, start)
+        counted = start
+        yield number, text[start:end].removesuffix("\r")
+        at = text.find("lint:", end)
 
 
 def _is_suppressed(d: Diagnostic, suppressions: list[Suppression]) -> bool:
@@ -188,7 +213,7 @@ def lint_report(path, parse: Parse = parse_text, texts: Mapping[Path, str] | Non
     ``search_paths`` are the loader's (``dsl.loader.load_with_diagnostics``; ``dsl.lint.linter.Linter``
     keeps trees)."""
     load_checks()
-    with gc_paused():
+    with full_collections_paused():
         rulebook, loading = load_with_diagnostics(path, parse, texts, search_paths)
         if rulebook is None:
             return LintReport(tuple(sort_diagnostics(loading)), 0, None)
