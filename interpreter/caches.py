@@ -91,6 +91,8 @@ class MapMemos:
     for most unit types."""
     step_pairs: dict = Factory(dict)
     """``costs.CostTable.step_to``: one copy of each step ``(cell, cost)`` the map's cost tables hold."""
+    point_values: dict = Factory(dict)
+    """``costs.CostTable.points``: the points of each scaled cost, by the tables' ``scale``."""
 
 
 def map_memos(rules: Rules, board: Board) -> MapMemos:

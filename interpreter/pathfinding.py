@@ -181,9 +181,13 @@ def _breadth_first(table: CostTable, start: str, blocked: Collection[str],
 
 def _neighbours(table: CostTable, cell: str) -> tuple[str, ...]:
     """``CostTable.known_neighbours`` of ``cell``, made and kept: the table's neighbour tuple when
-    every neighbour may be stepped to (most cells), else the copy ``step_tuples`` holds."""
-    order = tuple([n for n, _ in table.steps(cell)])
+    every neighbour may be stepped to (most cells), else the copy ``step_tuples`` holds.  Read from
+    the costs and the adjacency, not from ``steps``: a search that steps to every neighbour alike
+    needs no step pairs kept (``CostTable._steps``'s test, in the same order)."""
     every = table.adjacency[cell]
+    cost, crossing = table.cost, table.crossing
+    order = tuple([n for n in every if n in cost and crossing.get((cell, n), 0) is not None]) if crossing \
+        else tuple([n for n in every if n in cost])
     found = table.known_neighbours[cell] = every if order == every else table.step_tuples.setdefault(order, order)
     return found
 
