@@ -195,6 +195,16 @@ def test_enemy_zones_for_retreat_and_omniscience(klicks):
     assert sorted(zones.enemy_zones(ctx, "allies", omniscient=True)) == ["0401"]
 
 
+def test_a_counter_holding_no_cell_holds_the_one_empty_zone(klicks):
+    # 0201 is jungle between clear 0101 and jungle 0301: the zone (into clear and road hexes) of a
+    # unit in 0301 reaches none of its jungle neighbours, and nor does one in 0401; in 0201, 0101.
+    ctx = make_ctx(klicks, [".jjjj"], [unit(f"V{n}", "vc_nva", "vc_local", f"0{n}01") for n in (2, 3, 4)])
+    zone = zones.zone_rules(ctx.rules)[0]
+    held = {u.id: zones.zone_of(ctx, u, zone) for u in ctx.state.units}
+    assert held == {"V2": frozenset({"0101"}), "V3": frozenset(), "V4": frozenset()}
+    assert held["V3"] is held["V4"] is zones.NOWHERE  # one object kept, not one each
+
+
 def test_stacking_problem_counts_ground_and_choppers_apart(klicks):
     units = [unit(f"A{i}", "allies", "us_infantry", "0201") for i in range(1, 5)]
     units += [unit(f"G{i}", "allies", "gunship", "0201") for i in range(1, 4)]
