@@ -48,7 +48,7 @@ class MapMemos:
     costs: dict = Factory(dict)
     """``costs.cost_table``: each unit type's cost table on this map."""
     plans: dict = Factory(dict)
-    """``movement``: search plans (steps and stops) by cost table and profile."""
+    """``movement``: search plans (steps and stops) by ``costs.table_key``, and by type (``_plan``)."""
     zone_of: dict = Factory(dict)
     """``zones.zone_of``: the cells a counter's zone covers."""
     enemy_zones: dict = Factory(dict)

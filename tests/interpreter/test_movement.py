@@ -205,6 +205,16 @@ def test_a_counter_holding_no_cell_holds_the_one_empty_zone(klicks):
     assert held["V3"] is held["V4"] is zones.NOWHERE  # one object kept, not one each
 
 
+def test_a_plan_is_kept_once_for_a_type_whatever_the_turn(klicks):
+    from warbook.interpreter.caches import map_memos
+
+    ctx = make_ctx(klicks, ["....."], [unit("A1", "allies", "us_infantry", "0101")])
+    plans = [mv._plan(ctx.rules, ctx.board, "us_infantry", turn) for turn in range(1, 9)]
+    assert all(plan is plans[0] for plan in plans)
+    # No `may enter … on turn` line nor `… when` line: by its table's key and by its name, not by turn.
+    assert list(map_memos(ctx.rules, ctx.board).plans) == [("us_infantry", None), "us_infantry"]
+
+
 def test_stacking_problem_counts_ground_and_choppers_apart(klicks):
     units = [unit(f"A{i}", "allies", "us_infantry", "0201") for i in range(1, 5)]
     units += [unit(f"G{i}", "allies", "gunship", "0201") for i in range(1, 4)]

@@ -159,11 +159,12 @@ def test_a_search_by_neighbours_keeps_no_steps_and_a_table_entering_every_cell_r
     flier, boat = cost_table(rules, board, "flier"), cost_table(rules, board, "boat")
     assert len(flier.cost) == 12 and flier.known_neighbours is flier.adjacency  # nothing of its own to keep
     pairs = len(flier.step_pairs)
-    dist, parent, _ = pathfinding.cheapest_costs(flier, "0101", None, (), (), None)
+    dist, parent, stops = pathfinding.cheapest_costs(flier, "0101", None, (), (), None)
     # With diagonals, a flier is as far from 0101 as the larger of the columns and rows between.
     assert dist == {"0101": 0, "0102": 1, "0201": 1, "0202": 1, "0103": 2, "0203": 2, "0301": 2, "0302": 2,
                     "0303": 2, "0401": 3, "0402": 3, "0403": 3}
-    assert parent["0403"] == "0302" and flier.known_steps == {} and len(flier.step_pairs) == pairs
+    assert parent is None and stops is pathfinding.NO_STOPS  # predecessors read when asked; no stop reached
+    assert flier.known_steps == {} and len(flier.step_pairs) == pairs
     # The boat enters 4 cells (water, harbour): its neighbours are kept cell by cell, still no steps.
     dist, _, _ = pathfinding.cheapest_costs(boat, "0102", None, (), (), None)
     assert dist == {"0102": 0, "0103": 1, "0202": 1, "0203": 1}
@@ -187,3 +188,22 @@ def test_points_of_scaled_costs_are_shared_by_the_tables_of_a_scale(rules):
     assert walker.scale == raider.scale == boat.scale == 1
     assert walker.point_values is raider.point_values is boat.point_values
     assert walker.points(2) == 2 and raider.points(2) is walker.points(2)
+
+
+@pytest.mark.parametrize("blocked, stop", [((), ()), (("0202",), ("0201",)), (("0102", "0202"), ("0302", "0203"))])
+def test_paths_after_a_search_by_neighbours_are_those_the_heap_keeps(rules, blocked, stop):
+    from warbook.interpreter.movement import Reach
+    from warbook.interpreter.state import Unit
+
+    board = board_of(ROWS)
+    flier = cost_table(rules, board, "flier")
+    dist, parent, stops = pathfinding.cheapest_costs(flier, "0101", None, blocked, stop, None)
+    # A budget past any bucket list: the heap, keeping each cell's predecessor as it goes.
+    heap_dist, heap_parent, heap_stops = pathfinding._search(flier, "0101", 10 ** 6, blocked, stop, None)
+    assert list(dist.items()) == list(heap_dist.items()) and set(stops) == heap_stops and parent is None
+    reach = Reach(Unit("F1", "flier", "red", "0101"), flier, None, dist, parent, stops, {})
+    assert reach.parent == heap_parent
+    # By hand: the lowest-id cell a step nearer that the flier went on from (not a stop), in id order.
+    assert reach.path("0403") == {0: ("0101", "0201", "0302", "0403"),  # 0201 before 0202
+                                  1: ("0101", "0102", "0203", "0302", "0403"),  # round the stop 0201
+                                  2: ("0101", "0201", "0301", "0402", "0403")}[len(blocked)]  # round 0302
