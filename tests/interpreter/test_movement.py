@@ -195,14 +195,18 @@ def test_enemy_zones_for_retreat_and_omniscience(klicks):
     assert sorted(zones.enemy_zones(ctx, "allies", omniscient=True)) == ["0401"]
 
 
-def test_a_counter_holding_no_cell_holds_the_one_empty_zone(klicks):
-    # 0201 is jungle between clear 0101 and jungle 0301: the zone (into clear and road hexes) of a
-    # unit in 0301 reaches none of its jungle neighbours, and nor does one in 0401; in 0201, 0101.
-    ctx = make_ctx(klicks, [".jjjj"], [unit(f"V{n}", "vc_nva", "vc_local", f"0{n}01") for n in (2, 3, 4)])
+def test_zones_of_few_cells_are_tuples_and_every_empty_zone_one_object(klicks):
+    # Into clear and road hexes only: a unit in jungle 0301 or 0401 holds none of its jungle
+    # neighbours; in 0201, clear 0101; in 0602 (column 6 sits low), its five clear neighbours.
+    rows = [".jjjj.j", "jjjjj..", "jjjj..."]
+    units = [unit(f"V{n}", "vc_nva", "vc_local", f"0{n}01") for n in (2, 3, 4)] + \
+        [unit("V6", "vc_nva", "vc_local", "0602")]
+    ctx = make_ctx(klicks, rows, units)
     zone = zones.zone_rules(ctx.rules)[0]
     held = {u.id: zones.zone_of(ctx, u, zone) for u in ctx.state.units}
-    assert held == {"V2": frozenset({"0101"}), "V3": frozenset(), "V4": frozenset()}
+    assert held == {"V2": ("0101",), "V3": (), "V4": (), "V6": frozenset({"0503", "0601", "0603", "0702", "0703"})}
     assert held["V3"] is held["V4"] is zones.NOWHERE  # one object kept, not one each
+    assert sorted(zones.enemy_zones(ctx, "allies")) == ["0101", "0503", "0601", "0603", "0702", "0703"]
 
 
 def test_a_plan_is_kept_once_for_a_type_whatever_the_turn(klicks):
