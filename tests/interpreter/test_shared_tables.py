@@ -101,6 +101,11 @@ def test_share_gives_one_object_per_value(rules):
     other = {"0201": 2, "0101": 1}
     assert share(rules, board, other) is other
     assert share(rules, board, ("0101", "0201")) is share(rules, board, ("0101", "0201"))
+    # Unequal values of one hash (CPython hashes -1 as -2) are kept side by side, each given back.
+    first, second = (-1,), (-2,)
+    assert hash(first) == hash(second)
+    assert share(rules, board, first) is first and share(rules, board, second) is second
+    assert share(rules, board, tuple([-1])) is first and share(rules, board, tuple([-2])) is second
 
 
 def test_searches_kept_stay_within_a_few_times_the_map_and_answer_as_fresh_ones(rules):
