@@ -90,8 +90,9 @@ class Board:
         return next((cell for place, cell in self.places if place == name), None)
 
     def distance(self, a: str, b: str) -> int:
-        """Cells from ``a`` to ``b`` on the grid, ignoring terrain.  (Written out, no ``max`` nor
-        ``abs``: asked thousands of times a game, it costs about what a remembered answer did.)"""
+        """Cells from ``a`` to ``b`` on the grid, ignoring terrain.  (Written out, calling no
+        ``max`` nor ``abs``: about 500 instructions more than a remembered answer, and none of the
+        parsing of ids a pair not asked before cost.)"""
         axes = self.axes
         try:
             xa, za = axes[a]
