@@ -48,7 +48,7 @@ class MapMemos:
     costs: dict = Factory(dict)
     """``costs.cost_table``: each unit type's cost table on this map."""
     plans: dict = Factory(dict)
-    """``movement``: search plans (steps and stops) by cost table and profile."""
+    """``movement``: search plans (steps and stops) by ``costs.table_key``, and by type (``_plan``)."""
     zone_of: dict = Factory(dict)
     """``zones.zone_of``: the cells a counter's zone covers."""
     enemy_zones: dict = Factory(dict)
@@ -84,13 +84,16 @@ class MapMemos:
     setup_cells: dict = Factory(dict)
     """``setup.zone_cells``: the cells of a set-up zone a unit type may stand in (by zone and type)."""
     shared: dict = Factory(dict)
-    """``share``: one copy of each equal answer above (cell sets, cost maps), listed by hash."""
+    """``share``: one copy of each equal answer above (cell sets, cost maps) by type and hash (a
+    list of them where hashes collide)."""
     step_tuples: dict = Factory(dict)
     """``pathfinding``: one copy of each tuple of cells the map's cost tables step to from a cell
     (``CostTable.known_neighbours``), whatever the table: most cells step to the same neighbours
     for most unit types."""
     step_pairs: dict = Factory(dict)
     """``costs.CostTable.step_to``: one copy of each step ``(cell, cost)`` the map's cost tables hold."""
+    point_values: dict = Factory(dict)
+    """``costs.CostTable.points``: the points of each scaled cost, by the tables' ``scale``."""
 
 
 def map_memos(rules: Rules, board: Board) -> MapMemos:
@@ -121,11 +124,17 @@ def share(rules: Rules, board: Board, value: Any) -> Any:
     so that iterating the shared copy gives what iterating ``value`` gave).  Callers only read it.
     """
     probe = tuple(value.items()) if isinstance(value, dict) else value
-    kept_alike = map_memos(rules, board).shared.setdefault((type(value), hash(probe)), [])
-    for kept in kept_alike:
-        if (tuple(kept.items()) if isinstance(kept, dict) else kept) == probe:
-            return kept
-    kept_alike.append(value)
+    shared = map_memos(rules, board).shared
+    key = (type(value), hash(probe))
+    kept = shared.get(key)
+    if kept is None:  # the value alone, not in a list: values whose hashes collide are few
+        shared[key] = value
+        return value
+    alike = kept if type(kept) is list else [kept]
+    for known in alike:
+        if (tuple(known.items()) if isinstance(known, dict) else known) == probe:
+            return known
+    shared[key] = [*alike, value]
     return value
 
 

@@ -172,7 +172,10 @@ class CostTable:
     in a phase.  Shared like the table, and with every table of the same costs and steps (these
     four memos read nothing else); ``pathfinding`` bounds it."""
     known_steps: dict[str, tuple[tuple[str, int], ...]] = field(factory=dict, eq=False, repr=False)
-    """``steps`` of the cells asked so far (read it directly in a loop; never change it)."""
+    """``steps`` of the cells asked so far (read it directly in a loop; never change it).  A cell
+    ``steps_within`` knows is not kept here until ``steps`` is asked (then as the same tuple): the
+    searches with a budget read ``steps_within`` alone, and the smallest shipped scenario's played
+    game kept both, 15 KiB of dictionaries for nothing."""
     known_steps_within: dict[str, tuple[tuple[tuple[str, int], ...], ...]] = field(factory=dict, eq=False, repr=False)
     """``steps_within`` of the cells asked so far (read it directly in a loop; never change it)."""
     step_pairs: dict[tuple[str, int], tuple[str, int]] = field(factory=dict, eq=False, repr=False)
@@ -182,12 +185,20 @@ class CostTable:
     them distinct (157 KiB with their dictionaries)."""
     known_neighbours: dict[str, tuple[str, ...]] = field(factory=dict, eq=False, repr=False)
     """The cells ``steps`` goes to from each cell asked so far, in ``steps`` order; each tuple is
-    the one copy ``step_tuples`` keeps.  Kept by ``interpreter.pathfinding``."""
+    the one copy ``step_tuples`` keeps.  Kept by ``interpreter.pathfinding`` (read from the costs,
+    making and keeping no ``steps``); for a table that enters every cell and bars no step, the
+    ``adjacency`` itself.  The smallest shipped scenario's unlimited tables kept 280 cells' steps
+    and neighbours, 57 KiB, to read the neighbours alone."""
     step_tuples: dict[tuple[str, ...], tuple[str, ...]] = field(factory=dict, eq=False, repr=False)
     """One copy of each ``known_neighbours`` tuple, shared by every table of the rules on the map
     (``MapMemos.step_tuples``): a tuple each cell and table was most of a played game's memory
     on a large map with many unit types (the largest shipped scenario: 1,336 KiB of sets and
     tuples, 15 tables)."""
+    point_values: dict[int, Fraction] = field(factory=dict, eq=False, repr=False)
+    """Scaled costs already turned back into points (a ``Fraction`` is slow to make), shared by
+    every table of the rules on the map with the same ``scale`` (``MapMemos.point_values``): one
+    dictionary of ``Fraction``s per table was 13 KiB of a played game of the smallest shipped
+    scenario (13 tables, 2 scales)."""
     # Derived from the fields above once, when the table is made (fields, not ``cached_property``:
     # attrs gives a slotted class with one a ``__getattr__``, and CPython then reads none of the
     # class's attributes by its specialised fast path, in the search's inner loops too).
@@ -200,8 +211,6 @@ class CostTable:
     max_step: int = field(init=False, eq=False, repr=False, default=Factory(
         lambda t: max(_step_costs(t), default=0), takes_self=True))
     """The dearest scaled cost of a step (0 for a type that may enter no cell)."""
-    point_values: dict[int, Fraction] = field(init=False, eq=False, repr=False, factory=dict)
-    """Scaled costs already turned back into points (a ``Fraction`` is slow to make)."""
     point_list: list[Fraction] = field(init=False, eq=False, repr=False, default=Factory(
         lambda t: [] if t.full_budget is None or t.full_budget > BUCKETS else
         [t.points(n) for n in range(t.full_budget + 1)], takes_self=True))
@@ -235,7 +244,9 @@ class CostTable:
         can take.  Built a cell at a time, as ``steps``."""
         found = self.known_steps_within.get(cell)
         if found is None:
-            every = self.steps(cell)
+            every = self.known_steps.get(cell)
+            if every is None:  # made, not kept twice: ``steps`` reads it from here
+                every = self._steps(cell)
             by_points: list[tuple[tuple[str, int], ...]] = []
             for r in range(self.max_step + 1):
                 steps = tuple(s for s in every if s[1] <= r)
@@ -253,14 +264,18 @@ class CostTable:
         searched."""
         found = self.known_steps.get(cell)
         if found is None:
-            step_to = self.step_to
-            if not self.crossing:
-                found = tuple(step_to(n) for n in self.adjacency[cell] if n in self.cost)
-            else:  # a feature on the edge may change a step's cost, or bar it
-                found = tuple(step_to(n) if (cell, n) not in self.crossing else (n, self.crossing[cell, n])
-                              for n in self.adjacency[cell] if n in self.cost and self.crossing.get((cell, n), 0) is not None)
-            self.known_steps[cell] = found
+            within = self.known_steps_within.get(cell)
+            found = self.known_steps[cell] = within[-1] if within is not None else self._steps(cell)
         return found
+
+    def _steps(self, cell: str) -> tuple[tuple[str, int], ...]:
+        """``steps(cell)``, made (not kept: ``steps`` and ``steps_within`` keep it, each in its memo)."""
+        step_to = self.step_to
+        if not self.crossing:
+            return tuple(step_to(n) for n in self.adjacency[cell] if n in self.cost)
+        # A feature on the edge may change a step's cost, or bar it.
+        return tuple(step_to(n) if (cell, n) not in self.crossing else (n, self.crossing[cell, n])
+                     for n in self.adjacency[cell] if n in self.cost and self.crossing.get((cell, n), 0) is not None)
 
     def step_to(self, cell: str) -> tuple[str, int]:
         step = (cell, self.cost[cell])
@@ -444,10 +459,15 @@ def _compile(rules: Rules, board: Board, unit_type: UnitType, turn: int | None =
     kept = map_memos(rules, board)
     alike = next((t for t in kept.costs.values()
                   if t.cost is cost and t.adjacency is adj and t.crossing is steps), None)
-    memos = {"step_tuples": kept.step_tuples, "step_pairs": kept.step_pairs}
+    memos = {"step_tuples": kept.step_tuples, "step_pairs": kept.step_pairs,
+             "point_values": kept.point_values.setdefault(scale, {})}
     if alike is not None:
         memos |= {"searches": alike.searches, "known_steps": alike.known_steps,
                   "known_steps_within": alike.known_steps_within, "known_neighbours": alike.known_neighbours}
+    elif len(cost) == len(adj) and None not in steps.values():
+        # Every cell entered and no step barred: each cell steps to all its neighbours, so the
+        # neighbours the searches step to are the adjacency itself, whole (read, never added to).
+        memos["known_neighbours"] = adj
     return CostTable(unit_type.name, scale, cost, why, adj, points, must_end, must_end_reason, steps, **memos)
 
 

@@ -71,6 +71,20 @@ def hex_distance(a: tuple[int, int], b: tuple[int, int], low: str = "even") -> i
     return max(abs(ax - bx), abs(ay - by), abs(az - bz))
 
 
+def axes(column: int, row: int, low: str = "even", width: int = 0) -> tuple[int, int]:
+    """Two of a hex's cube coordinates (the third is minus their sum), the second moved on by half
+    of ``width`` so that both stay at or above 0 on a map that wide (small numbers are shared
+    objects): the hexes between two cells are the largest of the differences of the two and of
+    their sum (as ``hex_distance``; ``low`` as for ``hex_neighbours``).
+
+    >>> (a, b), (c, d) = axes(1, 1), axes(3, 2)
+    >>> max(abs(a - c), abs(b - d), abs(a - c + b - d)) == hex_distance((1, 1), (3, 2))
+    True
+    """
+    x, _, z = _cube(column + (low == "odd"), row)
+    return x, z + (width + 2) // 2
+
+
 def square_neighbours(column: int, row: int) -> list[tuple[tuple[int, int], str]]:
     """The eight cells around a square, each with ``"side"`` or ``"corner"``."""
     out = []

@@ -42,7 +42,7 @@ from .caches import map_memos, rules_cache
 from .cells import adjacency
 from .citations import because
 from .pathfinding import cheapest_costs
-from .costs import UNLIMITED, CostTable, allowance, cost_table, table_key
+from .costs import UNLIMITED, CostTable, allowance, cost_table, moving_conditions, table_key
 from .rules import Rules
 from .situation import Situation, situation, stop_markers
 from .stacking import enemy_cells_forbidden, safe_stack_size, stacking_problem, stacks_badly
@@ -222,8 +222,14 @@ class _Plan(NamedTuple):
 
 
 def _plan(rules: Rules, board: Board, type_name: str, turn: int | None = None, weather: str | None = None) -> _Plan:
+    """The type's plan, kept by ``table_key``, and by the type's name alone when its table never
+    depends on the turn or the weather (most types: a shorter lookup than ``table_key``'s); by the
+    type, turn and weather asked otherwise.  (By type and turn for every type, these grew with the
+    game: 53 keys, 5 KiB, by the end of the smallest shipped scenario.)"""
     cache = map_memos(rules, board).plans
-    found = cache.get((type_name, turn, 0, weather))  # by the turn asked, as well as by ``table_key``'s
+    found = cache.get(type_name)
+    if found is None:
+        found = cache.get((type_name, turn, 0, weather))
     if found is not None:
         return found
     key = table_key(rules, type_name, turn, weather)
@@ -234,7 +240,10 @@ def _plan(rules: Rules, board: Board, type_name: str, turn: int | None = None, w
         found = cache[key] = _Plan(table, *_search_profile(rules, type_name),
                                          enemy_cells_forbidden(rules) is not None, has_zone_to_zone(rules),
                                          not stacks_badly(rules, lone, lone), safe_stack_size(rules), {})
-    cache[type_name, turn, 0, weather] = found
+    if rules.unit_type(type_name).may_enter_turns or moving_conditions(rules, type_name):
+        cache[type_name, turn, 0, weather] = found
+    else:
+        cache[type_name] = found
     return found
 
 

@@ -32,8 +32,13 @@ instructions (1,679.3M -> 1,678.5M, 955.7M -> 955.2M, and for the benchmarks' sm
 153.3M)."""
 
 
+NO_STOPS: frozenset[str] = frozenset()
+"""The reached stops of every search kept that reached none (most): one empty set, not one each."""
+
+
 def cheapest_costs(table: CostTable, start: str, budget: int | None, blocked: Collection[str], stop: Collection[str],
-                   zone: Mapping[str, ZoneRule] | None) -> tuple[dict[str, int], dict[str, str] | None, set[str]]:
+                   zone: Mapping[str, ZoneRule] | None) -> tuple[dict[str, int], dict[str, str] | None,
+                                                                 Collection[str]]:
     """``_search``, kept per table: what it finds depends only on its arguments, and the same
     search is asked again and again (a unit offered moves, then walking one).  The answer is shared,
     so it is never changed: ``Reach`` only adds to the predecessors, which the answer decides."""
@@ -41,7 +46,10 @@ def cheapest_costs(table: CostTable, start: str, budget: int | None, blocked: Co
     memo = table.searches
     found = memo.get(key)
     if found is None:
-        found = memo[key] = _search(table, start, budget, blocked, stop, zone)
+        found = _search(table, start, budget, blocked, stop, zone)
+        if not found[2]:
+            found = (found[0], found[1], NO_STOPS)
+        memo[key] = found
         memo.cells += len(found[0])
         limit = SEARCH_CELLS_KEPT * len(table.cost)
         while memo.cells > limit and len(memo) > 1:
@@ -141,13 +149,14 @@ def _search(table: CostTable, start: str, budget: int | None, blocked: Collectio
 
 
 def _breadth_first(table: CostTable, start: str, blocked: Collection[str],
-                   stop: Collection[str]) -> tuple[dict[str, int], dict[str, str], set[str]]:
+                   stop: Collection[str]) -> tuple[dict[str, int], None, set[str]]:
     """``cheapest_costs``'s heap when there is no budget and every step costs 1 (``unlimited distance``).
 
     Cells are expanded a distance at a time, in id order within it, which is the order the heap
     pops them in: so ``dist`` is filled in the same order, and each cell's predecessor is the
-    lowest-id cell one step nearer, as there (the first to reach it: a later cell of the same
-    distance has a higher id, so a cell once reached is never looked at again).  No heap, no
+    lowest-id expanded cell one step nearer, as there, which ``Reach`` reads from ``dist`` for the
+    few cells whose path is walked (as after ``_dial``): none is kept here (a search of the whole
+    map kept one per cell, 6 KiB of the smallest shipped scenario's played game).  No heap, no
     costs to add.  A cell's neighbours are one tuple (``_neighbours``) read in ``steps`` order, each
     tested against ``seen``: for a handful of neighbours a plain loop beats a set difference (which
     also needed a set of each cell's neighbours kept per table)."""
@@ -155,7 +164,6 @@ def _breadth_first(table: CostTable, start: str, blocked: Collection[str],
     seen = {start, *blocked}
     add = seen.add
     dist = {start: 0}
-    parent: dict[str, str] = {}
     stops: set[str] = set()
     frontier, d = [start], 0
     while frontier:
@@ -173,17 +181,20 @@ def _breadth_first(table: CostTable, start: str, blocked: Collection[str],
                 if n not in seen:
                     add(n)
                     dist[n] = nd
-                    parent[n] = cell
                     following.append(n)
         frontier, d = following, nd
-    return dist, parent, stops
+    return dist, None, stops
 
 
 def _neighbours(table: CostTable, cell: str) -> tuple[str, ...]:
     """``CostTable.known_neighbours`` of ``cell``, made and kept: the table's neighbour tuple when
-    every neighbour may be stepped to (most cells), else the copy ``step_tuples`` holds."""
-    order = tuple([n for n, _ in table.steps(cell)])
+    every neighbour may be stepped to (most cells), else the copy ``step_tuples`` holds.  Read from
+    the costs and the adjacency, not from ``steps``: a search that steps to every neighbour alike
+    needs no step pairs kept (``CostTable._steps``'s test, in the same order)."""
     every = table.adjacency[cell]
+    cost, crossing = table.cost, table.crossing
+    order = tuple([n for n in every if n in cost and crossing.get((cell, n), 0) is not None]) if crossing \
+        else tuple([n for n in every if n in cost])
     found = table.known_neighbours[cell] = every if order == every else table.step_tuples.setdefault(order, order)
     return found
 

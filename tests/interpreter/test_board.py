@@ -3,6 +3,7 @@
 import pytest
 
 from warbook.dsl.diagnostics import RulesError
+from warbook.interpreter import grid
 from warbook.interpreter.board import board_from_text
 
 HEX = '''
@@ -68,6 +69,31 @@ def test_square_grid_has_side_and_corner_edges():
     assert board.edge("0202", "0303")["kind"] == "corner"
     assert board.edge("0202", "0203")["kind"] == "side"
     assert board.distance("0101", "0403") == 3
+
+
+WIDE = HEX.replace("width = 4", "width = 9").replace("height = 3", "height = 7").replace(
+    'rows = ["..j.", ".~..", "...."]', "rows = [" + ", ".join(['"' + "." * 9 + '"'] * 7) + "]")
+
+
+@pytest.mark.parametrize("setting", ['grid = "hex"', 'grid = "hex"\nlow_columns = "odd"', 'grid = "square"'])
+def test_distance_from_kept_coordinates_is_the_grid_distance_between_every_two_cells(setting):
+    board = board_from_text(WIDE.replace('grid = "hex"', setting), "w.toml")
+    def measured(a, b):
+        points = grid.parse_cell_id(a), grid.parse_cell_id(b)
+        return grid.hex_distance(*points, board.low_columns) if board.grid == "hex" else grid.square_distance(*points)
+
+    cells = sorted(board.cells)
+    for a in cells:
+        for b in cells:
+            assert board.distance(a, b) == measured(a, b)
+    assert len(board.axes) == len(cells) == 63
+    # Corner to corner, 8 columns and 6 rows apart: 8 diagonal squares; 8 hexes slanting down cover
+    # 4 of the rows (whichever columns are low), 2 more hexes the rest.
+    assert board.distance("0101", "0907") == board.distance("0907", "0101") == (8 if board.grid == "square" else 10)
+    # An id off the map is measured but not kept: the coordinates kept stay one pair per map cell.
+    assert board.distance("0101", "1201") == 11 and "1201" not in board.axes
+    with pytest.raises(ValueError, match="not a cell id"):
+        board.distance("0101", "road")
 
 
 def errors(text: str, terrain=None) -> list[tuple[str, int, str]]:

@@ -195,6 +195,30 @@ def test_enemy_zones_for_retreat_and_omniscience(klicks):
     assert sorted(zones.enemy_zones(ctx, "allies", omniscient=True)) == ["0401"]
 
 
+def test_zones_of_few_cells_are_tuples_and_every_empty_zone_one_object(klicks):
+    # Into clear and road hexes only: a unit in jungle 0301 or 0401 holds none of its jungle
+    # neighbours; in 0201, clear 0101; in 0602 (column 6 sits low), its five clear neighbours.
+    rows = [".jjjj.j", "jjjjj..", "jjjj..."]
+    units = [unit(f"V{n}", "vc_nva", "vc_local", f"0{n}01") for n in (2, 3, 4)] + \
+        [unit("V6", "vc_nva", "vc_local", "0602")]
+    ctx = make_ctx(klicks, rows, units)
+    zone = zones.zone_rules(ctx.rules)[0]
+    held = {u.id: zones.zone_of(ctx, u, zone) for u in ctx.state.units}
+    assert held == {"V2": ("0101",), "V3": (), "V4": (), "V6": frozenset({"0503", "0601", "0603", "0702", "0703"})}
+    assert held["V3"] is held["V4"] is zones.NOWHERE  # one object kept, not one each
+    assert sorted(zones.enemy_zones(ctx, "allies")) == ["0101", "0503", "0601", "0603", "0702", "0703"]
+
+
+def test_a_plan_is_kept_once_for_a_type_whatever_the_turn(klicks):
+    from warbook.interpreter.caches import map_memos
+
+    ctx = make_ctx(klicks, ["....."], [unit("A1", "allies", "us_infantry", "0101")])
+    plans = [mv._plan(ctx.rules, ctx.board, "us_infantry", turn) for turn in range(1, 9)]
+    assert all(plan is plans[0] for plan in plans)
+    # No `may enter … on turn` line nor `… when` line: by its table's key and by its name, not by turn.
+    assert list(map_memos(ctx.rules, ctx.board).plans) == [("us_infantry", None), "us_infantry"]
+
+
 def test_stacking_problem_counts_ground_and_choppers_apart(klicks):
     units = [unit(f"A{i}", "allies", "us_infantry", "0201") for i in range(1, 5)]
     units += [unit(f"G{i}", "allies", "gunship", "0201") for i in range(1, 4)]

@@ -3,7 +3,8 @@ neutral movement fixture (tests/interpreter/fixtures/movement/generic.rules) plu
 
 By hand from the rulebook: ``walker`` and ``strider`` are both blue (``never enters wall``) with
 movement ``walk`` (2 points, no diagonals), so they cost the same everywhere; ``raider`` walks too
-but is red, so it may enter walls; ``boat`` sails (``enters only water harbour``)."""
+but is red, so it may enter walls; ``boat`` sails (``enters only water harbour``); ``flier`` (added
+here) is red and flies (``unlimited distance``), so it enters every cell, a step costing 1."""
 
 from __future__ import annotations
 
@@ -20,6 +21,7 @@ from warbook.interpreter.rules import Rules
 
 FIXTURE = Path(__file__).parent / "fixtures" / "movement" / "generic.rules"
 STRIDER = '\nunit strider "Strider" {\n    side blue\n    movement walk\n}\n'
+FLIER = '\nmovement fly "Fly" {\n    unlimited distance\n}\nunit flier "Flier" {\n    side red\n    movement fly\n}\n'
 LEGEND = {".": "plain", "~": "water", "x": "wall", "h": "harbour"}
 
 
@@ -33,7 +35,7 @@ def board_of(rows: list[str]):
 @pytest.fixture(scope="module")
 def rules(tmp_path_factory):
     path = tmp_path_factory.mktemp("rules") / "generic.rules"
-    path.write_text(FIXTURE.read_text(encoding="utf-8") + STRIDER, encoding="utf-8")
+    path.write_text(FIXTURE.read_text(encoding="utf-8") + STRIDER + FLIER, encoding="utf-8")
     return Rules(load_rulebook(path))
 
 
@@ -99,6 +101,11 @@ def test_share_gives_one_object_per_value(rules):
     other = {"0201": 2, "0101": 1}
     assert share(rules, board, other) is other
     assert share(rules, board, ("0101", "0201")) is share(rules, board, ("0101", "0201"))
+    # Unequal values of one hash (CPython hashes -1 as -2) are kept side by side, each given back.
+    first, second = (-1,), (-2,)
+    assert hash(first) == hash(second)
+    assert share(rules, board, first) is first and share(rules, board, second) is second
+    assert share(rules, board, tuple([-1])) is first and share(rules, board, tuple([-2])) is second
 
 
 def test_searches_kept_stay_within_a_few_times_the_map_and_answer_as_fresh_ones(rules):
@@ -128,3 +135,58 @@ def test_a_step_to_a_cell_at_a_cost_is_one_pair_for_every_table(rules):
     assert walks[0] is raids[0] and walks[1] is raids[1]
     assert walks[0] == ("0101", walker.cost["0101"])
     assert walker.step_pairs is raider.step_pairs and raids[2] in raider.step_pairs
+
+
+def test_a_search_by_neighbours_keeps_no_steps_and_a_table_entering_every_cell_reads_the_adjacency(rules):
+    board = board_of(ROWS)
+    flier, boat = cost_table(rules, board, "flier"), cost_table(rules, board, "boat")
+    assert len(flier.cost) == 12 and flier.known_neighbours is flier.adjacency  # nothing of its own to keep
+    pairs = len(flier.step_pairs)
+    dist, parent, stops = pathfinding.cheapest_costs(flier, "0101", None, (), (), None)
+    # With diagonals, a flier is as far from 0101 as the larger of the columns and rows between.
+    assert dist == {"0101": 0, "0102": 1, "0201": 1, "0202": 1, "0103": 2, "0203": 2, "0301": 2, "0302": 2,
+                    "0303": 2, "0401": 3, "0402": 3, "0403": 3}
+    assert parent is None and stops is pathfinding.NO_STOPS  # predecessors read when asked; no stop reached
+    assert flier.known_steps == {} and len(flier.step_pairs) == pairs
+    # The boat enters 4 cells (water, harbour): its neighbours are kept cell by cell, still no steps.
+    dist, _, _ = pathfinding.cheapest_costs(boat, "0102", None, (), (), None)
+    assert dist == {"0102": 0, "0103": 1, "0202": 1, "0203": 1}
+    assert boat.known_neighbours is not boat.adjacency and boat.known_neighbours["0102"] == ("0103", "0202", "0203")
+    assert boat.known_steps == {}
+
+
+def test_the_steps_by_points_left_and_the_steps_are_one_tuple_kept_once(rules):
+    board = board_of(ROWS)
+    walker = cost_table(rules, board, "walker")  # every cell costs 1, so item 0 steps nowhere
+    within = walker.steps_within("0201")
+    assert within == ((), (("0101", 1), ("0202", 1))) and "0201" not in walker.known_steps
+    assert walker.steps("0201") is within[-1] is walker.known_steps["0201"]  # read from there, not made again
+    assert walker.steps("0101") == (("0102", 1), ("0201", 1))
+    assert walker.steps_within("0101")[-1] is walker.steps("0101")  # the other way round too
+
+
+def test_points_of_scaled_costs_are_shared_by_the_tables_of_a_scale(rules):
+    board = board_of(ROWS)
+    walker, raider, boat = (cost_table(rules, board, t) for t in ("walker", "raider", "boat"))
+    assert walker.scale == raider.scale == boat.scale == 1
+    assert walker.point_values is raider.point_values is boat.point_values
+    assert walker.points(2) == 2 and raider.points(2) is walker.points(2)
+
+
+@pytest.mark.parametrize("blocked, stop", [((), ()), (("0202",), ("0201",)), (("0102", "0202"), ("0302", "0203"))])
+def test_paths_after_a_search_by_neighbours_are_those_the_heap_keeps(rules, blocked, stop):
+    from warbook.interpreter.movement import Reach
+    from warbook.interpreter.state import Unit
+
+    board = board_of(ROWS)
+    flier = cost_table(rules, board, "flier")
+    dist, parent, stops = pathfinding.cheapest_costs(flier, "0101", None, blocked, stop, None)
+    # A budget past any bucket list: the heap, keeping each cell's predecessor as it goes.
+    heap_dist, heap_parent, heap_stops = pathfinding._search(flier, "0101", 10 ** 6, blocked, stop, None)
+    assert list(dist.items()) == list(heap_dist.items()) and set(stops) == heap_stops and parent is None
+    reach = Reach(Unit("F1", "flier", "red", "0101"), flier, None, dist, parent, stops, {})
+    assert reach.parent == heap_parent
+    # By hand: the lowest-id cell a step nearer that the flier went on from (not a stop), in id order.
+    assert reach.path("0403") == {0: ("0101", "0201", "0302", "0403"),  # 0201 before 0202
+                                  1: ("0101", "0102", "0203", "0302", "0403"),  # round the stop 0201
+                                  2: ("0101", "0201", "0301", "0402", "0403")}[len(blocked)]  # round 0302
