@@ -173,8 +173,12 @@ class GreedyAgent:
         self._combat_titles = tuple((c.name, c.label) for c in combats)
         self._same_cell_combat = bool(combats) and not any(c.adjacent for c in combats)
         self._context = None
+        self._valued: tuple[dict | None, dict[str, Fraction], frozenset[str], frozenset[str]] = \
+            (None, {}, frozenset(), frozenset())
+        """(observation, each cell's value, enemy cells, goals) while one ``choose`` scores its options."""
 
     def choose(self, observation: dict, decision: Decision) -> Action:
+        self._valued = (None, {}, frozenset(), frozenset())  # an observation's values hold for one choice
         scored = [(self.score(observation, decision, option), option) for option in decision.options]
         best = max(score for score, _ in scored)
         return self.rng.choice([option for score, option in scored if score == best])
@@ -243,9 +247,25 @@ class GreedyAgent:
         return total
 
     def cell_value(self, observation: dict, cell: str) -> Fraction:
+        """What holding ``cell`` is worth to the side observing (the class docstring's **Cells**);
+        worked out once per cell while one ``choose`` scores its options (a move decision asks it
+        for every cell offered, each against every goal)."""
+        seen, values, enemy_cells, goals = self._valued
+        if observation is not seen:
+            side, held = observation.get("side"), observation.get("control", {})
+            enemy_cells = frozenset(u["location"] for u in observation.get("units", ())
+                                    if u["side"] != side and u["location"] in self.board.graph)
+            goals = enemy_cells | set(self._objectives) | {c for c in self._to_control if held.get(c) != side}
+            values = {}
+            self._valued = (observation, values, enemy_cells, goals)
+        found = values.get(cell)
+        if found is None:
+            found = values[cell] = self._cell_value(observation, cell, enemy_cells, goals)
+        return found
+
+    def _cell_value(self, observation: dict, cell: str, enemy_cells: frozenset[str],
+                    goals: frozenset[str]) -> Fraction:
         side = observation.get("side")
-        enemy_cells = {u["location"] for u in observation.get("units", ())
-                       if u["side"] != side and u["location"] in self.board.graph}
         value = self._objectives.get(cell, Fraction(0))
         held = observation.get("control", {})
         if self._to_control and held.get(cell) != side:
@@ -255,7 +275,6 @@ class GreedyAgent:
                 value += ADJACENT_ENEMY
         elif enemy_cells & set(self.board.neighbours(cell)):
             value += ADJACENT_ENEMY
-        goals = enemy_cells | set(self._objectives) | {c for c in self._to_control if held.get(c) != side}
         if goals:
             value -= PER_CELL_CLOSER * min(self.board.distance(cell, g) for g in goals)
         return value
