@@ -31,11 +31,14 @@ from benchmarks.harness import REPEATS, Figure, interleaved_rounds, pairs, show_
 NAMES = ("sim", "simstart")
 ROOT = Path(__file__).resolve().parents[1]
 SCENARIOS = sorted((ROOT / "scenarios").glob("*.toml"))
-GAMES = 12
+GAMES = 24
 """Games a round with each number of workers (fresh seeds each round).  Each game is its own task
 (handed to whichever worker is free), and a round waits for its last game: with 4 games, two a
 worker, the figure measured how unequal two pairs of games were as much as the scaling (games of
-one scenario differ in length), so a round plays 12, nearer a study's hundreds."""
+one scenario differ in length), so a round played 12 (session 9), and 24 since session 10: the
+wait for the last game, about half a game whatever the round's length, was still some 4% of a
+round of 12 (a study's hundreds of games make it under 1%), and one round's hiccup weighed twice
+as much."""
 STUDY = 100
 """The study size the worker start is compared with."""
 
@@ -69,7 +72,7 @@ def scaling(arms: dict) -> list[Figure]:
                 return {"jobs 1": lambda: play_seeds(arm, seeds.start, seeds.stop),
                         "jobs 2": lambda: list(pool.imap_unordered(play_task, tasks))}
 
-            times = interleaved_rounds(round_calls, repeats=max(5, REPEATS - 2))
+            times = interleaved_rounds(round_calls, repeats=REPEATS)
         finally:
             pool.terminate()
             pool.join()
