@@ -68,7 +68,7 @@ from ..modes import mode_forbids
 from ..status_effects import status_forbids
 from ..situation import stop_markers
 from ..stacking import stacking_problem
-from ..state import Unit, replace
+from ..state import Unit, replace, unit_moved_to
 from ..zones import is_counter, locking_zone, zone_rules
 from .entering import bring_in
 from .transport import Transport
@@ -396,7 +396,7 @@ class MovePhase:
         Returns the unit as it now is."""
         now = self.ctx.state.unit(unit_id)
         spent = now.spent if MOVED in now.spent else now.spent | {MOVED}
-        now = replace(now, location=cell, spent=spent)
+        now = unit_moved_to(now, cell, spent)
         self.ctx.update_unit(now)
         return now
 

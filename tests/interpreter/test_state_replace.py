@@ -11,7 +11,7 @@ from attrs import evolve, frozen
 from hypothesis import given
 from hypothesis import strategies as st
 
-from warbook.interpreter.state import GameState, Unit, replace, unit_with_spent
+from warbook.interpreter.state import GameState, Unit, replace, unit_moved_to, unit_with_spent
 from warbook.interpreter import state as state_module
 
 flags = st.frozensets(st.sampled_from(["moved", "attacked", "trap"]))
@@ -28,6 +28,8 @@ def test_replacing_a_unit_gives_what_evolve_gives(first, changes):
     assert type(made) is Unit and made == evolve(unit, **changes)
     assert attrs.asdict(made) == {**attrs.asdict(unit), **changes}
     assert unit_with_spent(unit, frozenset({"moved"})) == evolve(unit, spent=frozenset({"moved"}))
+    moved = unit_moved_to(unit, "0203", frozenset({"moved"}))
+    assert attrs.asdict(moved) == {**attrs.asdict(unit), "location": "0203", "spent": frozenset({"moved"})}
 
 
 def test_a_replaced_unit_and_state_stay_frozen():
