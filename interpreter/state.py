@@ -356,6 +356,10 @@ def _field_setter(cls: type[T], *changed: str) -> Callable[..., T]:
 _with_units_tuple = _field_setter(GameState, "units")
 unit_with_spent = _field_setter(Unit, "spent")
 """``replace(unit, spent=…)``, for the flags cleared at the end of every phase."""
+unit_with_mode = _field_setter(Unit, "mode")
+"""``replace(unit, mode=…)``, for an order declared (``procedures.orders``)."""
+unit_with_orders_cleared = _field_setter(Unit, "mode", "turn_flags")
+"""``replace(unit, mode=…, turn_flags=…)``, for orders and turn flags cleared at every turn's end."""
 unit_moved_to = _field_setter(Unit, "location", "spent")
 """``replace(unit, location=…, spent=…)``, for a unit arriving where it moved (``procedures.move``)."""
 

@@ -16,7 +16,7 @@ from ..caches import rules_cache
 from ..context import Context, Flow, options_in_order
 from . import procedure
 from ..rules import Rules
-from ..state import replace
+from ..state import unit_with_mode
 from ..victory import score_award_cells
 
 
@@ -68,7 +68,7 @@ def declare(ctx: Context, call: Declare) -> Flow:
             if action.kind == "done":
                 break
             unit = ctx.state.unit(action.args[0])
-            ctx.update_unit(replace(unit, mode=mode.name))
+            ctx.update_unit(unit_with_mode(unit, mode.name))
             ctx.say(f"{ctx.label(unit)} goes on {mode.label}", kind="order", unit=unit.id, mode=mode.name)
             # The unit now has orders; nothing else changed: the same options less that one, in
             # order, without a pass over every unit (which made a long declaration units²).
