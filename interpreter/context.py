@@ -17,7 +17,7 @@ from . import rng
 from .control import unit_moved
 from .actions import Action, Batch, Decision, decision
 from .rules import Rules
-from .state import GameState, Unit, replace
+from .state import GameState, Unit, state_with_rolls
 
 Flow = Generator[Decision, Action, Any]
 """A procedure's type: yields decisions, receives actions."""
@@ -85,7 +85,7 @@ class Context:
         value = rng.roll(self.seed, self.state.rolls, dice.faces, dice.count)
         self.events.append({"type": "roll", "n": self.state.rolls, "dice": str(dice), "value": value,
                             "reason": reason})
-        self.state = replace(self.state, rolls=self.state.rolls + 1)
+        self.state = state_with_rolls(self.state, self.state.rolls + 1)
         return value
 
     # --- choosing ----------------------------------------------------------------------
