@@ -55,7 +55,7 @@ from typing import NamedTuple
 from ...dsl.compiled.calls import Move
 from ..flags import TRAP
 from .. import movement as mv
-from ..actions import Action, Batch
+from ..actions import Action, Batch, action as option
 from ..caches import board_cache, rules_cache
 from ..citations import cite
 from ..context import Context, Flow, arg_key
@@ -308,9 +308,11 @@ class MovePhase:
         reach = mv.reach(ctx, unit, points, using=self.using, only=self.only)
         # Already in ``choose``'s order: one unit's moves by cell, then stay, then wait.
         cells = sorted(reach.ends) if self.rank is None else sorted(reach.ends, key=self.rank.__getitem__)
-        after = (Action("stay", (uid,)), Action("wait", (uid,))) if may_wait else (Action("stay", (uid,)),)
+        args = (uid,)
+        after = (option("stay", args), option("wait", args)) if may_wait else (option("stay", args),)
         ways_off = self.ways_off(unit, reach) if ctx.rules.exits else {}
-        options = Batch("move", uid, tuple(cells), tuple(Action("exit", (uid, name)) for name in ways_off), after)
+        exits = tuple([option("exit", (uid, name)) for name in ways_off]) if ways_off else ()
+        options = Batch("move", uid, tuple(cells), exits, after)
         if len(options) == 1:
             self.finish(uid)
             return False

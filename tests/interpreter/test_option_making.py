@@ -4,7 +4,7 @@ order too; set-up's place options made in a batch equal those made one by one.""
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from warbook.interpreter.actions import Action
+from warbook.interpreter.actions import Action, action
 from warbook.interpreter.context import options_in_order
 from warbook.interpreter.procedures import move_force
 
@@ -36,6 +36,8 @@ def test_actions_made_in_a_batch_equal_those_made_one_by_one():
     assert made == one_by_one and [hash(a) for a in made] == [hash(a) for a in one_by_one]
     assert [str(a) for a in made] == ["place C07 0101", "place C07 0102", "place C07 1201"]
     assert Action.batch("place", "C07", []) == []
+    stay = action("stay", ("C07",))
+    assert stay == Action("stay", ("C07",)) and hash(stay) == hash(Action("stay", ("C07",))) and str(stay) == "stay C07"
 
 
 def test_arguments_sort_numbers_first_by_value_then_words_as_text():
