@@ -19,6 +19,21 @@ from ..dsl.tables import TableView
 from ..dsl.values import Dice, Odds
 
 
+_RATIOS: dict[tuple[int, int], Fraction] = {}
+"""Each printed odds' ratio (``Odds.ratio``), made once: a ``Fraction`` is made in Python, and every
+attack read every odds column's twice (``odds_column`` and ``odds_edge``).  As many as the distinct
+odds headings of the tables loaded."""
+
+
+def _ratio(odds: Odds) -> Fraction:
+    """``odds.ratio``, remembered by its numbers."""
+    key = (odds.attack, odds.defence)
+    found = _RATIOS.get(key)
+    if found is None:
+        found = _RATIOS[key] = odds.ratio
+    return found
+
+
 def table_rounding(view: TableView) -> str:
     """The table's ``rounding`` line as words (``"for defender"``), or ``"down"`` when it has none."""
     return view.rounding
@@ -36,7 +51,7 @@ def odds_column(view: TableView, attack: Fraction, defence: Fraction, rounding: 
     (2.33:1) is 2:1, 3 against 7 (1:2.33) is 1:3, 9 against 2 is 4:1 (above the
     last column) and 1 against 5 is 1:4 (below the first).
     """
-    columns = [(c.odds.ratio, i) for i, c in enumerate(view.columns) if c.odds is not None and not c.shifted_only]
+    columns = [(_ratio(c.odds), i) for i, c in enumerate(view.columns) if c.odds is not None and not c.shifted_only]
     if not columns:
         raise ValueError(f"table {view.name!r} has no odds columns")
     if defence <= 0:
@@ -70,7 +85,7 @@ def odds_edge(view: TableView, attack: Fraction, defence: Fraction, rounding: st
     """``above`` or ``below`` when the odds, rounded to whole odds as the table says, are past its
     last or first odds column (9 against 2 on a table ending at 4:1 is 4:1 for the defender but
     5:1, above it, for the attacker); ``None`` when a column holds them."""
-    ratios = [c.odds.ratio for c in view.columns if c.odds is not None and not c.shifted_only]
+    ratios = [_ratio(c.odds) for c in view.columns if c.odds is not None and not c.shifted_only]
     if not ratios:
         return None
     if defence <= 0:
