@@ -50,6 +50,7 @@ Readings (each a choice the rules leave open):
 from __future__ import annotations
 
 from fractions import Fraction
+from functools import partial
 from typing import NamedTuple
 
 from ...dsl.compiled.calls import Move
@@ -317,20 +318,7 @@ class MovePhase:
             self.finish(uid)
             return False
 
-        def why_not(action: Action) -> str | None:
-            other = self.not_your_turn(action, uid)
-            if action.kind == "exit" and not other:
-                return None if action.args[1:] and action.args[1] in ways_off else \
-                    f"{uid} cannot exit the map that way now (it exits by {', '.join(ways_off) or 'none'})"
-            if other or action.kind not in ("move", "stay", "wait"):
-                return other or f"{action.kind!r} is not a move: move {uid} CELL, or stay {uid}"
-            if action.kind == "wait":
-                return "only a dummy, which prints no order factor, may wait for a later batch" if not may_wait \
-                    else None
-            if action.kind == "move" and len(action.args) == 2:
-                return mv.explain(ctx, ctx.state.unit(uid), action.args[1], points, using=self.using, only=self.only)
-            return None
-
+        why_not = partial(self.why_not_move, uid, ways_off, may_wait, points)
         action = yield from ctx.choose(unit.side, "move", f"move {ctx.label(unit, unit.side)} at {unit.location} "
                                        f"({mv.show_points(reach.points)})", options, why_not, in_order=True,
                                        resume=resume, progress=self.progress if resume else None)
@@ -356,6 +344,24 @@ class MovePhase:
         self.say_moved(unit, reach, final)
         self.finish(uid)
         return False
+
+    def why_not_move(self, uid: str, ways_off: dict[str, tuple], may_wait: bool, points: Fraction | None | str,
+                action: Action) -> str | None:
+        """Why ``action`` is not one of the moves ``move_unit`` offers ``uid`` (``None``: it is);
+        ``partial`` binds all but ``action`` (a closure made its cells at every move)."""
+        ctx = self.ctx
+        other = self.not_your_turn(action, uid)
+        if action.kind == "exit" and not other:
+            return None if action.args[1:] and action.args[1] in ways_off else \
+                f"{uid} cannot exit the map that way now (it exits by {', '.join(ways_off) or 'none'})"
+        if other or action.kind not in ("move", "stay", "wait"):
+            return other or f"{action.kind!r} is not a move: move {uid} CELL, or stay {uid}"
+        if action.kind == "wait":
+            return "only a dummy, which prints no order factor, may wait for a later batch" if not may_wait \
+                else None
+        if action.kind == "move" and len(action.args) == 2:
+            return mv.explain(ctx, ctx.state.unit(uid), action.args[1], points, using=self.using, only=self.only)
+        return None
 
     def ways_off(self, unit: Unit, reach: mv.Reach) -> dict[str, tuple]:
         """The exits ``unit`` may take now (``interpreter.exits``), by name: each with its rule and the
