@@ -143,7 +143,15 @@ class Context:
         (``identifies``)."""
         if not self.identifies(viewer, unit):
             return f"{unit.id} (hidden)"
-        return f"{unit.id} {self.rules.unit_type(unit.type).label}"
+        # Made once per id and type and kept with the rules (a pure function of them), for every
+        # move, order and fight narrated.
+        known = self.rules.derived.get("labels")
+        if known is None:
+            known = self.rules.derived["labels"] = {}
+        found = known.get((unit.id, unit.type))
+        if found is None:
+            found = known[unit.id, unit.type] = f"{unit.id} {self.rules.unit_type(unit.type).label}"
+        return found
 
     def update_unit(self, unit: Unit) -> None:
         """Put ``unit`` in place of the unit with its id: the one place a counter changes, so a
