@@ -74,3 +74,15 @@ def test_many_place_options_sort_by_number_and_crowd_out_no_move_keys():
     assert ordered[:2] == (Action("place", ("U0", "0001")), Action("place", ("U0", "0002")))
     assert ordered[99] == Action("place", ("U1", "0001"))
     assert ("0910",) in context._ARGS_KEYS and ("U0", "0001") not in context._ARGS_KEYS
+
+
+def test_declare_options_are_sorted_once_for_the_same_options():
+    from warbook.interpreter.procedures import orders
+
+    options = [Action("declare", (uid, "dig")) for uid in ("B10", "B2", "B1")] + [orders.DONE]
+    sorts: dict = {}
+    first = orders._in_order(options, sorts)
+    assert first == options_in_order(options)
+    assert [str(a) for a in first] == ["declare B1 dig", "declare B10 dig", "declare B2 dig", "done"]
+    assert orders._in_order(list(options), sorts) is first and len(sorts) == 1
+    assert orders._in_order(options[1:], sorts) == options_in_order(options[1:]) and len(sorts) == 2
