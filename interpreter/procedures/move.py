@@ -313,10 +313,10 @@ class MovePhase:
         after = (option("stay", args), option("wait", args)) if may_wait else (option("stay", args),)
         ways_off = self.ways_off(unit, reach) if ctx.rules.exits else {}
         exits = tuple([option("exit", (uid, name)) for name in ways_off]) if ways_off else ()
-        options = Batch("move", uid, tuple(cells), exits, after)
-        if len(options) == 1:
+        if not cells and not exits and len(after) == 1:  # stay alone: nothing to ask
             self.finish(uid)
             return False
+        options = Batch("move", uid, tuple(cells), exits, after)
 
         why_not = partial(self.why_not_move, uid, ways_off, may_wait, points)
         action = yield from ctx.choose(unit.side, "move", f"move {ctx.label(unit, unit.side)} at {unit.location} "
