@@ -53,6 +53,15 @@ _set_kind = Action.kind.__set__  # the slots' own descriptors: what attrs' ``__i
 _set_args = Action.args.__set__
 
 
+def action(kind: str, args: tuple[str, ...]) -> Action:
+    """``Action(kind, args)``, set through the slots' own descriptors (as ``batch``): a move
+    decision makes its ``stay`` option every time."""
+    made = _new_action(Action)
+    _set_kind(made, kind)
+    _set_args(made, args)
+    return made
+
+
 class Batch(Sequence[Action]):
     """Options made only when read: ``before``, then ``KIND FIRST SECOND`` for each of ``seconds``,
     then ``after`` (python-chess's ``LegalMoveGenerator`` idea).

@@ -103,12 +103,12 @@ def map_memos(rules: Rules, board: Board) -> MapMemos:
     weak reference to that map's graph (a ``WeakKeyDictionary`` lookup costs more than the rest).
     """
     per_rules = rules.derived
-    if "boards" not in per_rules:
-        per_rules.update(boards=weakref.WeakKeyDictionary(), last_board=None)
     graph = board.graph
-    last = per_rules["last_board"]
+    last = per_rules.get("last_board")
     if last is not None and last[0]() is graph:
         return last[1]
+    if "boards" not in per_rules:
+        per_rules["boards"] = weakref.WeakKeyDictionary()
     memos = per_rules["boards"].get(graph)
     if memos is None:
         memos = per_rules["boards"][graph] = MapMemos()

@@ -13,10 +13,29 @@ from __future__ import annotations
 
 import itertools
 import math
+from bisect import bisect_left, bisect_right
 from fractions import Fraction
 
 from ..dsl.tables import TableView
 from ..dsl.values import Dice, Odds
+
+
+_HEADINGS: dict[tuple[tuple[int, int, int], ...], tuple[list[tuple[Fraction, int]], list[Fraction]]] = {}
+"""The odds columns of each set of odds headings (``_odds_columns``), by the headings' numbers and
+places: as many as the distinct tables loaded."""
+
+
+def _odds_columns(view: TableView) -> tuple[list[tuple[Fraction, int]], list[Fraction]]:
+    """The table's odds columns (not ``shifted only``) as ``(ratio, index)`` in ascending order, and
+    their ratios alone: made once per set of headings (a ``Fraction`` is made and compared in
+    Python, and every attack read them all several times over, in ``odds_column`` and ``odds_edge``)."""
+    key = tuple([(c.odds.attack, c.odds.defence, i) for i, c in enumerate(view.columns)
+                 if c.odds is not None and not c.shifted_only])
+    found = _HEADINGS.get(key)
+    if found is None:
+        columns = sorted((Fraction(a, d), i) for a, d, i in key)
+        found = _HEADINGS[key] = (columns, [ratio for ratio, _ in columns])
+    return found
 
 
 def table_rounding(view: TableView) -> str:
@@ -36,21 +55,20 @@ def odds_column(view: TableView, attack: Fraction, defence: Fraction, rounding: 
     (2.33:1) is 2:1, 3 against 7 (1:2.33) is 1:3, 9 against 2 is 4:1 (above the
     last column) and 1 against 5 is 1:4 (below the first).
     """
-    columns = [(c.odds.ratio, i) for i, c in enumerate(view.columns) if c.odds is not None and not c.shifted_only]
+    columns, ratios = _odds_columns(view)
     if not columns:
         raise ValueError(f"table {view.name!r} has no odds columns")
     if defence <= 0:
-        return max(columns)[1]
+        return columns[-1][1]
     ratio = Fraction(attack) / Fraction(defence)
-    below = [c for c in columns if c[0] <= ratio]
-    above = [c for c in columns if c[0] >= ratio]
-    lowest, highest = min(columns)[1], max(columns)[1]
+    # In ascending order: the columns at or below the ratio end at ``under``, those at or above start at ``over``.
+    under, over = bisect_right(ratios, ratio), bisect_left(ratios, ratio)
     if rounding in ("for attacker", "up"):
-        return min(above)[1] if above else highest
-    if rounding == "nearest" and below and above:
-        low, high = max(below), min(above)
+        return columns[over][1] if over < len(columns) else columns[-1][1]
+    if rounding == "nearest" and under and over < len(columns):
+        low, high = columns[under - 1], columns[over]
         return high[1] if high[0] - ratio < ratio - low[0] else low[1]
-    return max(below)[1] if below else lowest
+    return columns[under - 1][1] if under else columns[0][1]
 
 
 def _whole_odds(ratio: Fraction, rounding: str) -> Fraction:
@@ -70,7 +88,7 @@ def odds_edge(view: TableView, attack: Fraction, defence: Fraction, rounding: st
     """``above`` or ``below`` when the odds, rounded to whole odds as the table says, are past its
     last or first odds column (9 against 2 on a table ending at 4:1 is 4:1 for the defender but
     5:1, above it, for the attacker); ``None`` when a column holds them."""
-    ratios = [c.odds.ratio for c in view.columns if c.odds is not None and not c.shifted_only]
+    ratios = _odds_columns(view)[1]
     if not ratios:
         return None
     if defence <= 0:
@@ -78,7 +96,7 @@ def odds_edge(view: TableView, attack: Fraction, defence: Fraction, rounding: st
     if attack <= 0:  # no strength at all (an effect's `attack … with 0`): below every column
         return "below"
     whole = _whole_odds(Fraction(attack) / Fraction(defence), rounding)
-    return "above" if whole > max(ratios) else "below" if whole < min(ratios) else None
+    return "above" if whole > ratios[-1] else "below" if whole < ratios[0] else None
 
 
 def _whole_total(total: Fraction, rounding: str) -> int:

@@ -125,27 +125,37 @@ def combat_strength(ctx: Context, combat_decl: CombatRule, attackers: Iterable[U
     attackers, defenders = tuple(attackers), tuple(defenders)
     multiplied = {} if not combat_decl.strengths else strength_multipliers(
         ctx, combat_decl, attackers, defenders, strength_scope(attackers, defenders, cell))
-    attack = Fraction(0)
+    # (A Fraction's arithmetic runs in Python: a sum starts at its first value, and a multiplier
+    # is applied only where a ``strength`` line gave one.)
+    attack: Fraction | None = None
     for unit in attackers:
         value = unit_factor(ctx, unit, combat_decl.attack_factor)
         if value is not None:
-            attack += value * multiplied.get(("attack", unit.id), 1)
+            times = multiplied.get(("attack", unit.id)) if multiplied else None
+            if times is not None:
+                value *= times
+            attack = value if attack is None else attack + value
     defence_factor = combat_decl.defence_factor
     multiplies = (not ignore_terrain and combat_decl.terrain == "multiplies" and cell is not None
                   and cell in ctx.board.graph)
     own = multiplies and len(defended_cells(ctx, defenders)) > 1  # one attack on several hexes: each its own
-    defence = Fraction(0)
+    defence: Fraction | None = None
     for unit in defenders:
         value = unit_factor(ctx, unit, defence_factor)
         if value is None:
             continue
-        value *= multiplied.get(("defence", unit.id), 1)
+        times = multiplied.get(("defence", unit.id)) if multiplied else None
+        if times is not None:
+            value *= times
         if multiplies:
             where = unit.location if own and unit.location in ctx.board.graph else cell
             value *= ctx.rules.terrain_defence(ctx.board.terrain(where), ctx.rules.unit_type(unit.type),
                                                ctx.board.tags(where))
-        defence += value
-    return attack, defence
+        defence = value if defence is None else defence + value
+    return (attack if attack is not None else _ZERO), (defence if defence is not None else _ZERO)
+
+
+_ZERO = Fraction(0)
 
 
 def defended_cells(ctx: Context, defenders: Iterable[Unit]) -> list[str]:

@@ -17,7 +17,7 @@ from . import rng
 from .control import unit_moved
 from .actions import Action, Batch, Decision, decision
 from .rules import Rules
-from .state import GameState, Unit, replace
+from .state import GameState, Unit, state_with_rolls
 
 Flow = Generator[Decision, Action, Any]
 """A procedure's type: yields decisions, receives actions."""
@@ -85,7 +85,7 @@ class Context:
         value = rng.roll(self.seed, self.state.rolls, dice.faces, dice.count)
         self.events.append({"type": "roll", "n": self.state.rolls, "dice": str(dice), "value": value,
                             "reason": reason})
-        self.state = replace(self.state, rolls=self.state.rolls + 1)
+        self.state = state_with_rolls(self.state, self.state.rolls + 1)
         return value
 
     # --- choosing ----------------------------------------------------------------------
@@ -143,7 +143,15 @@ class Context:
         (``identifies``)."""
         if not self.identifies(viewer, unit):
             return f"{unit.id} (hidden)"
-        return f"{unit.id} {self.rules.unit_type(unit.type).label}"
+        # Made once per id and type and kept with the rules (a pure function of them), for every
+        # move, order and fight narrated.
+        known = self.rules.derived.get("labels")
+        if known is None:
+            known = self.rules.derived["labels"] = {}
+        found = known.get((unit.id, unit.type))
+        if found is None:
+            found = known[unit.id, unit.type] = f"{unit.id} {self.rules.unit_type(unit.type).label}"
+        return found
 
     def update_unit(self, unit: Unit) -> None:
         """Put ``unit`` in place of the unit with its id: the one place a counter changes, so a

@@ -29,7 +29,7 @@ from .control import start as start_control
 from .event_effects import phase_ended
 from .status_effects import recover
 from .procedures import PROCEDURES, load_procedures
-from .state import Unit, unit_with_spent, replace
+from .state import Unit, state_in_phase, unit_with_orders_cleared, unit_with_spent, replace
 
 def play(ctx: Context, at: FlowPosition | None = None) -> Flow:
     """The whole game: set-up, every turn, then the result; or the rest of it from ``at``, the
@@ -139,7 +139,7 @@ def _run_phase(ctx: Context, decl: Declaration, frame: _Run, at: tuple[RunAt, ..
             if repeat is not None and _repeat_done(ctx, repeat):
                 continue
             ctx.acting = side
-            ctx.state = replace(ctx.state, phase=decl.name)
+            ctx.state = state_in_phase(ctx.state, decl.name)
             ctx.say(f"{decl.display} ({side})" if side else decl.display, kind="phase", phase_name=decl.name,
                     side=side)
             skipped = plan.optional and side is not None and (yield from _skips(ctx, decl, side))
@@ -388,7 +388,7 @@ def _end_of_turn(ctx: Context) -> None:
     WATCH/PATROL phases)."""
     if ctx.state.turn_modifiers:
         ctx.state = replace(ctx.state, turn_modifiers=())
-    cleared = [replace(u, mode=None, turn_flags=_NONE) for u in ctx.state.units if u.mode or u.turn_flags]
+    cleared = [unit_with_orders_cleared(u, None, _NONE) for u in ctx.state.units if u.mode or u.turn_flags]
     if cleared:
         ctx.state = ctx.state.with_units_in_place(cleared)
 

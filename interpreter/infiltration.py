@@ -25,8 +25,13 @@ from .state import Unit
 
 
 def infiltration_awards(ctx: Context) -> tuple[Award, ...]:
-    """The ``award … on infiltrated`` in force (``Rules.awards`` holds only those in force)."""
-    return tuple(a for a in ctx.rules.awards.values() if a.on == "infiltrated")
+    """The ``award … on infiltrated`` in force (``Rules.awards`` holds only those in force); found
+    once per ``Rules`` (``Rules.derived``), as every unit's turn to move asks."""
+    derived = ctx.rules.derived
+    found = derived.get("infiltration awards")
+    if found is None:
+        found = derived["infiltration awards"] = tuple(a for a in ctx.rules.awards.values() if a.on == "infiltrated")
+    return found
 
 
 def standing(ctx: Context, side: str) -> dict[str, str] | None:

@@ -266,10 +266,14 @@ def search(world: World, unit: Unit, points: Fraction | None | str = "full", *, 
     memo = sit.known.get("searches")
     if memo is None or memo[0] is not units or memo[1] != turn:
         memo = sit.known["searches"] = (units, turn, {})
-    key = (unit, points, cargo, omniscient, ignore_stops, as_type)
-    found = memo[2].get(key)
+    # By the unit's identity, not its value: the answer holds the unit (``Reach.unit``), so the id
+    # stays its own while the answer is kept, and a unit hashed by its eleven fields twice a search
+    # cost more than the rare search asked again for an equal unit of another state saves.
+    key = (id(unit), points, cargo, omniscient, ignore_stops, as_type)
+    searches = memo[2]
+    found = searches.get(key)
     if found is None:
-        found = memo[2][key] = _search(world, unit, points, cargo, omniscient, ignore_stops, as_type, sit)
+        found = searches[key] = _search(world, unit, points, cargo, omniscient, ignore_stops, as_type, sit)
     return found
 
 

@@ -339,20 +339,36 @@ def _replacer(cls: type[T]) -> Callable[..., T]:
 _REPLACERS: dict[type, Callable[..., Any]] = {Unit: _replacer(Unit), GameState: _replacer(GameState)}
 
 
-def _field_setter(cls: type[T], name: str) -> Callable[[T, Any], T]:
-    """``lambda instance, value: evolve(instance, name=value)``, for one field asked often (written
-    for the class's fields, as ``_replacer``)."""
+def _field_setter(cls: type[T], *changed: str) -> Callable[..., T]:
+    """``lambda instance, *values: evolve(instance, **dict(zip(changed, values)))``, for fields asked
+    often together (written for the class's fields, as ``_replacer``: no keywords to match).  A
+    ``GameState`` whose ``units`` are kept keeps their indexes (``_replacer``); one given new
+    ``units`` is handed them by the caller (``with_unit``)."""
     names = _written_for(cls)
     if names is None:
-        return lambda instance, value: evolve(instance, **{name: value})
-    body, namespace = _made(cls, names, lambda n: "_value" if n == name else f"_i.{n}")
-    exec(f"def set_field(_i, _value):\n{body}    return _new\n", namespace)  # noqa: S102
+        return lambda instance, *values: evolve(instance, **dict(zip(changed, values)))
+    values = [f"_value{k}" for k in range(len(changed))]
+    body, namespace = _made(cls, names, lambda n: f"_value{changed.index(n)}" if n in changed else f"_i.{n}")
+    if cls is GameState and "units" not in changed:
+        body += "    _set(_new, '_index', _i._indexes())\n"
+        namespace["_set"] = object.__setattr__
+    exec(f"def set_field(_i, {', '.join(values)}):\n{body}    return _new\n", namespace)  # noqa: S102
     return namespace["set_field"]
 
 
 _with_units_tuple = _field_setter(GameState, "units")
+state_in_phase = _field_setter(GameState, "phase")
+"""``replace(state, phase=…)``, for each run of a phase (``flow``)."""
+state_with_rolls = _field_setter(GameState, "rolls")
+"""``replace(state, rolls=…)``, for each roll (``Context.roll``)."""
 unit_with_spent = _field_setter(Unit, "spent")
 """``replace(unit, spent=…)``, for the flags cleared at the end of every phase."""
+unit_with_mode = _field_setter(Unit, "mode")
+"""``replace(unit, mode=…)``, for an order declared (``procedures.orders``)."""
+unit_with_orders_cleared = _field_setter(Unit, "mode", "turn_flags")
+"""``replace(unit, mode=…, turn_flags=…)``, for orders and turn flags cleared at every turn's end."""
+unit_moved_to = _field_setter(Unit, "location", "spent")
+"""``replace(unit, location=…, spent=…)``, for a unit arriving where it moved (``procedures.move``)."""
 
 
 def replace(value: T, **changes: Any) -> T:

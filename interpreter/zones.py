@@ -34,7 +34,7 @@ from collections.abc import Collection, Mapping
 
 from ..dsl.compiled.zones import ZoneRule
 from .caches import map_memos, rules_cache
-from .cells import cell_selectors, within
+from .cells import adjacency, cell_selectors, within
 from .rules import Rules, UnitType
 from .state import GameState, Unit
 from .world import World
@@ -106,6 +106,12 @@ def _zone_of(world: World, unit: Unit, zone: ZoneRule) -> Collection[str]:
     if zone.exerted_by is not None and not Rules.unit_matches(unit_type, zone.exerted_by):
         return NOWHERE
     extra = zone_extra(world.rules, unit, unit_type)
+    if zone.into is None and not extra and zone.range == 1:  # (the commonest zone: the cells next to it)
+        out = set(adjacency(world.board)[unit.location])
+        out.discard(unit.location)
+        if not out:
+            return NOWHERE
+        return tuple(sorted(out)) if len(out) <= FEW_CELLS else frozenset(out)
     selectors = cell_selectors(world.rules, world.board)
     out = set()
     for cell, distance in within(world.board, [unit.location], zone.range + extra).items():

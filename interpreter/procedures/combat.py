@@ -99,7 +99,7 @@ from .attack_facts import attack_cells, combat_factor, may_attack_hidden, may_fi
 from ..results import resolve
 from ..rules import Rules
 from ..side_states import forbids_attack
-from ..state import Unit, replace
+from ..state import Unit, replace, unit_with_spent
 
 __all__ = ["attack_cells", "bombard", "bombardment", "fight", "fight_rounds", "may_attack_hidden", "targets_in",
            "trigger"]
@@ -112,7 +112,7 @@ def _flag(ctx: Context, ids: Iterable[str], flag: str, turn: bool = False) -> No
     if turn:
         ctx.state = state.with_units([replace(u, turn_flags=u.turn_flags | {flag}) for u in units])
     else:
-        ctx.state = state.with_units([replace(u, spent=u.spent | {flag}) for u in units])
+        ctx.state = state.with_units([unit_with_spent(u, u.spent | {flag}) for u in units])
 
 
 def _sides(ctx: Context) -> list[str]:

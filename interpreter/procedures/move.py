@@ -50,12 +50,13 @@ Readings (each a choice the rules leave open):
 from __future__ import annotations
 
 from fractions import Fraction
+from functools import partial
 from typing import NamedTuple
 
 from ...dsl.compiled.calls import Move
 from ..flags import TRAP
 from .. import movement as mv
-from ..actions import Action, Batch
+from ..actions import Action, Batch, action as option
 from ..caches import board_cache, rules_cache
 from ..citations import cite
 from ..context import Context, Flow, arg_key
@@ -68,7 +69,7 @@ from ..modes import mode_forbids
 from ..status_effects import status_forbids
 from ..situation import stop_markers
 from ..stacking import stacking_problem
-from ..state import Unit, replace
+from ..state import Unit, replace, unit_moved_to
 from ..zones import is_counter, locking_zone, zone_rules
 from .entering import bring_in
 from .transport import Transport
@@ -308,27 +309,16 @@ class MovePhase:
         reach = mv.reach(ctx, unit, points, using=self.using, only=self.only)
         # Already in ``choose``'s order: one unit's moves by cell, then stay, then wait.
         cells = sorted(reach.ends) if self.rank is None else sorted(reach.ends, key=self.rank.__getitem__)
-        after = (Action("stay", (uid,)), Action("wait", (uid,))) if may_wait else (Action("stay", (uid,)),)
+        args = (uid,)
+        after = (option("stay", args), option("wait", args)) if may_wait else (option("stay", args),)
         ways_off = self.ways_off(unit, reach) if ctx.rules.exits else {}
-        options = Batch("move", uid, tuple(cells), tuple(Action("exit", (uid, name)) for name in ways_off), after)
-        if len(options) == 1:
+        exits = tuple([option("exit", (uid, name)) for name in ways_off]) if ways_off else ()
+        if not cells and not exits and len(after) == 1:  # stay alone: nothing to ask
             self.finish(uid)
             return False
+        options = Batch("move", uid, tuple(cells), exits, after)
 
-        def why_not(action: Action) -> str | None:
-            other = self.not_your_turn(action, uid)
-            if action.kind == "exit" and not other:
-                return None if action.args[1:] and action.args[1] in ways_off else \
-                    f"{uid} cannot exit the map that way now (it exits by {', '.join(ways_off) or 'none'})"
-            if other or action.kind not in ("move", "stay", "wait"):
-                return other or f"{action.kind!r} is not a move: move {uid} CELL, or stay {uid}"
-            if action.kind == "wait":
-                return "only a dummy, which prints no order factor, may wait for a later batch" if not may_wait \
-                    else None
-            if action.kind == "move" and len(action.args) == 2:
-                return mv.explain(ctx, ctx.state.unit(uid), action.args[1], points, using=self.using, only=self.only)
-            return None
-
+        why_not = partial(self.why_not_move, uid, ways_off, may_wait, points)
         action = yield from ctx.choose(unit.side, "move", f"move {ctx.label(unit, unit.side)} at {unit.location} "
                                        f"({mv.show_points(reach.points)})", options, why_not, in_order=True,
                                        resume=resume, progress=self.progress if resume else None)
@@ -354,6 +344,24 @@ class MovePhase:
         self.say_moved(unit, reach, final)
         self.finish(uid)
         return False
+
+    def why_not_move(self, uid: str, ways_off: dict[str, tuple], may_wait: bool, points: Fraction | None | str,
+                action: Action) -> str | None:
+        """Why ``action`` is not one of the moves ``move_unit`` offers ``uid`` (``None``: it is);
+        ``partial`` binds all but ``action`` (a closure made its cells at every move)."""
+        ctx = self.ctx
+        other = self.not_your_turn(action, uid)
+        if action.kind == "exit" and not other:
+            return None if action.args[1:] and action.args[1] in ways_off else \
+                f"{uid} cannot exit the map that way now (it exits by {', '.join(ways_off) or 'none'})"
+        if other or action.kind not in ("move", "stay", "wait"):
+            return other or f"{action.kind!r} is not a move: move {uid} CELL, or stay {uid}"
+        if action.kind == "wait":
+            return "only a dummy, which prints no order factor, may wait for a later batch" if not may_wait \
+                else None
+        if action.kind == "move" and len(action.args) == 2:
+            return mv.explain(ctx, ctx.state.unit(uid), action.args[1], points, using=self.using, only=self.only)
+        return None
 
     def ways_off(self, unit: Unit, reach: mv.Reach) -> dict[str, tuple]:
         """The exits ``unit`` may take now (``interpreter.exits``), by name: each with its rule and the
@@ -396,7 +404,7 @@ class MovePhase:
         Returns the unit as it now is."""
         now = self.ctx.state.unit(unit_id)
         spent = now.spent if MOVED in now.spent else now.spent | {MOVED}
-        now = replace(now, location=cell, spent=spent)
+        now = unit_moved_to(now, cell, spent)
         self.ctx.update_unit(now)
         return now
 

@@ -16,7 +16,7 @@ from ..caches import rules_cache
 from ..context import Context, Flow, options_in_order
 from . import procedure
 from ..rules import Rules
-from ..state import replace
+from ..state import unit_with_mode
 from ..victory import score_award_cells
 
 
@@ -53,13 +53,14 @@ def declare(ctx: Context, call: Declare) -> Flow:
     takes = cache.setdefault("may_take", {})  # may_take's memo, read directly in the loop
     # The options are values: made once per unit and mode, they serve every decision and game.
     made = cache.setdefault("declare options", {})
+    sorts = cache.setdefault("declare orders", {})
     kind, prompt = f"declare {mode.name}", f"put units on {mode.label} orders"
     for side in sides:
         ordered: tuple[Action, ...] = ()
         kept = None  # the state ``ordered`` was read from (less the unit just put on orders)
         while True:
             if ctx.state is not kept:
-                ordered = options_in_order(_options(ctx, side, mode, takes, made))
+                ordered = _in_order(_options(ctx, side, mode, takes, made), sorts)
             if len(ordered) <= 1:  # ``done`` alone: no unit may take the mode
                 break
             # Resumable for the first side: a unit on orders has its mode in the state, so this
@@ -68,12 +69,30 @@ def declare(ctx: Context, call: Declare) -> Flow:
             if action.kind == "done":
                 break
             unit = ctx.state.unit(action.args[0])
-            ctx.update_unit(replace(unit, mode=mode.name))
+            ctx.update_unit(unit_with_mode(unit, mode.name))
             ctx.say(f"{ctx.label(unit)} goes on {mode.label}", kind="order", unit=unit.id, mode=mode.name)
             # The unit now has orders; nothing else changed: the same options less that one, in
             # order, without a pass over every unit (which made a long declaration units²).
             at = _place(ordered, action)
             ordered, kept = ordered[:at] + ordered[at + 1:], ctx.state
+
+
+ORDERS_KEPT = 1024
+"""Lists of options ``_in_order`` keeps sorted before it forgets them all and starts again."""
+
+
+def _in_order(options: list[Action], sorts: dict) -> tuple[Action, ...]:
+    """``options_in_order(options)``, kept by the options' identities: they are the kept ``declare``
+    actions (``_options``), so a side offered the same units again (every turn, every game) is not
+    sorted again (``declare UNIT MODE``, two arguments, has no kept sort key).  The sorted tuple
+    holds every option keyed, so no id in a key is another object's while it is kept."""
+    key = tuple(map(id, options))
+    found = sorts.get(key)
+    if found is None:
+        if len(sorts) >= ORDERS_KEPT:
+            sorts.clear()
+        found = sorts[key] = options_in_order(options)
+    return found
 
 
 def _place(options: tuple[Action, ...], action: Action) -> int:

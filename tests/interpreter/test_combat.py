@@ -94,6 +94,31 @@ def test_other_roundings_are_generic(scenario):
     assert view.columns[columns.odds_column(view, Fraction(3), Fraction(7), "nearest")].label == "1:2"
 
 
+def _column_by_min_and_max(view, attack: Fraction, defence: Fraction, rounding: str) -> int:
+    """What ``odds_column`` gives, read the long way: min and max over every odds column."""
+    cols = [(Fraction(c.odds.attack, c.odds.defence), i) for i, c in enumerate(view.columns)
+            if c.odds is not None and not c.shifted_only]
+    if defence <= 0:
+        return max(cols)[1]
+    ratio = attack / defence
+    below, above = [c for c in cols if c[0] <= ratio], [c for c in cols if c[0] >= ratio]
+    if rounding in ("for attacker", "up"):
+        return min(above)[1] if above else max(cols)[1]
+    if rounding == "nearest" and below and above:
+        low, high = max(below), min(above)
+        return high[1] if high[0] - ratio < ratio - low[0] else low[1]
+    return max(below)[1] if below else min(cols)[1]
+
+
+def test_odds_columns_found_by_bisection_are_those_min_and_max_find(scenario):
+    view = combat.table_view(make(scenario), "crt")
+    for attack in range(0, 14):
+        for defence in range(0, 9):
+            for rounding in ("for defender", "for attacker", "up", "nearest", "down"):
+                odds = Fraction(attack, 2), Fraction(defence)
+                assert columns.odds_column(view, *odds, rounding) == _column_by_min_and_max(view, *odds, rounding)
+
+
 # --- strength: factors and terrain (TERRAIN TABLE "Defence Value") --------------------------------
 
 

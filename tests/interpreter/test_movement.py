@@ -209,6 +209,22 @@ def test_zones_of_few_cells_are_tuples_and_every_empty_zone_one_object(klicks):
     assert sorted(zones.enemy_zones(ctx, "allies")) == ["0101", "0503", "0601", "0603", "0702", "0703"]
 
 
+def test_a_zone_into_any_cell_one_away_holds_the_cells_next_to_its_unit(klicks):
+    from attrs import evolve
+
+    from warbook.interpreter.cells import within
+
+    rows = [".jjjj.j", "jjjjj..", "jjjj..."]
+    for cell, size in (("0101", 2), ("0401", 5), ("0602", 6), ("0703", 3)):
+        ctx = make_ctx(klicks, rows, [unit("V1", "vc_nva", "vc_local", cell)])  # (a fresh map: fresh memos)
+        zone = evolve(zones.zone_rules(ctx.rules)[0], into=None)
+        assert zone.range == 1
+        held = zones.zone_of(ctx, ctx.state.units[0], zone)
+        next_to = sorted(c for c, d in within(ctx.board, [cell], 1).items() if d == 1)
+        assert sorted(held) == next_to and len(held) == size
+        assert type(held) is (tuple if size <= zones.FEW_CELLS else frozenset)
+
+
 def test_a_plan_is_kept_once_for_a_type_whatever_the_turn(klicks):
     from warbook.interpreter.caches import map_memos
 

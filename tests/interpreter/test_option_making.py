@@ -4,7 +4,7 @@ order too; set-up's place options made in a batch equal those made one by one.""
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from warbook.interpreter.actions import Action
+from warbook.interpreter.actions import Action, action
 from warbook.interpreter.context import options_in_order
 from warbook.interpreter.procedures import move_force
 
@@ -36,6 +36,8 @@ def test_actions_made_in_a_batch_equal_those_made_one_by_one():
     assert made == one_by_one and [hash(a) for a in made] == [hash(a) for a in one_by_one]
     assert [str(a) for a in made] == ["place C07 0101", "place C07 0102", "place C07 1201"]
     assert Action.batch("place", "C07", []) == []
+    stay = action("stay", ("C07",))
+    assert stay == Action("stay", ("C07",)) and hash(stay) == hash(Action("stay", ("C07",))) and str(stay) == "stay C07"
 
 
 def test_arguments_sort_numbers_first_by_value_then_words_as_text():
@@ -72,3 +74,15 @@ def test_many_place_options_sort_by_number_and_crowd_out_no_move_keys():
     assert ordered[:2] == (Action("place", ("U0", "0001")), Action("place", ("U0", "0002")))
     assert ordered[99] == Action("place", ("U1", "0001"))
     assert ("0910",) in context._ARGS_KEYS and ("U0", "0001") not in context._ARGS_KEYS
+
+
+def test_declare_options_are_sorted_once_for_the_same_options():
+    from warbook.interpreter.procedures import orders
+
+    options = [Action("declare", (uid, "dig")) for uid in ("B10", "B2", "B1")] + [orders.DONE]
+    sorts: dict = {}
+    first = orders._in_order(options, sorts)
+    assert first == options_in_order(options)
+    assert [str(a) for a in first] == ["declare B1 dig", "declare B10 dig", "declare B2 dig", "done"]
+    assert orders._in_order(list(options), sorts) is first and len(sorts) == 1
+    assert orders._in_order(options[1:], sorts) == options_in_order(options[1:]) and len(sorts) == 2

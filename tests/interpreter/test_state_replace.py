@@ -11,7 +11,7 @@ from attrs import evolve, frozen
 from hypothesis import given
 from hypothesis import strategies as st
 
-from warbook.interpreter.state import GameState, Unit, replace, unit_with_spent
+from warbook.interpreter.state import GameState, Unit, replace, state_in_phase, state_with_rolls, unit_moved_to, unit_with_spent
 from warbook.interpreter import state as state_module
 
 flags = st.frozensets(st.sampled_from(["moved", "attacked", "trap"]))
@@ -28,6 +28,8 @@ def test_replacing_a_unit_gives_what_evolve_gives(first, changes):
     assert type(made) is Unit and made == evolve(unit, **changes)
     assert attrs.asdict(made) == {**attrs.asdict(unit), **changes}
     assert unit_with_spent(unit, frozenset({"moved"})) == evolve(unit, spent=frozenset({"moved"}))
+    moved = unit_moved_to(unit, "0203", frozenset({"moved"}))
+    assert attrs.asdict(moved) == {**attrs.asdict(unit), "location": "0203", "spent": frozenset({"moved"})}
 
 
 def test_a_replaced_unit_and_state_stay_frozen():
@@ -45,6 +47,10 @@ def test_a_state_that_keeps_its_units_keeps_their_index_and_one_that_changes_the
     state = GameState(units=units)
     assert state.units_at("0102") == units[:1]  # its index built
     assert replace(state, turn=2)._indexes() is state._indexes()
+    in_phase, rolled = state_in_phase(state, "combat"), state_with_rolls(state, 3)
+    assert (in_phase.phase, in_phase.units, rolled.rolls) == ("combat", units, 3)
+    assert in_phase == replace(state, phase="combat") and rolled == replace(state, rolls=3)
+    assert rolled._indexes() is state._indexes()
     moved = replace(units[0], location="0203")
     other = replace(state, units=(moved, units[1]))
     assert other.units_at("0203") == (moved, units[1]) and other.units_at("0102") == ()
