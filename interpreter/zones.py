@@ -107,11 +107,7 @@ def _zone_of(world: World, unit: Unit, zone: ZoneRule) -> Collection[str]:
         return NOWHERE
     extra = zone_extra(world.rules, unit, unit_type)
     if zone.into is None and not extra and zone.range == 1:  # (the commonest zone: the cells next to it)
-        out = set(adjacency(world.board)[unit.location])
-        out.discard(unit.location)
-        if not out:
-            return NOWHERE
-        return tuple(sorted(out)) if len(out) <= FEW_CELLS else frozenset(out)
+        return _kept_zone(set(adjacency(world.board)[unit.location]))
     selectors = cell_selectors(world.rules, world.board)
     out = set()
     for cell, distance in within(world.board, [unit.location], zone.range + extra).items():
@@ -122,9 +118,14 @@ def _zone_of(world: World, unit: Unit, zone: ZoneRule) -> Collection[str]:
                 out.add(cell)
         elif distance <= extra:
             out.add(cell)
-    if not out:
+    return _kept_zone(out)
+
+
+def _kept_zone(cells: set[str]) -> Collection[str]:
+    """``cells`` as ``zone_of`` keeps them: ``NOWHERE``, a tuple of a few in id order, or a frozenset."""
+    if not cells:
         return NOWHERE
-    return tuple(sorted(out)) if len(out) <= FEW_CELLS else frozenset(out)
+    return tuple(sorted(cells)) if len(cells) <= FEW_CELLS else frozenset(cells)
 
 
 def locking_zone(world: World, unit: Unit) -> ZoneRule | None:
