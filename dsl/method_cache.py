@@ -6,9 +6,10 @@ classes that ``warbook lint`` imports, that compiling was about a quarter of the
 instructions.  Compiling is a pure function of the text, its file name and the compiler flags, so
 the code objects are kept (``marshal``, as Python keeps a module's bytecode in ``__pycache__``) in
 the user's cache folder (``dsl.cache_dir``), one folder per Python version and one file per module,
-keyed by the text and its file name; a later process reads the files of the modules it imports and
-runs the kept code instead of compiling the same text again.  What attrs does with the code, and
-so every class, is unchanged.
+keyed by the text's file name and hash (``text_key``: the hash Python checks a hash-based
+``.pyc`` with); a later process reads the files of the modules it imports and runs the kept code
+instead of compiling the same text again.  What attrs does with the code, and so every class, is
+unchanged.
 
 Only the classes of warbook's own modules and of attrs' are kept (attrs names each text after its
 class, so a class whose fields change gets a new entry, and the old one is dropped when the file is
@@ -30,9 +31,10 @@ import __future__
 import atexit
 import re
 import sys
+from importlib.util import source_hash
 from pathlib import Path
 from types import CodeType, ModuleType
-from typing import TYPE_CHECKING, Any, Callable, Mapping
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping
 
 from .cache_dir import cache_folder, keep, read_kept
 
@@ -44,6 +46,8 @@ KEPT = (" warbook.", " attr.")
 (``<attrs generated methods warbook.dsl.effects.Retreat>``): the classes whose code is kept."""
 BUILDER = "attr._make"
 """attrs' module that compiles."""
+FORMAT = 2
+"""The shape of a file's contents, ``(FORMAT, Kept)``: a file of another shape is not read."""
 
 
 SALT = "<type hash>"
@@ -57,6 +61,54 @@ def type_hash(filename: str) -> int:
     code given the number of the process that runs it."""
     qualified = _SUFFIX.sub(">", filename).split(" ", 3)[-1]
     return hash(f"<attrs generated hash {qualified}")
+
+
+def text_key(text: str) -> bytes:
+    """What a kept text is known by: its hash (a file keeps hashes, not texts, so a process reads
+    a third less to find its code)."""
+    return source_hash(text.encode())
+
+
+Place = tuple[int, ...]
+"""Where a constant is in a code object: the indexes, through the ``co_consts`` of the code and
+of the functions it defines and through constant tuples, that lead to it."""
+
+
+def places_of(const: Any, value: int, at: Place = ()) -> Iterator[Place]:
+    """Each place of the int ``value`` in ``const`` (a code object, a tuple or a constant); a
+    frozenset holding it has no place (``ValueError``: its order is not kept)."""
+    if type(const) is int:
+        if const == value:
+            yield at
+    elif type(const) is tuple or isinstance(const, CodeType):
+        for index, item in enumerate(const if type(const) is tuple else const.co_consts):
+            yield from places_of(item, value, (*at, index))
+    elif type(const) is frozenset and value in const:
+        raise ValueError("a constant in a frozenset has no place")
+
+
+def _places(code: CodeType, value: int) -> tuple[Place, ...] | None:
+    try:
+        return tuple(places_of(code, value))
+    except ValueError:
+        return None
+
+
+def with_constant_at(code: CodeType, places: tuple[Place, ...], new: int) -> CodeType:
+    """``code`` with the constant at each of ``places`` made ``new``: only the code objects and
+    tuples on the way to it are rebuilt (``with_constant`` would walk every constant)."""
+    for place in places:
+        code = _put(code, place, new)
+    return code
+
+
+def _put(const: Any, place: Place, new: int) -> Any:
+    if not place:
+        return new
+    index, rest = place[0], place[1:]
+    items = list(const.co_consts if isinstance(const, CodeType) else const)
+    items[index] = _put(items[index], rest, new)
+    return const.replace(co_consts=tuple(items)) if isinstance(const, CodeType) else tuple(items)
 
 
 def with_constant(code: CodeType, old: int, new: int) -> CodeType:
@@ -83,9 +135,11 @@ def kept(filename: str) -> bool:
 
 
 def cache_dir(folder: Path) -> Path:
-    """The folder of kept code for this Python (its version and optimisation level)."""
+    """The folder of kept code for this Python (its version and optimisation level) and this shape
+    of file (``FORMAT``: a warbook that keeps another shape, in another environment, keeps its
+    files apart rather than rewriting these)."""
     version = ".".join(map(str, sys.version_info[:3]))
-    return folder / f"attrs-methods-{sys.implementation.cache_tag}-{version}-O{sys.flags.optimize}"
+    return folder / f"attrs-methods-{FORMAT}-{sys.implementation.cache_tag}-{version}-O{sys.flags.optimize}"
 
 
 def module_of(filename: str) -> str:
@@ -94,18 +148,24 @@ def module_of(filename: str) -> str:
     return _SUFFIX.sub(">", filename).split(" ", 3)[-1][:-1].rpartition(".")[0]
 
 
-Kept = dict[tuple[str, str], tuple[CodeType, int]]
-"""Code by (file name, text with ``SALT`` for the type hash), with the type hash compiled into it."""
+Kept = dict[tuple[str, bytes], tuple[CodeType, int, "tuple[Place, ...] | None"]]
+"""Code by (file name, ``text_key`` of the text with ``SALT`` for the type hash), with the type hash
+compiled into it and its places in the code (``None``: look for it everywhere)."""
 
 
 def read_methods(path: Path | None) -> Kept:
-    """The kept code of one module's file; empty for a missing or damaged file."""
+    """The kept code of one module's file; empty for a missing, damaged or older file.  Its
+    entries are checked as they are used (``usable``), not all as the file is read."""
     kept = read_kept(path)
-    if not isinstance(kept, dict):
+    if type(kept) is not tuple or len(kept) != 2 or kept[0] != FORMAT or type(kept[1]) is not dict:
         return {}
-    return {key: entry for key, entry in kept.items() if isinstance(key, tuple) and len(key) == 2
-            and isinstance(entry, tuple) and len(entry) == 2 and isinstance(entry[0], CodeType)
-            and type(entry[1]) is int}
+    return kept[1]
+
+
+def usable(entry: Any) -> bool:
+    """Whether a kept entry has the shape ``Kept`` gives it (a damaged file means compiling)."""
+    return (type(entry) is tuple and len(entry) == 3 and isinstance(entry[0], CodeType) and type(entry[1]) is int
+            and (entry[2] is None or type(entry[2]) is tuple))
 
 
 class MethodCache:
@@ -124,19 +184,21 @@ class MethodCache:
 
     def code(self, script: str, filename: str) -> CodeType:
         salt = type_hash(filename)
-        key = (filename, script.replace(str(salt), SALT))
         ours = kept(filename)
         if ours:
+            key = (filename, text_key(script.replace(str(salt), SALT)))
             module = module_of(filename)
             if module not in self.kept:
                 self.kept[module] = read_methods(self.file(module))
             found = self.kept[module].get(key)
-            if found is not None:
-                code, kept_salt = found
-                return code if kept_salt == salt else with_constant(code, kept_salt, salt)
+            if usable(found):
+                code, kept_salt, places = found
+                if kept_salt == salt:
+                    return code
+                return with_constant(code, kept_salt, salt) if places is None else with_constant_at(code, places, salt)
         code = compile(script, filename, "exec", self.flags, dont_inherit=True)
         if ours:
-            self.compiled[key] = (code, salt)
+            self.compiled[key] = (code, salt, _places(code, salt))
         return code
 
     def compile_in(self, builder: ModuleType) -> Callable[..., CodeType]:
@@ -167,8 +229,9 @@ class MethodCache:
         for module, compiled in modules.items():
             path = self.file(module)
             names = {filename for filename, _ in compiled}
-            kept = {key: entry for key, entry in read_methods(path).items() if key[0] not in names}
-            if keep(path, kept | compiled):
+            kept = {key: entry for key, entry in read_methods(path).items()
+                    if type(key) is tuple and len(key) == 2 and key[0] not in names}
+            if keep(path, (FORMAT, kept | compiled)):
                 for key in compiled:
                     del self.compiled[key]
 

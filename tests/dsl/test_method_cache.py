@@ -4,12 +4,16 @@ from kept code behave as freshly compiled ones, under any ``PYTHONHASHSEED``."""
 from __future__ import annotations
 
 import json
+import marshal
 import os
 import subprocess
 import sys
 from pathlib import Path
 
-from warbook.dsl.method_cache import SALT, MethodCache, module_of, read_methods, type_hash, with_constant
+import pytest
+
+from warbook.dsl.method_cache import (FORMAT, SALT, MethodCache, module_of, places_of, read_methods, text_key, type_hash,
+                                      with_constant, with_constant_at)
 
 OURS = "<attrs generated methods warbook.tests.Record>"
 
@@ -73,6 +77,26 @@ def test_kept_code_takes_the_running_process_type_hash() -> None:
     space: dict = {}
     exec(with_constant(code, old, new), space)  # noqa: S102 - the test's own text
     assert space["h"](5) == ((new,), (new, 5), -old)  # the constant, alone or in a folded tuple; not its negation
+    places = tuple(places_of(code, old))
+    assert len(places) == 2  # inside h's code: in the folded ``(old,)`` and as a constant of its own
+    at: dict = {}
+    exec(with_constant_at(code, places, new), at)  # noqa: S102
+    assert at["h"](5) == ((new,), (new, 5), -old)
+    assert with_constant_at(code, places, new).co_consts[0].co_consts == with_constant(code, old, new).co_consts[0].co_consts
+
+
+def test_a_constant_in_a_frozenset_has_no_place_and_is_looked_for_everywhere(tmp_path: Path) -> None:
+    old, new = 123456789012345, type_hash(OURS)
+    text = "def f(x):\n    return x in {{{}, 2, 3}}\n"
+    kept = compile(text.format(old), OURS, "exec")  # as a process with another type hash compiled it
+    with pytest.raises(ValueError):
+        tuple(places_of(kept, old))
+    key = (OURS, text_key(text.format(SALT)))
+    (tmp_path / "warbook.tests.marshal").write_bytes(marshal.dumps((FORMAT, {key: (kept, old, None)})))
+    cache = MethodCache(tmp_path, 0)
+    space: dict = {}
+    exec(cache.code(text.format(new), OURS), space)  # noqa: S102 - the test's own text
+    assert cache.compiled == {} and space["f"](new) and not space["f"](old)
 
 
 def test_a_changed_class_replaces_its_old_text_and_other_modules_are_not_kept(tmp_path: Path) -> None:
@@ -81,12 +105,12 @@ def test_a_changed_class_replaces_its_old_text_and_other_modules_are_not_kept(tm
     first.code("x = 1\n", OURS)
     first.code("y = 1\n", "<attrs generated methods elsewhere.Record>")
     first.save()
-    assert [key for key in read_methods(path)] == [(OURS, "x = 1\n")]
+    assert [key for key in read_methods(path)] == [(OURS, text_key("x = 1\n"))]
     assert [p.name for p in tmp_path.iterdir()] == [path.name]
     second = MethodCache(tmp_path, 0)
     second.code("x = 2\n", OURS)
     second.save()
-    assert [key for key in read_methods(path)] == [(OURS, "x = 2\n")]
+    assert [key for key in read_methods(path)] == [(OURS, text_key("x = 2\n"))]
 
 
 def test_the_type_hash_is_taken_out_of_the_kept_text(tmp_path: Path) -> None:
@@ -95,8 +119,9 @@ def test_the_type_hash_is_taken_out_of_the_kept_text(tmp_path: Path) -> None:
     space: dict = {}
     exec(cache.code(f"def h():\n    return {type_hash(OURS)}\n", OURS), space)  # noqa: S102
     cache.save()
-    ((_, text),) = read_methods(path)
-    assert text == f"def h():\n    return {SALT}\n" and space["h"]() == type_hash(OURS)
+    (((_, text), (_, salt, places)),) = read_methods(path).items()
+    assert text == text_key(f"def h():\n    return {SALT}\n") and space["h"]() == salt == type_hash(OURS)
+    assert places == ((0, 1),)  # h's code is the module's first constant; the hash, h's second (after None)
 
 
 def test_a_damaged_or_unwritable_file_means_compiling(tmp_path: Path) -> None:
@@ -105,6 +130,12 @@ def test_a_damaged_or_unwritable_file_means_compiling(tmp_path: Path) -> None:
     space: dict = {}
     exec(cache.code("x = 3\n", OURS), space)  # noqa: S102
     assert space["x"] == 3 and cache.kept == {"warbook.tests": {}} and len(cache.compiled) == 1
+    key = next(iter(cache.compiled))
+    for damaged in ({key: "not code"}, {key: (None, 1, None)}, [key]):  # a file of the right shape, wrong entries
+        (tmp_path / "warbook.tests.marshal").write_bytes(marshal.dumps((FORMAT, damaged)))
+        again = MethodCache(tmp_path, 0)
+        exec(again.code("x = 3\n", OURS), space)  # noqa: S102
+        assert space["x"] == 3 and len(again.compiled) == 1
     blocker = tmp_path / "file"
     blocker.write_text("not a folder")
     unwritable = MethodCache(blocker / "kept", 0)
