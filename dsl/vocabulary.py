@@ -9,8 +9,39 @@ naming a game.
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Mapping
+
 from .patterns import Pattern, compile_pattern
 from .schema import SEL
+
+
+class Patterns(Mapping[str, Pattern]):
+    """A registry of patterns by name, each compiled when first read (``compile_pattern`` keeps it):
+    a rulebook uses a few of the verbs, and a lint process compiles only those."""
+
+    def __init__(self, sources: dict[str, str]) -> None:
+        self.sources = sources
+        """Each name's pattern as written."""
+
+    def __getitem__(self, name: str) -> Pattern:
+        return compile_pattern(self.sources[name])
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.sources)
+
+    def __len__(self) -> int:
+        return len(self.sources)
+
+
+def leading_source_words(source: str) -> str:
+    """The literal words a pattern's text starts with, read without compiling it (as
+    ``leading_words`` reads them from the compiled pattern)."""
+    words = []
+    for word in source.split():
+        if word[0] in "<[(|)]":
+            break
+        words.append(word)
+    return " ".join(words)
 
 ROLES = ("attackers", "defenders", "firers", "targets", "owner", "opponent", "both", "self", "enemy")
 """Who an effect applies to, relative to the table roll or event that produced it."""
@@ -20,9 +51,9 @@ _AMOUNT = "(<amount:INT> | <roll:DICE>)"
 _WHEN = "[when <condition:WORD>+]"
 """A condition, read by ``dsl.conditions`` (its grammar is in that module's docstring)."""
 
-EFFECTS: dict[str, Pattern] = {
-    p.items[0].word: p
-    for p in map(compile_pattern, [
+EFFECTS: Mapping[str, Pattern] = Patterns({
+    source.split(maxsplit=1)[0]: source
+    for source in [
         f"eliminate {_COUNT} [other] {_ROLE} [of <what:{SEL}>+] {_WHEN}",
         f"refit {_COUNT} [other] {_ROLE} [of <what:{SEL}>+] [to <box:REF(box)>] {_WHEN}",
         f"retreat {_ROLE} <distance:INT> {_WHEN}",
@@ -52,8 +83,9 @@ EFFECTS: dict[str, Pattern] = {
         f"mark {_ROLE} <status:REF(status)> {_WHEN}",
         f"set weather <weather:REF(weather)> {_WHEN}",
         "no effect",
-    ])
-}
+    ]
+})
+"""Each effect verb (its first word) to its pattern."""
 
 _PROCEDURE_SOURCES = [
     "declare <mode:REF(mode)>",
@@ -96,9 +128,10 @@ def leading_words(pattern: Pattern) -> str:
     return " ".join(words)
 
 
-def _procedure_name(pattern: Pattern) -> str:
-    """The leading literal words of a procedure pattern: its name (``roll events``)."""
-    name = leading_words(pattern)
+def procedure_name(leading: str) -> str:
+    """A procedure's name (``roll events``) from the literal words its pattern starts with
+    (``roll events on``)."""
+    name = leading
     for joiner in (" on", " with", " from", " paying", " <"):
         if name.endswith(joiner):
             name = name[: -len(joiner)]
@@ -110,18 +143,16 @@ REPEAT_CONDITION = "only one side remains in the contested square"
 """The one condition a ``repeat until`` may wait for (``interpreter.flow`` evaluates it; lint
 E319 refuses any other)."""
 
-PROCEDURES: dict[str, Pattern] = {}
+PROCEDURES: Mapping[str, Pattern] = Patterns({procedure_name(leading_source_words(source)): source
+                                                 for source in _PROCEDURE_SOURCES})
 """Procedure name (its leading words) to its pattern."""
-for _source in _PROCEDURE_SOURCES:
-    _pattern = compile_pattern(_source)
-    PROCEDURES[_procedure_name(_pattern)] = _pattern
 
 
 def find_procedure(words: list[str]) -> tuple[str, Pattern] | None:
     """The procedure whose name is the longest prefix of ``words``."""
     best = None
-    for name, pattern in PROCEDURES.items():
+    for name in PROCEDURES:
         parts = name.split(" ")
-        if words[: len(parts)] == parts and (best is None or len(parts) > len(best[0].split(" "))):
-            best = (name, pattern)
-    return best
+        if words[: len(parts)] == parts and (best is None or len(parts) > len(best.split(" "))):
+            best = name
+    return None if best is None else (best, PROCEDURES[best])

@@ -144,3 +144,16 @@ def test_a_class_without_its_own_docstring_has_no_meaning():
         pass
 
     assert meaning(Silent) == ""
+
+
+def test_each_verb_and_procedure_is_named_as_its_compiled_pattern_reads() -> None:
+    """The registries name their patterns from the text, without compiling them (``Patterns``):
+    the names are those the compiled patterns' leading words give."""
+    from warbook.dsl.patterns import compile_pattern
+    from warbook.dsl.vocabulary import leading_words, procedure_name
+
+    for verb, pattern in EFFECTS.items():
+        assert verb == pattern.items[0].word
+    for name, pattern in PROCEDURES.items():
+        assert procedure_name(leading_words(pattern)) == name and pattern == compile_pattern(pattern.source)
+        assert find_procedure(name.split(" ")) == (name, pattern)
