@@ -18,12 +18,15 @@ from ..effects import Restore, StepLoss, compile_effects
 from ..model import Declaration, Rulebook
 from ..values import read_number
 from . import check
+from .lookups import per_rulebook
 from .names import describe
 
 
-def _unit_types(rb: Rulebook) -> list:
+@per_rulebook
+def _unit_types(rb: Rulebook) -> tuple:
+    """Every unit type compiled, once per lint run (two checks read them)."""
     parents = tag_parents(rb)
-    return [compile_unit(rb, parents, decl) for decl in rb.of_kind("unit")]
+    return tuple(compile_unit(rb, parents, decl) for decl in rb.of_kind("unit"))
 
 
 def _points_factors(rb: Rulebook) -> set[str]:
