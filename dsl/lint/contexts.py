@@ -29,6 +29,7 @@ from ..patterns import Ref
 from ..model import Declaration, Property, Rulebook
 from ..tables import result_parts
 from . import check
+from .lookups import per_rulebook
 from .names import Index, describe, index, ref_of
 
 
@@ -112,10 +113,16 @@ def combat_effect_problems(rb: Rulebook | Index, decl: Declaration, prop: Proper
     return out
 
 
-def _combat_problems(rb: Rulebook, code: str) -> Iterator[Diagnostic]:
+@per_rulebook
+def _every_combat_problem(rb: Rulebook) -> tuple[Diagnostic, ...]:
+    """E220 and E221 for every effect line combat carries out, found once per lint run."""
     names = Names(rb)
-    for decl, prop in combat_effect_lines(rb):
-        yield from (d for d in combat_effect_problems(index(rb), decl, prop, names) if d.code == code)
+    return tuple(problem for decl, prop in combat_effect_lines(rb)
+                 for problem in combat_effect_problems(index(rb), decl, prop, names))
+
+
+def _combat_problems(rb: Rulebook, code: str) -> Iterator[Diagnostic]:
+    return (d for d in _every_combat_problem(rb) if d.code == code)
 
 
 @check("E220", "effect-not-in-combat")
@@ -203,6 +210,12 @@ def _events_in_combat(rb: Rulebook) -> set[str]:
     return {decl.name for decl, _ in combat_effect_lines(rb) if decl.kind == "event"}
 
 
+@per_rulebook
+def _every_place_problem(rb: Rulebook) -> tuple[Diagnostic, ...]:
+    """``effect_place_problems``, found once per lint run (E222 and E223 each read them)."""
+    return tuple(effect_place_problems(rb))
+
+
 def effect_place_problems(rb: Rulebook) -> Iterator[Diagnostic]:
     """E222 and E223 for every effect line outside combat results (module docstring)."""
     names = Names(rb)
@@ -270,7 +283,7 @@ def effect_not_valid_here(rb: Rulebook) -> Iterator[Diagnostic]:
     ```
     Use instead: say when it happens, `effect gain vp 2 to self when revealed`.
     """
-    return (d for d in effect_place_problems(rb) if d.code == "E222")
+    return (d for d in _every_place_problem(rb) if d.code == "E222")
 
 
 @check("E223", "effect-names-no-box")
@@ -290,7 +303,7 @@ def effect_names_no_box(rb: Rulebook) -> Iterator[Diagnostic]:
     ```
     Use instead: `effect refit 1 defenders to refit_box`.
     """
-    return (d for d in effect_place_problems(rb) if d.code == "E223")
+    return (d for d in _every_place_problem(rb) if d.code == "E223")
 
 
 @check("E135", "requires-option-not-honoured")

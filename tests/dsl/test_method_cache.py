@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from warbook.dsl.method_cache import (FORMAT, SALT, MethodCache, module_of, places_of, read_methods, text_key, type_hash,
-                                      with_constant, with_constant_at)
+from warbook.dsl.method_cache import (FORMAT, SALT, MethodCache, module_of, places_of, read_methods, text_key,
+                                      type_hash, with_constant, with_constant_at)
 
 OURS = "<attrs generated methods warbook.tests.Record>"
 
@@ -82,7 +82,8 @@ def test_kept_code_takes_the_running_process_type_hash() -> None:
     at: dict = {}
     exec(with_constant_at(code, places, new), at)  # noqa: S102
     assert at["h"](5) == ((new,), (new, 5), -old)
-    assert with_constant_at(code, places, new).co_consts[0].co_consts == with_constant(code, old, new).co_consts[0].co_consts
+    at_places, everywhere = with_constant_at(code, places, new), with_constant(code, old, new)
+    assert at_places.co_consts[0].co_consts == everywhere.co_consts[0].co_consts
 
 
 def test_a_constant_in_a_frozenset_has_no_place_and_is_looked_for_everywhere(tmp_path: Path) -> None:
