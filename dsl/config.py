@@ -38,7 +38,7 @@ from .diagnostics import CODES, Diagnostic, RulesError, diagnostic, did_you_mean
 from .sources import SourceError, display_path, is_dir, is_file, read_source
 
 if TYPE_CHECKING:
-    from .toml_text import KeyPath
+    from .toml_text import KeyPath, TomlPositions
 
 CONFIG_FILES = ("warbook.toml", "pyproject.toml")
 """The files a project's configuration is read from, in the order they win within one folder."""
@@ -241,17 +241,22 @@ def _load_unchanged(path: Path, _stamp: tuple[int, ...]) -> tuple[Config, tuple[
 
 def load_config(path: Path) -> tuple[Config, list[Diagnostic]]:
     """The configuration in ``path`` (``warbook.toml`` or a ``pyproject.toml``) and its problems;
-    never raises for bad input."""
-    from .toml_text import TomlPositions, parse_toml, read_toml_text
-
+    never raises for bad input.  A configuration read before and without problems is read without
+    importing ``dsl.toml_text`` (its parser and its positions of keys serve only the first reading
+    and the messages)."""
     path = Path(path).resolve()
     reader = _Reader(path)
     try:
-        text = read_toml_text(path, "configuration")
-        data = parsed_config(text, str(reader.shown), parse_toml)
+        text = read_source(path)
+    except SourceError as exc:
+        from .toml_text import unreadable
+
+        return Config(path.parent, path), list(unreadable(path, "configuration", exc).diagnostics)
+    try:
+        data = parsed_config(text, str(reader.shown), _parse_toml)
     except RulesError as exc:
         return Config(path.parent, path), list(exc.diagnostics)
-    reader.positions = TomlPositions(text)
+    reader.text = text
     if path.name == "pyproject.toml":
         reader.prefix = ("tool", "warbook")
         tool = data.get("tool", {})
@@ -264,6 +269,12 @@ def load_config(path: Path) -> tuple[Config, list[Diagnostic]]:
 
 KEPT_CONFIGS = 8
 """How many configuration texts ``parsed_config`` keeps parsed (the most recent)."""
+
+
+def _parse_toml(text: str, shown: str, code: str) -> dict:
+    from .toml_text import parse_toml
+
+    return parse_toml(text, shown, code)
 
 
 def parsed_config(text: str, shown: str, parse: Callable[[str, str, str], dict]) -> dict:
@@ -294,11 +305,17 @@ class _Reader:
     def __init__(self, path: Path):
         self.path = path
         self.shown = display_path(path)
-        self.positions = None
+        self.text = ""
+        self.positions: TomlPositions | None = None
+        """Where the text's keys stand, found at the first problem reported."""
         self.prefix: KeyPath = ()
         self.problems: list[Diagnostic] = []
 
     def report(self, where: KeyPath, message: str, hint: str | None = None) -> None:
+        if self.positions is None:
+            from .toml_text import TomlPositions
+
+            self.positions = TomlPositions(self.text)
         line, column, width = self.positions.locate((*self.prefix, *where))
         self.problems.append(diagnostic("E009", Span(self.shown, line, column, line, column + width), message, hint))
 

@@ -44,12 +44,17 @@ def read_toml_text(path: str | Path, what: str) -> str:
         RulesError: E004 when the file is missing, is not a regular file, is too large or is
             not UTF-8 text.
     """
-    shown = str(path)
     try:
         return read_source(path)
     except SourceError as exc:
-        message = f"no such {what} file {shown!r}" if exc.missing else f"cannot read {what} {shown!r}: {exc.reason}"
-        raise RulesError([diagnostic("E004", Span.point(shown), message)]) from None
+        raise unreadable(path, what, exc) from None
+
+
+def unreadable(path: str | Path, what: str, exc: SourceError) -> RulesError:
+    """The E004 of a TOML file that could not be read (``read_toml_text``)."""
+    shown = str(path)
+    message = f"no such {what} file {shown!r}" if exc.missing else f"cannot read {what} {shown!r}: {exc.reason}"
+    return RulesError([diagnostic("E004", Span.point(shown), message)])
 
 
 def parse_toml(text: str, shown: str, code: str) -> dict[str, Any]:
