@@ -93,7 +93,7 @@ class Readiness:
     def _look_at(self, unit: Unit) -> None:
         """Read again whether ``unit`` may attack, and where."""
         self.entries.pop(unit.id, None)
-        if (unit.side not in self.sides or not unit.on_map or unit.dummy or ATTACKED in unit.spent
+        if (unit.side not in self.sides or not unit.location[:1].isdigit() or unit.dummy or ATTACKED in unit.spent
                 or not self.facts(unit)[1] or (unit.mode and forbidding_mode(self.ctx, unit, "attack"))
                 or (unit.status and status_forbids(self.ctx, unit, "attack"))):
             return

@@ -180,7 +180,7 @@ class MovePhase:
 
     def may_move(self, unit: Unit) -> bool:
         """Whether a counter moves in this phase at all (see the module docstring)."""
-        if not unit.on_map or (self.side is not None and unit.side != self.side) or \
+        if not unit.location[:1].isdigit() or (self.side is not None and unit.side != self.side) or \
                 (unit.mode and mode_forbids(self.ctx, unit, "move")) or \
                 (unit.status and status_forbids(self.ctx, unit, "move")) or \
                 unit.id in self.locked:
@@ -391,7 +391,7 @@ class MovePhase:
         ctx = self.ctx
         if now is None:
             now = ctx.state.unit(unit.id)
-        if not now.on_map or final == unit.location:
+        if final == unit.location or not now.location[:1].isdigit():  # (``on_map``, inline)
             return
         cost = reach.ends.get(final)
         spent = f" ({mv.show_points(cost)})" if cost is not None and reach.points is not None else ""
