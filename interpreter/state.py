@@ -27,6 +27,7 @@ from typing import Any, Iterator, TypeVar
 import attrs
 from attrs import evolve, frozen
 
+from .drafts import draft_of
 from .unit_index import UnitIndex
 
 T = TypeVar("T")
@@ -34,9 +35,11 @@ T = TypeVar("T")
 OFFMAP = "offmap"
 
 
-@frozen
+@frozen(weakref_slot=False)
 class Unit:
-    """One counter in play.  Units order as the tuples of their fields (ids first)."""
+    """One counter in play.  Units order as the tuples of their fields (ids first).  (No
+    ``__weakref__`` slot: nothing refers to a unit weakly, and without one ``replace`` can make
+    a unit by its draft class, ``interpreter.drafts``.)"""
 
     id: str
     """Stable id from the scenario set-up, e.g. ``A3`` (the side's short letter and a number)."""
@@ -110,9 +113,10 @@ _set_index = _Indexed.__dict__["_index"].__set__
 """Sets a new state's indexes through the slot's descriptor (``object.__setattr__`` finds it by name)."""
 
 
-@frozen
+@frozen(weakref_slot=False)
 class GameState(_Indexed):
-    """Everything that changes during a game, and nothing else."""
+    """Everything that changes during a game, and nothing else.  (No ``__weakref__`` slot, as
+    ``Unit``.)"""
 
     turn: int = 0
     phase: str = "setup"
@@ -299,9 +303,8 @@ def _written_for(cls: type) -> list[str] | None:
     """The field names of a frozen slotted attrs class whose ``__init__`` only sets each field
     (no converter, validator, factory default or post-init), in order; ``None`` for any other
     class.  For those, ``_replacer`` and ``_field_setter`` make an instance the way that
-    ``__init__`` does, field by field, but through the slots' own descriptors (as
-    ``Action.batch``): attrs' frozen ``__init__`` calls ``object.__setattr__`` for each field,
-    which looks the slot up by name every time; a unit's eleven fields cost twice as much so."""
+    ``__init__`` does, field by field, but without attrs' frozen ``__init__``, which calls
+    ``object.__setattr__`` for each field (and looks the slot up by name every time)."""
     fields = attrs.fields(cls)
     if hasattr(cls, "__attrs_post_init__") or any(
             not a.init or a.kw_only or a.alias != a.name or not a.name.isidentifier() or a.converter is not None
@@ -313,7 +316,15 @@ def _written_for(cls: type) -> list[str] | None:
 
 def _made(cls: type, names: list[str], value_of: Callable[[str], str]) -> tuple[str, dict[str, Any]]:
     """Source lines making ``_new``, an instance of ``cls`` with each field set to the expression
-    ``value_of(name)``, and the names they use."""
+    ``value_of(name)``, and the names they use: a draft filled and given the class
+    (``interpreter.drafts``), else set through the slots' own descriptors (as ``Action.batch``)."""
+    try:
+        draft = draft_of(cls)
+    except TypeError:
+        draft = None
+    if draft is not None:
+        body = "    _new = _make(_draft)\n" + "".join(f"    _new.{n} = {value_of(n)}\n" for n in names)
+        return body + "    _new.__class__ = _cls\n", {"_cls": cls, "_draft": draft, "_make": object.__new__}
     body = "    _new = _make(_cls)\n" + "".join(f"    _set_{n}(_new, {value_of(n)})\n" for n in names)
     return body, {"_cls": cls, "_make": object.__new__, **{f"_set_{n}": cls.__dict__[n].__set__ for n in names}}
 
