@@ -42,7 +42,9 @@ def cheapest_costs(table: CostTable, start: str, budget: int | None, blocked: Co
     """``_search``, kept per table: what it finds depends only on its arguments, and the same
     search is asked again and again (a unit offered moves, then walking one).  The answer is shared,
     so it is never changed: ``Reach`` only adds to the predecessors, which the answer decides."""
-    key = (start, budget, frozenset(blocked), frozenset(stop), frozenset(zone) if zone is not None else None)
+    # (Callers mostly pass frozensets already: ``frozenset`` of one is itself, but still a call.)
+    key = (start, budget, blocked if blocked.__class__ is frozenset else frozenset(blocked),
+           stop if stop.__class__ is frozenset else frozenset(stop), frozenset(zone) if zone is not None else None)
     memo = table.searches
     found = memo.get(key)
     if found is None:
