@@ -213,7 +213,9 @@ def _dial(table: CostTable, start: str, budget: int, blocked: Collection[str],
     The answer is the one the general loop gives, in the same order."""
     dist = {start: 0}
     stops: set[str] = set()
-    buckets: list[list[str]] = [[] for _ in range(budget + 1)]
+    buckets: list[list[str]] = []
+    for _ in range(budget + 1):  # (a loop: no comprehension's frame, at every search)
+        buckets.append([])
     known, within_of, dearest, cheapest = table.known_steps_within.get, table.steps_within, table.max_step, \
         table.min_step
     around = known(start)

@@ -99,8 +99,11 @@ class Readiness:
             cells = [unit.location] if self._targets(unit.side, unit.location) else []
         else:
             side, held = unit.side, self.held  # (``_targets`` inline: six calls a unit looked at)
-            cells = [c for c in self.around.get(unit.location, ())  # in id order
-                     if (h := held.get(c)) is not None and (len(h) > 1 or side not in h)]
+            cells = []
+            for c in self.around.get(unit.location, ()):  # in id order (a loop: no comprehension's frame)
+                h = held.get(c)
+                if h is not None and (len(h) > 1 or side not in h):
+                    cells.append(c)
         # What the unit's type, mode and status allow, asked only of a unit with something to attack.
         if cells and self.facts(unit)[1] and not (unit.mode and forbidding_mode(self.ctx, unit, "attack")) \
                 and not (unit.status and status_forbids(self.ctx, unit, "attack")):

@@ -64,7 +64,7 @@ from ..control import passed
 from ..costs import allowance, cost_table
 from ..exits import exit_cell, exits_for, step_off
 from . import procedure
-from ..infiltration import infiltrate_moved, standing
+from ..infiltration import infiltrate_moved, infiltration_awards, standing
 from ..modes import mode_forbids
 from ..status_effects import status_forbids
 from ..situation import stop_markers
@@ -222,16 +222,20 @@ class MovePhase:
         else:  # started again at a checkpoint: the unit asked then is asked again first
             batches, floating, first = saved.batches, saved.floating, saved.batch
             order, start, waiting = saved.order, saved.index, list(saved.waiting)
+        # (Whether a unit's move may score an infiltration is the rules', the same all phase.)
+        infiltrating = bool(infiltration_awards(self.ctx))
         for number in range(first, len(batches)):
             later = number + 1 < len(batches)
             if order is None:
                 order = tuple(sorted({*batches[number], *waiting}, key=self._key))
             for index in range(start, len(order)):
                 uid = order[index]
-                unit = self.ctx.state.unit(uid)
-                if uid in self.done or not self.may_move(unit):
+                if uid in self.done:
                     continue
-                before = standing(self.ctx, unit.side)
+                unit = self.ctx.state.unit(uid)
+                if not self.may_move(unit):
+                    continue
+                before = standing(self.ctx, unit.side) if infiltrating else None
                 if self.ctx.rules.unit_type(unit.type).carries and self.using is None:
                     yield from self.transport.fly(unit)  # (under `using` a carrier moves alone)
                 else:
