@@ -69,7 +69,7 @@ from ..modes import mode_forbids
 from ..status_effects import status_forbids
 from ..situation import stop_markers
 from ..stacking import stacking_problem
-from ..state import Unit, replace, unit_moved_to
+from ..state import Unit, replace, unit_moved_to, unit_with_spent
 from ..zones import is_counter, locking_zone, zone_rules
 from .entering import bring_in
 from .transport import Transport
@@ -79,6 +79,15 @@ FULL = "full"
 """Points left of a unit that has not spent any this phase (``movement.search`` reads it)."""
 ZERO = Fraction(0)
 MOVED = "moved"
+_JUST_MOVED = frozenset({MOVED})
+"""The spent flags of a unit that has done nothing else this phase but move: one set for them all."""
+
+
+def _with_moved(spent: frozenset[str]) -> frozenset[str]:
+    """``spent`` with ``moved`` in it."""
+    if not spent:
+        return _JUST_MOVED
+    return spent if MOVED in spent else spent | _JUST_MOVED
 
 
 @procedure("move")
@@ -264,7 +273,7 @@ class MovePhase:
         self.done.add(unit_id)
         unit = self.ctx.state.unit(unit_id)
         if MOVED not in unit.spent:
-            self.ctx.update_unit(replace(unit, spent=unit.spent | {MOVED}))
+            self.ctx.update_unit(unit_with_spent(unit, _with_moved(unit.spent)))
 
     def _order_text(self) -> str:
         if self.factor is None:
@@ -407,8 +416,7 @@ class MovePhase:
         arrives, already ``moved``, in one state change (the state ``walk`` and ``finish`` give).
         Returns the unit as it now is."""
         now = self.ctx.state.unit(unit_id)
-        spent = now.spent if MOVED in now.spent else now.spent | {MOVED}
-        now = unit_moved_to(now, cell, spent)
+        now = unit_moved_to(now, cell, _with_moved(now.spent))
         self.ctx.update_unit(now)
         return now
 
