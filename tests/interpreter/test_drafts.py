@@ -48,3 +48,15 @@ def test_units_states_actions_and_decisions_made_from_drafts_are_the_classes_own
     assert type(stay) is Action and stay == Action("stay", ("A1",)) and hash(stay) == hash(Action("stay", ("A1",)))
     asked = decision("allies", "move", "move A1", (stay,))
     assert type(asked) is Decision and asked == Decision("allies", "move", "move A1", (stay,))
+
+
+def test_a_class_no_draft_can_become_is_still_copied_field_by_field():
+    from warbook.interpreter import state
+
+    @attrs.frozen
+    class Weak:
+        x: int
+        y: int = 0
+
+    assert state._field_setter(Weak, "y")(Weak(1), 5) == Weak(1, 5)
+    assert state._replacer(Weak)(Weak(1, 2), x=3) == Weak(3, 2)
