@@ -48,7 +48,7 @@ from .effects import Target, carry_out
 from .options import option_on
 from .scenario import Zone
 from .stacking import within_every_rule
-from .state import Unit, replace
+from .state import Unit, new_unit, replace
 
 
 @define
@@ -126,8 +126,8 @@ def setup(ctx: Context, at: SetupAt | None = None) -> Flow:
             index = mine[position]
             slot = plan[index]
             unit_type = ctx.rules.unit_type(slot.unit)
-            unit = Unit(ids[index], slot.unit, side, slot.at or slot.box or "offmap", hidden=_hides(ctx, side),
-                        dummy=unit_type.dummy)
+            unit = new_unit(ids[index], slot.unit, side, slot.at or slot.box or "offmap", _hides(ctx, side),
+                            unit_type.dummy)
             if slot.zone is not None:
                 # A cell no counter stands in takes the counter (its zone cells are the type's): only
                 # the occupied ones are asked about.

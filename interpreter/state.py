@@ -370,6 +370,21 @@ def _field_setter(cls: type[T], *changed: str) -> Callable[..., T]:
     return namespace["set_field"]
 
 
+def _maker(cls: type[T], *given: str) -> Callable[..., T]:
+    """``cls(*values)`` for the fields ``given`` (in order), the others at their defaults, made as
+    ``_replacer`` makes a copy (``_written_for``; attrs' frozen ``__init__`` otherwise)."""
+    names = _written_for(cls)
+    if names is None:
+        return lambda *values: cls(**dict(zip(given, values)))
+    body, namespace = _made(cls, names, lambda n: f"_value{given.index(n)}" if n in given else f"_default_{n}")
+    namespace.update({f"_default_{a.name}": a.default for a in attrs.fields(cls) if a.name not in given})
+    exec(f"def make(_{', _'.join(f'value{k}' for k in range(len(given)))}):\n{body}    return _new\n",
+         namespace)  # noqa: S102
+    return namespace["make"]
+
+
+new_unit = _maker(Unit, "id", "type", "side", "location", "hidden", "dummy")
+"""``Unit(id, type, side, location, hidden=…, dummy=…)``, for the counters set up (``setup``)."""
 _with_units_tuple = _field_setter(GameState, "units")
 """``replace(state, units=…)`` with the indexes given (those of the old units, handed on)."""
 state_in_phase = _field_setter(GameState, "phase")

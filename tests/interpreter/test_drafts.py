@@ -60,3 +60,11 @@ def test_a_class_no_draft_can_become_is_still_copied_field_by_field():
 
     assert state._field_setter(Weak, "y")(Weak(1), 5) == Weak(1, 5)
     assert state._replacer(Weak)(Weak(1, 2), x=3) == Weak(3, 2)
+
+
+def test_a_unit_made_for_set_up_is_the_unit_attrs_makes():
+    from warbook.interpreter.state import new_unit
+
+    made = new_unit("B2", "armour", "blue", "0104", True, False)
+    assert type(made) is Unit and made == Unit("B2", "armour", "blue", "0104", hidden=True)
+    assert made.spent is Unit("B2", "armour", "blue", "0104").spent  # (the defaults themselves)
