@@ -18,6 +18,7 @@ from attrs import field, frozen
 
 from ..dsl.ast import Span
 from ..dsl.diagnostics import Diagnostic, WarbookError, diagnostic
+from .drafts import draft_of
 
 
 @frozen(order=True, weakref_slot=False)
@@ -51,14 +52,16 @@ class Action:
 _new_action = Action.__new__
 _set_kind = Action.kind.__set__  # the slots' own descriptors: what attrs' ``__init__`` sets too
 _set_args = Action.args.__set__
+_ActionDraft = draft_of(Action)
 
 
 def action(kind: str, args: tuple[str, ...]) -> Action:
-    """``Action(kind, args)``, set through the slots' own descriptors (as ``batch``): a move
-    decision makes its ``stay`` option every time."""
-    made = _new_action(Action)
-    _set_kind(made, kind)
-    _set_args(made, args)
+    """``Action(kind, args)``, made from a draft (``interpreter.drafts``): a move decision makes
+    its ``stay`` option every time."""
+    made = _new_action(_ActionDraft)
+    made.kind = kind
+    made.args = args
+    made.__class__ = Action
     return made
 
 
@@ -106,10 +109,7 @@ class Batch(Sequence[Action]):
         index -= len(before)
         seconds = self.seconds
         if index < len(seconds):
-            made = _new_action(Action)
-            _set_kind(made, self.kind)
-            _set_args(made, (self.first, seconds[index]))
-            return made
+            return action(self.kind, (self.first, seconds[index]))
         return self.after[index - len(seconds)]
 
     def __iter__(self) -> Iterator[Action]:
@@ -144,9 +144,10 @@ class Batch(Sequence[Action]):
         return Batch, (self.kind, self.first, self.seconds, self.before, self.after)
 
 
-@frozen
+@frozen(weakref_slot=False)
 class Decision:
-    """What the game waits for: ``side`` must choose one of ``options``."""
+    """What the game waits for: ``side`` must choose one of ``options``.  (No ``__weakref__`` slot,
+    so that ``decision`` can make one from a draft.)"""
 
     side: str
     kind: str
@@ -158,19 +159,19 @@ class Decision:
 
 
 _new_decision = object.__new__
-_decision_setters = tuple(Decision.__dict__[name].__set__ for name in ("side", "kind", "prompt", "options", "why_not"))
+_DecisionDraft = draft_of(Decision)
 
 
 def decision(side: str, kind: str, prompt: str, options: Sequence[Action],
              why_not: Callable[[Action], str | None] | None = None) -> Decision:
-    """``Decision(side, kind, prompt, options, why_not)``, set through the slots' own descriptors."""
-    made = _new_decision(Decision)
-    set_side, set_kind, set_prompt, set_options, set_why_not = _decision_setters
-    set_side(made, side)
-    set_kind(made, kind)
-    set_prompt(made, prompt)
-    set_options(made, options)
-    set_why_not(made, why_not)
+    """``Decision(side, kind, prompt, options, why_not)``, made from a draft (``interpreter.drafts``)."""
+    made = _new_decision(_DecisionDraft)
+    made.side = side
+    made.kind = kind
+    made.prompt = prompt
+    made.options = options
+    made.why_not = why_not
+    made.__class__ = Decision
     return made
 
 

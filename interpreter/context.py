@@ -68,6 +68,11 @@ class Context:
         self.resuming: Any = None
         """The progress a checkpoint recorded, for the procedure a restored context starts at to take
         (``take_progress``)."""
+        self._labels: tuple[Rules, dict[tuple[str, str], str]] = (
+            self.rules, self.rules.derived.setdefault("labels", {}))
+        """``label``'s memo with the rules it was read for (set-up's options may change them): a pure
+        function of id and type, kept with the rules, read from here (every move, order and fight
+        is narrated)."""
 
     # --- the log -------------------------------------------------------------------------
 
@@ -141,16 +146,15 @@ class Context:
     def label(self, unit: Unit, viewer: str | None = None) -> str:
         """How a unit is named in the narrative: face-down counters stay anonymous to the enemy
         (``identifies``)."""
-        if not self.identifies(viewer, unit):
+        if unit.hidden and not self.identifies(viewer, unit):  # (a face-up counter: no call to ask)
             return f"{unit.id} (hidden)"
-        # Made once per id and type and kept with the rules (a pure function of them), for every
-        # move, order and fight narrated.
-        known = self.rules.derived.get("labels")
-        if known is None:
-            known = self.rules.derived["labels"] = {}
-        found = known.get((unit.id, unit.type))
+        rules, known = self._labels
+        if rules is not self.rules:
+            rules, known = self._labels = (self.rules, self.rules.derived.setdefault("labels", {}))
+        key = (unit.id, unit.type)
+        found = known.get(key)
         if found is None:
-            found = known[unit.id, unit.type] = f"{unit.id} {self.rules.unit_type(unit.type).label}"
+            found = known[key] = f"{unit.id} {rules.unit_type(unit.type).label}"
         return found
 
     def update_unit(self, unit: Unit) -> None:

@@ -139,7 +139,8 @@ def _run_phase(ctx: Context, decl: Declaration, frame: _Run, at: tuple[RunAt, ..
             if repeat is not None and _repeat_done(ctx, repeat):
                 continue
             ctx.acting = side
-            ctx.state = state_in_phase(ctx.state, decl.name)
+            if ctx.state.phase != decl.name:  # (a phase run again for the next side: the same state)
+                ctx.state = state_in_phase(ctx.state, decl.name)
             ctx.say(f"{decl.display} ({side})" if side else decl.display, kind="phase", phase_name=decl.name,
                     side=side)
             skipped = plan.optional and side is not None and (yield from _skips(ctx, decl, side))

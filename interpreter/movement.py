@@ -52,6 +52,7 @@ from .zones import ZoneRule, has_zone_to_zone, zone_rules
 
 
 ZERO = Fraction(0)
+_NO_CELLS: frozenset[str] = frozenset()
 
 
 class Reach:
@@ -287,8 +288,8 @@ def _search(world: World, unit: Unit, points: Fraction | None | str, cargo: tupl
         points = table.allowance
     if points is not UNLIMITED and table.allowance is UNLIMITED:
         points = UNLIMITED
-    budget = table.scaled(points)
-    blocked: frozenset[str] = frozenset()
+    budget = table.full_budget if points is table.allowance else table.scaled(points)  # (``scaled``'s first case)
+    blocked: frozenset[str] = _NO_CELLS
     extra: set[str] = set()  # cells that stop the move besides zones
     if not plan.ignores_enemy:
         if plan.enemy_cells_barred:
@@ -297,7 +298,7 @@ def _search(world: World, unit: Unit, points: Fraction | None | str, cargo: tupl
             extra |= sit.enemy_cells
     if ignore_stops:
         zone: Mapping[str, ZoneRule] = {}
-        zone_cells: frozenset[str] = frozenset()
+        zone_cells: frozenset[str] = _NO_CELLS
     elif plan.all_zones_stop:
         zone = sit.zone  # every zone stops this type: no need to filter cell by cell
         zone_cells = sit.zone_cells
@@ -306,7 +307,7 @@ def _search(world: World, unit: Unit, points: Fraction | None | str, cargo: tupl
                 if (z.stops or plan.class_zone)
                 and not z.is_ignored_by(rules.unit_type(as_type or unit.type))}
         zone_cells = frozenset(zone)
-    marked: frozenset[str] = frozenset()
+    marked: frozenset[str] = _NO_CELLS
     if not ignore_stops and sit.markers:
         marked = _marker_stops(world, unit, sit, omniscient)
         if unit.location in marked:
@@ -358,7 +359,11 @@ def _search(world: World, unit: Unit, points: Fraction | None | str, cargo: tupl
             here = by_cell[cell]
             if len(here) <= safe:
                 continue
-            here = [u for u in here if u.side == own and u.id != unit.id]
+            mine = []  # (a loop: no comprehension's frame for each stack met)
+            for other in here:
+                if other.side == own and other.id != unit.id:
+                    mine.append(other)
+            here = mine
             if len(here) > safe:
                 key = (unit.type, *[u.type for u in here])
                 bad = crowded.get(key)

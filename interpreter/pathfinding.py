@@ -42,7 +42,9 @@ def cheapest_costs(table: CostTable, start: str, budget: int | None, blocked: Co
     """``_search``, kept per table: what it finds depends only on its arguments, and the same
     search is asked again and again (a unit offered moves, then walking one).  The answer is shared,
     so it is never changed: ``Reach`` only adds to the predecessors, which the answer decides."""
-    key = (start, budget, frozenset(blocked), frozenset(stop), frozenset(zone) if zone is not None else None)
+    # (Callers mostly pass frozensets already: ``frozenset`` of one is itself, but still a call.)
+    key = (start, budget, blocked if blocked.__class__ is frozenset else frozenset(blocked),
+           stop if stop.__class__ is frozenset else frozenset(stop), frozenset(zone) if zone is not None else None)
     memo = table.searches
     found = memo.get(key)
     if found is None:
@@ -211,7 +213,9 @@ def _dial(table: CostTable, start: str, budget: int, blocked: Collection[str],
     The answer is the one the general loop gives, in the same order."""
     dist = {start: 0}
     stops: set[str] = set()
-    buckets: list[list[str]] = [[] for _ in range(budget + 1)]
+    buckets: list[list[str]] = []
+    for _ in range(budget + 1):  # (a loop: no comprehension's frame, at every search)
+        buckets.append([])
     known, within_of, dearest, cheapest = table.known_steps_within.get, table.steps_within, table.max_step, \
         table.min_step
     around = known(start)

@@ -34,6 +34,7 @@ its constrained entries room to spare).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from operator import lt
 from fractions import Fraction
 
 from attrs import define, evolve, frozen
@@ -47,7 +48,7 @@ from .effects import Target, carry_out
 from .options import option_on
 from .scenario import Zone
 from .stacking import within_every_rule
-from .state import Unit
+from .state import Unit, new_unit, replace
 
 
 @define
@@ -100,8 +101,8 @@ def setup(ctx: Context, at: SetupAt | None = None) -> Flow:
     """Place every counter of the scenario (see the module docstring for the order); or the rest
     of them from ``at``, a checkpoint's record of a placement decision (``interpreter.checkpoint``)."""
     if at is None:
-        ctx.state = evolve(ctx.state, phase="setup",
-                           resources=tuple(sorted((s, r, v) for s, r, v in _start_resources(ctx))))
+        ctx.state = replace(ctx.state, phase="setup",
+                            resources=tuple(sorted((s, r, v) for s, r, v in _start_resources(ctx))))
         yield from _choose_options(ctx)
         made = _planned(ctx)
         groups: dict[str, str] = {}
@@ -125,8 +126,8 @@ def setup(ctx: Context, at: SetupAt | None = None) -> Flow:
             index = mine[position]
             slot = plan[index]
             unit_type = ctx.rules.unit_type(slot.unit)
-            unit = Unit(ids[index], slot.unit, side, slot.at or slot.box or "offmap", hidden=_hides(ctx, side),
-                        dummy=unit_type.dummy)
+            unit = new_unit(ids[index], slot.unit, side, slot.at or slot.box or "offmap", _hides(ctx, side),
+                            unit_type.dummy)
             if slot.zone is not None:
                 # A cell no counter stands in takes the counter (its zone cells are the type's): only
                 # the occupied ones are asked about.
@@ -161,7 +162,9 @@ def setup(ctx: Context, at: SetupAt | None = None) -> Flow:
 
         schedule_arrivals(ctx, numbered, {s: _short(ctx, s) for s in ctx.rules.sides},
                           {s: _hides(ctx, s) for s in ctx.rules.sides})
-    ctx.state = evolve(ctx.state, units=tuple(sorted(ctx.state.units)))
+    ids = [u.id for u in ctx.state.units]
+    if not all(map(lt, ids, ids[1:])):  # (units order by id first: in order already, the state keeps its indexes)
+        ctx.state = replace(ctx.state, units=tuple(sorted(ctx.state.units)))
 
 
 def _make_room(ctx: Context, unit: Unit, slot: _Slot, groups: dict[str, str], chosen: set[str]) -> Flow:

@@ -36,7 +36,7 @@ from .effects import reads
 from .rules import Rules
 from .state import Unit
 from .world import World
-from .zones import ZoneRule, enemy_zones, occupies, others_on_map
+from .zones import ZoneRule, counter_types, enemy_zones, occupies, others_on_map
 
 
 def stop_markers(world: World, unit: Unit, cell: str, *, known_only: bool = False) -> list[Unit]:
@@ -157,8 +157,9 @@ def _enemy_reading(world: World, side: str, omniscient: bool,
     if last is not None and last[0] == others:
         return last[1]
     rules = world.rules
-    enemy = frozenset([u.location for u in others
-                       if u.location[:1].isdigit() and occupies(rules, side, u, omniscient=omniscient)])  # on_map
+    counters = counter_types(rules)  # (``occupies``, its first test read inline: a call a unit otherwise)
+    enemy = frozenset([u.location for u in others if u.location[:1].isdigit()  # on_map
+                       and (counters[u.type] or occupies(rules, side, u, omniscient=omniscient))])
     zones = enemy_zones(world, side, omniscient=omniscient, others=others)
     found = (enemy, zones, frozenset(zones))
     memo[side, omniscient] = (others, found)

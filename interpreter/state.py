@@ -27,6 +27,7 @@ from typing import Any, Iterator, TypeVar
 import attrs
 from attrs import evolve, frozen
 
+from .drafts import draft_of
 from .unit_index import UnitIndex
 
 T = TypeVar("T")
@@ -34,9 +35,11 @@ T = TypeVar("T")
 OFFMAP = "offmap"
 
 
-@frozen
+@frozen(weakref_slot=False)
 class Unit:
-    """One counter in play.  Units order as the tuples of their fields (ids first)."""
+    """One counter in play.  Units order as the tuples of their fields (ids first).  (No
+    ``__weakref__`` slot: nothing refers to a unit weakly, and without one ``replace`` can make
+    a unit by its draft class, ``interpreter.drafts``.)"""
 
     id: str
     """Stable id from the scenario set-up, e.g. ``A3`` (the side's short letter and a number)."""
@@ -110,9 +113,10 @@ _set_index = _Indexed.__dict__["_index"].__set__
 """Sets a new state's indexes through the slot's descriptor (``object.__setattr__`` finds it by name)."""
 
 
-@frozen
+@frozen(weakref_slot=False)
 class GameState(_Indexed):
-    """Everything that changes during a game, and nothing else."""
+    """Everything that changes during a game, and nothing else.  (No ``__weakref__`` slot, as
+    ``Unit``.)"""
 
     turn: int = 0
     phase: str = "setup"
@@ -235,9 +239,8 @@ class GameState(_Indexed):
             return self.with_units(())
         units = self.units
         before = units[at]
-        new = _with_units_tuple(self, (*units[:at], unit, *units[at + 1:]))
-        _set_index(new, index.handed_on_one(before, unit, positions))
-        return new
+        handed = index.handed_on_one(before, unit, positions)
+        return _with_units_tuple(self, (*units[:at], unit, *units[at + 1:]), handed)
 
     def with_units(self, changed: Iterable[Unit]) -> "GameState":
         """This state with each of ``changed`` in place of the unit with its id, in one new state.
@@ -253,9 +256,7 @@ class GameState(_Indexed):
             if at is not None:
                 swaps.append((units[at], unit))
                 units[at] = unit
-        new = _with_units_tuple(self, tuple(units))
-        _set_index(new, index.handed_on(swaps))
-        return new
+        return _with_units_tuple(self, tuple(units), index.handed_on(swaps))
 
     def with_units_in_place(self, changed: Iterable[Unit]) -> "GameState":
         """``with_units`` for units that each keep their id, cell and side, changed once each (flags
@@ -268,17 +269,13 @@ class GameState(_Indexed):
             at = positions[unit.id]
             swaps.append((units[at], unit))
             units[at] = after_of[unit.id] = unit
-        new = _with_units_tuple(self, tuple(units))
-        _set_index(new, index.handed_on_in_place(swaps, after_of))
-        return new
+        return _with_units_tuple(self, tuple(units), index.handed_on_in_place(swaps, after_of))
 
     def with_added_unit(self, unit: Unit) -> "GameState":
         """This state with ``unit`` added after the others (a counter set up or brought into play),
         its indexes handed on with the one unit added rather than rebuilt."""
         index = self._indexes()
-        new = _with_units_tuple(self, (*self.units, unit))
-        _set_index(new, index.handed_on_added(unit, len(self.units)))
-        return new
+        return _with_units_tuple(self, (*self.units, unit), index.handed_on_added(unit, len(self.units)))
 
     def resource(self, side: str, name: str) -> Fraction:
         for s, r, v in self.resources:
@@ -299,9 +296,8 @@ def _written_for(cls: type) -> list[str] | None:
     """The field names of a frozen slotted attrs class whose ``__init__`` only sets each field
     (no converter, validator, factory default or post-init), in order; ``None`` for any other
     class.  For those, ``_replacer`` and ``_field_setter`` make an instance the way that
-    ``__init__`` does, field by field, but through the slots' own descriptors (as
-    ``Action.batch``): attrs' frozen ``__init__`` calls ``object.__setattr__`` for each field,
-    which looks the slot up by name every time; a unit's eleven fields cost twice as much so."""
+    ``__init__`` does, field by field, but without attrs' frozen ``__init__``, which calls
+    ``object.__setattr__`` for each field (and looks the slot up by name every time)."""
     fields = attrs.fields(cls)
     if hasattr(cls, "__attrs_post_init__") or any(
             not a.init or a.kw_only or a.alias != a.name or not a.name.isidentifier() or a.converter is not None
@@ -311,11 +307,27 @@ def _written_for(cls: type) -> list[str] | None:
     return [a.name for a in fields]
 
 
-def _made(cls: type, names: list[str], value_of: Callable[[str], str]) -> tuple[str, dict[str, Any]]:
+def _made(cls: type, names: list[str], value_of: Callable[[str], str],
+          index: str | None = None) -> tuple[str, dict[str, Any]]:
     """Source lines making ``_new``, an instance of ``cls`` with each field set to the expression
-    ``value_of(name)``, and the names they use."""
+    ``value_of(name)``, and the names they use: a draft filled and given the class
+    (``interpreter.drafts``), else set through the slots' own descriptors (as ``Action.batch``).
+    ``index``: a statement setting the ``GameState``'s indexes, written with ``_SET_INDEX(…)`` for
+    the call that sets them, run before the draft takes the class (a store then, not a call)."""
+    try:
+        draft = draft_of(cls)
+    except TypeError:
+        draft = None
+    if draft is not None:
+        body = "    _new = _make(_draft)\n" + "".join(f"    _new.{n} = {value_of(n)}\n" for n in names)
+        if index is not None:
+            body += index.replace("_SET_INDEX(", "_new._index = (") + "\n"
+        return body + "    _new.__class__ = _cls\n", {"_cls": cls, "_draft": draft, "_make": object.__new__}
     body = "    _new = _make(_cls)\n" + "".join(f"    _set_{n}(_new, {value_of(n)})\n" for n in names)
-    return body, {"_cls": cls, "_make": object.__new__, **{f"_set_{n}": cls.__dict__[n].__set__ for n in names}}
+    if index is not None:
+        body += index.replace("_SET_INDEX(", "_set_index(_new, ") + "\n"
+    return body, {"_cls": cls, "_make": object.__new__, "_set_index": _set_index,
+                  **{f"_set_{n}": cls.__dict__[n].__set__ for n in names}}
 
 
 def _replacer(cls: type[T]) -> Callable[..., T]:
@@ -327,11 +339,10 @@ def _replacer(cls: type[T]) -> Callable[..., T]:
     if names is None:
         return lambda instance, **changes: evolve(instance, **changes)
     args = ", ".join(f"{n}=_KEEP" for n in names)
-    body, namespace = _made(cls, names, lambda n: f"_i.{n} if {n} is _KEEP else {n}")
-    if cls is GameState:
-        body += "    if units is _KEEP:\n        _set(_new, '_index', _i._indexes())\n"
+    index = "    if units is _KEEP:\n        _SET_INDEX(_i._indexes())" if cls is GameState else None
+    body, namespace = _made(cls, names, lambda n: f"_i.{n} if {n} is _KEEP else {n}", index)
     source = f"def replace_fields(_i, *, {args}):\n{body}    return _new\n"
-    namespace.update(_KEEP=_KEEP, _set=object.__setattr__)
+    namespace.update(_KEEP=_KEEP)
     exec(source, namespace)  # noqa: S102 (our own field names only)
     return namespace["replace_fields"]
 
@@ -343,20 +354,39 @@ def _field_setter(cls: type[T], *changed: str) -> Callable[..., T]:
     """``lambda instance, *values: evolve(instance, **dict(zip(changed, values)))``, for fields asked
     often together (written for the class's fields, as ``_replacer``: no keywords to match).  A
     ``GameState`` whose ``units`` are kept keeps their indexes (``_replacer``); one given new
-    ``units`` is handed them by the caller (``with_unit``)."""
+    ``units`` takes the indexes given after the values (``with_unit``: those of the old units,
+    handed on)."""
     names = _written_for(cls)
     if names is None:
         return lambda instance, *values: evolve(instance, **dict(zip(changed, values)))
     values = [f"_value{k}" for k in range(len(changed))]
-    body, namespace = _made(cls, names, lambda n: f"_value{changed.index(n)}" if n in changed else f"_i.{n}")
-    if cls is GameState and "units" not in changed:
-        body += "    _set(_new, '_index', _i._indexes())\n"
-        namespace["_set"] = object.__setattr__
+    index = None
+    if cls is GameState:
+        if "units" in changed:
+            values.append("_handed")
+        index = "    _SET_INDEX(_handed)" if "units" in changed else "    _SET_INDEX(_i._indexes())"
+    body, namespace = _made(cls, names, lambda n: f"_value{changed.index(n)}" if n in changed else f"_i.{n}", index)
     exec(f"def set_field(_i, {', '.join(values)}):\n{body}    return _new\n", namespace)  # noqa: S102
     return namespace["set_field"]
 
 
+def _maker(cls: type[T], *given: str) -> Callable[..., T]:
+    """``cls(*values)`` for the fields ``given`` (in order), the others at their defaults, made as
+    ``_replacer`` makes a copy (``_written_for``; attrs' frozen ``__init__`` otherwise)."""
+    names = _written_for(cls)
+    if names is None:
+        return lambda *values: cls(**dict(zip(given, values)))
+    body, namespace = _made(cls, names, lambda n: f"_value{given.index(n)}" if n in given else f"_default_{n}")
+    namespace.update({f"_default_{a.name}": a.default for a in attrs.fields(cls) if a.name not in given})
+    exec(f"def make(_{', _'.join(f'value{k}' for k in range(len(given)))}):\n{body}    return _new\n",
+         namespace)  # noqa: S102
+    return namespace["make"]
+
+
+new_unit = _maker(Unit, "id", "type", "side", "location", "hidden", "dummy")
+"""``Unit(id, type, side, location, hidden=…, dummy=…)``, for the counters set up (``setup``)."""
 _with_units_tuple = _field_setter(GameState, "units")
+"""``replace(state, units=…)`` with the indexes given (those of the old units, handed on)."""
 state_in_phase = _field_setter(GameState, "phase")
 """``replace(state, phase=…)``, for each run of a phase (``flow``)."""
 state_with_rolls = _field_setter(GameState, "rolls")

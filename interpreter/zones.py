@@ -167,10 +167,13 @@ def enemy_zones(world: World, side: str, *, stopping: bool | None = None, blocki
 def others_on_map(state: GameState, side: str) -> tuple[Unit, ...]:
     """The units of every side but ``side`` on the map: all that can occupy a cell or exert a zone
     (from the state's index, so while they do not change it is the same tuple, or an equal one)."""
-    groups = [units for owner, units in state.units_on_map().items() if owner != side]
-    if len(groups) == 1:
-        return groups[0]
-    return tuple([u for u in state.units if u.side != side and u.on_map])  # in ``units`` order
+    found = None
+    for owner, units in state.units_on_map().items():  # (a loop: no comprehension's frame, at every search)
+        if owner != side:
+            if found is not None:  # several other sides: theirs together, in ``units`` order
+                return tuple([u for u in state.units if u.side != side and u.on_map])
+            found = units
+    return found if found is not None else ()
 
 
 def _enemy_zones_of(world: World, side: str, others: tuple[Unit, ...], stopping: bool | None,

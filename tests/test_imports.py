@@ -44,6 +44,7 @@ def test_the_language_never_imports_the_interpreter(path):
 
 LAYERS = {
     "core": ("statistics", "rules", "board", "grid", "unit_index", "state", "rng", "actions", "context", "citations", "flags",
+             "drafts",
              "caches", "operation", "options", "modes", "control"),
     "mechanics": ("costs", "zones", "stacking", "situation", "cells", "world", "pathfinding", "movement", "tracing", "condition_lines", "conditions",
                   "combat",

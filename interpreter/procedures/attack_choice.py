@@ -22,7 +22,7 @@ from ..modes import forbidding_mode
 from ..status_effects import status_forbids
 from ..state import Unit
 from ..zones import enemy_zones
-from .attack_facts import fought, may_attack_hidden, rank_key, section_cite, targets_in, type_facts
+from .attack_facts import may_attack_hidden, rank_key, section_cite, targets_in, type_facts
 
 
 class Readiness:
@@ -93,17 +93,20 @@ class Readiness:
     def _look_at(self, unit: Unit) -> None:
         """Read again whether ``unit`` may attack, and where."""
         self.entries.pop(unit.id, None)
-        if (unit.side not in self.sides or not unit.on_map or unit.dummy or ATTACKED in unit.spent
-                or not self.facts(unit)[1] or (unit.mode and forbidding_mode(self.ctx, unit, "attack"))
-                or (unit.status and status_forbids(self.ctx, unit, "attack"))):
+        if unit.side not in self.sides or not unit.location[:1].isdigit() or unit.dummy or ATTACKED in unit.spent:
             return
         if self.around is None:
             cells = [unit.location] if self._targets(unit.side, unit.location) else []
         else:
             side, held = unit.side, self.held  # (``_targets`` inline: six calls a unit looked at)
-            cells = [c for c in self.around.get(unit.location, ())  # in id order
-                     if (h := held.get(c)) is not None and (len(h) > 1 or side not in h)]
-        if cells:
+            cells = []
+            for c in self.around.get(unit.location, ()):  # in id order (a loop: no comprehension's frame)
+                h = held.get(c)
+                if h is not None and (len(h) > 1 or side not in h):
+                    cells.append(c)
+        # What the unit's type, mode and status allow, asked only of a unit with something to attack.
+        if cells and self.facts(unit)[1] and not (unit.mode and forbidding_mode(self.ctx, unit, "attack")) \
+                and not (unit.status and status_forbids(self.ctx, unit, "attack")):
             self.entries[unit.id] = (unit, cells)
 
 
@@ -126,8 +129,11 @@ def holders(here: Iterable[Unit], facts, hidden_ok: bool, once: bool = False) ->
     """The sides of the counters in one cell that may be attacked (``fought``): units this combat
     fights, and dummies; any face-down one, only where hidden counters may be attacked; with ``once``
     (``each defender attacked once per phase``), none attacked already this phase."""
-    return {u.side for u in here if fought(u, u.dummy or facts(u)[0], hidden_ok)
-            and not (once and DEFENDED in u.spent)}
+    sides = set()
+    for u in here:  # (``fought`` read inline: a call per counter of every occupied cell, each fight)
+        if (hidden_ok if u.hidden else (u.dummy or facts(u)[0])) and not (once and DEFENDED in u.spent):
+            sides.add(u.side)
+    return sides
 
 
 def type_facts_of(ctx: Context, combat: CombatRule):

@@ -64,12 +64,12 @@ from ..control import passed
 from ..costs import allowance, cost_table
 from ..exits import exit_cell, exits_for, step_off
 from . import procedure
-from ..infiltration import infiltrate_moved, standing
+from ..infiltration import infiltrate_moved, infiltration_awards, standing
 from ..modes import mode_forbids
 from ..status_effects import status_forbids
 from ..situation import stop_markers
 from ..stacking import stacking_problem
-from ..state import Unit, replace, unit_moved_to
+from ..state import Unit, replace, unit_moved_to, unit_with_spent
 from ..zones import is_counter, locking_zone, zone_rules
 from .entering import bring_in
 from .transport import Transport
@@ -79,6 +79,15 @@ FULL = "full"
 """Points left of a unit that has not spent any this phase (``movement.search`` reads it)."""
 ZERO = Fraction(0)
 MOVED = "moved"
+_JUST_MOVED = frozenset({MOVED})
+"""The spent flags of a unit that has done nothing else this phase but move: one set for them all."""
+
+
+def _with_moved(spent: frozenset[str]) -> frozenset[str]:
+    """``spent`` with ``moved`` in it."""
+    if not spent:
+        return _JUST_MOVED
+    return spent if MOVED in spent else spent | _JUST_MOVED
 
 
 @procedure("move")
@@ -180,7 +189,7 @@ class MovePhase:
 
     def may_move(self, unit: Unit) -> bool:
         """Whether a counter moves in this phase at all (see the module docstring)."""
-        if not unit.on_map or (self.side is not None and unit.side != self.side) or \
+        if not unit.location[:1].isdigit() or (self.side is not None and unit.side != self.side) or \
                 (unit.mode and mode_forbids(self.ctx, unit, "move")) or \
                 (unit.status and status_forbids(self.ctx, unit, "move")) or \
                 unit.id in self.locked:
@@ -222,16 +231,20 @@ class MovePhase:
         else:  # started again at a checkpoint: the unit asked then is asked again first
             batches, floating, first = saved.batches, saved.floating, saved.batch
             order, start, waiting = saved.order, saved.index, list(saved.waiting)
+        # (Whether a unit's move may score an infiltration is the rules', the same all phase.)
+        infiltrating = bool(infiltration_awards(self.ctx))
         for number in range(first, len(batches)):
             later = number + 1 < len(batches)
             if order is None:
                 order = tuple(sorted({*batches[number], *waiting}, key=self._key))
             for index in range(start, len(order)):
                 uid = order[index]
-                unit = self.ctx.state.unit(uid)
-                if uid in self.done or not self.may_move(unit):
+                if uid in self.done:
                     continue
-                before = standing(self.ctx, unit.side)
+                unit = self.ctx.state.unit(uid)
+                if not self.may_move(unit):
+                    continue
+                before = standing(self.ctx, unit.side) if infiltrating else None
                 if self.ctx.rules.unit_type(unit.type).carries and self.using is None:
                     yield from self.transport.fly(unit)  # (under `using` a carrier moves alone)
                 else:
@@ -260,7 +273,7 @@ class MovePhase:
         self.done.add(unit_id)
         unit = self.ctx.state.unit(unit_id)
         if MOVED not in unit.spent:
-            self.ctx.update_unit(replace(unit, spent=unit.spent | {MOVED}))
+            self.ctx.update_unit(unit_with_spent(unit, _with_moved(unit.spent)))
 
     def _order_text(self) -> str:
         if self.factor is None:
@@ -391,7 +404,7 @@ class MovePhase:
         ctx = self.ctx
         if now is None:
             now = ctx.state.unit(unit.id)
-        if not now.on_map or final == unit.location:
+        if final == unit.location or not now.location[:1].isdigit():  # (``on_map``, inline)
             return
         cost = reach.ends.get(final)
         spent = f" ({mv.show_points(cost)})" if cost is not None and reach.points is not None else ""
@@ -403,8 +416,7 @@ class MovePhase:
         arrives, already ``moved``, in one state change (the state ``walk`` and ``finish`` give).
         Returns the unit as it now is."""
         now = self.ctx.state.unit(unit_id)
-        spent = now.spent if MOVED in now.spent else now.spent | {MOVED}
-        now = unit_moved_to(now, cell, spent)
+        now = unit_moved_to(now, cell, _with_moved(now.spent))
         self.ctx.update_unit(now)
         return now
 
