@@ -139,10 +139,12 @@ class Pattern:
 
     source: str
     items: tuple
-    _run: Callable = field(init=False, eq=False, repr=False, hash=False)
+    _run: Callable = field(init=False, eq=False, repr=False)
+    _literals: frozenset[str] = field(init=False, eq=False, repr=False)
 
     def __attrs_post_init__(self) -> None:
         object.__setattr__(self, "_run", _compile(self.items, _at_end))
+        object.__setattr__(self, "_literals", frozenset(_iter_literals(self.items)))
 
     def __str__(self) -> str:
         return self.source
@@ -167,7 +169,7 @@ class Pattern:
     @property
     def literals(self) -> frozenset[str]:
         """Every keyword the pattern can match."""
-        return frozenset(_iter_literals(self.items))
+        return self._literals
 
     @property
     def captures(self) -> tuple[Capture, ...]:
