@@ -390,10 +390,27 @@ def _repeat_step(group: Callable, minimum: int, after: Callable) -> Callable:
     return repeat
 
 
+def _reader(cap: Capture) -> Callable[[Word], Any]:
+    """``_read`` for one capture, with what depends only on the capture decided once."""
+    stop = cap.stop_words if cap.repeat else frozenset()
+    if cap.kinds:
+        kinds, is_name = cap.kinds, values.is_name
+
+        def ref(word: Word) -> Ref | None:
+            text = word.text
+            if word.quoted or text in stop or not is_name(text):
+                return None
+            return Ref(text, kinds, word.span)
+        return ref
+    read = TYPES[cap.type].read
+    if not stop:
+        return read
+    return lambda word: None if word.text in stop and not word.quoted else read(word)
+
+
 def _capture_step(cap: Capture, after: Callable) -> Callable:
-    name = cap.name
+    name, read = cap.name, _reader(cap)
     if not cap.repeat:
-        read = functools.partial(_read, cap)
 
         def single(words, i, chain, k):
             if i < len(words):
@@ -408,7 +425,7 @@ def _capture_step(cap: Capture, after: Callable) -> Callable:
         """The longest run of words the capture reads first, then shorter ones."""
         got = []
         for word in words[i:]:
-            value = _read(cap, word)
+            value = read(word)
             if value is None:
                 break
             got.append(value)
