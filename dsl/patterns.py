@@ -139,19 +139,20 @@ class Pattern:
 
     source: str
     items: tuple
-    _run: Callable = field(init=False, eq=False, repr=False)
-    _literals: frozenset[str] = field(init=False, eq=False, repr=False)
-
-    def __attrs_post_init__(self) -> None:
-        object.__setattr__(self, "_run", _compile(self.items, _at_end))
-        object.__setattr__(self, "_literals", frozenset(_iter_literals(self.items)))
+    _run: Callable | None = field(init=False, default=None, eq=False, repr=False)
+    """The compiled steps, made at the first match (many patterns are only read for their words)."""
+    _literals: frozenset[str] | None = field(init=False, default=None, eq=False, repr=False)
 
     def __str__(self) -> str:
         return self.source
 
     def match(self, words: tuple[Word, ...]) -> "Match":
         """Match all of ``words``; the result holds either bindings or the reason it failed."""
-        found = self._run(words, 0, (), None)
+        run = self._run
+        if run is None:
+            run = _compile(self.items, _at_end)
+            object.__setattr__(self, "_run", run)
+        found = run(words, 0, (), None)
         if found is not None:
             return Match(_bindings(found), None, None)
         return self.explain(words)
@@ -169,6 +170,8 @@ class Pattern:
     @property
     def literals(self) -> frozenset[str]:
         """Every keyword the pattern can match."""
+        if self._literals is None:
+            object.__setattr__(self, "_literals", frozenset(_iter_literals(self.items)))
         return self._literals
 
     @property
