@@ -24,6 +24,11 @@ def _values(match: Match) -> tuple[tuple[str, Any], ...]:
     return tuple(sorted(match.bindings.items()))
 
 
+def _flags(words: tuple[Word, ...], literals: frozenset[str], name: Any) -> frozenset[str]:
+    """The keywords of a declaration's header line (``name`` aside)."""
+    return frozenset(w.text for w in words[1:] if not w.quoted and w.text in literals and w.text != name)
+
+
 def mismatch(code: str, words: tuple[Word, ...], match: Match, pattern: Pattern, what: str) -> Diagnostic:
     """The diagnostic for words that do not match a pattern: positioned at the first word that
     fails, with what the pattern expected there (the loader's directives use it too)."""
@@ -100,8 +105,7 @@ class Builder:
             provenance=Provenance.from_annotations(statement.annotations),
             properties=tuple(properties), rows=tuple(rows), children=tuple(children),
             header=_values(match),
-            flags=frozenset(w.text for w in statement.words[1:]
-                            if not w.quoted and w.text in spec.header.literals and w.text != name),
+            flags=_flags(statement.words, spec.header.literals, name),
         )
 
     def property(self, statement: Statement, spec: KindSpec) -> Property | None:

@@ -28,6 +28,10 @@ class Provenance:
 
     @classmethod
     def from_annotations(cls, annotations: tuple[Annotation, ...]) -> "Provenance":
+        if not annotations:  # most statements: one shared empty provenance
+            return _NO_PROVENANCE
+        if all(a.kind == "section" for a in annotations):
+            return cls(annotations)
         return cls(
             tuple(a for a in annotations if a.kind == "section"),
             tuple(a for a in annotations if a.kind == "gap"),
@@ -40,6 +44,9 @@ class Provenance:
     @property
     def section_names(self) -> tuple[str, ...]:
         return tuple(a.text for a in self.sections)
+
+
+_NO_PROVENANCE = Provenance()
 
 
 @frozen

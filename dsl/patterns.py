@@ -12,7 +12,10 @@ documentation line, e.g.::
   more of the alternatives, ``( a | b )*`` zero or more.
 
 The matcher backtracks (patterns are short) and, on failure, reports the
-furthest word it reached and what it expected there.
+furthest word it reached and what it expected there.  Each pattern is compiled once into
+linked functions (``_compile``) that find the first match the backtracking order gives
+and keep no failure notes; only when they find none are the words matched again by the
+generators below, which note how far each alternative got, for the diagnostic.
 """
 
 from __future__ import annotations
@@ -22,7 +25,7 @@ import re
 from fractions import Fraction
 from typing import Any, Callable, Iterator
 
-from attrs import frozen
+from attrs import field, frozen
 
 from . import values
 from .ast import Span, Word
@@ -136,12 +139,27 @@ class Pattern:
 
     source: str
     items: tuple
+    _run: Callable | None = field(init=False, default=None, eq=False, repr=False)
+    """The compiled steps, made at the first match (many patterns are only read for their words)."""
+    _literals: frozenset[str] | None = field(init=False, default=None, eq=False, repr=False)
 
     def __str__(self) -> str:
         return self.source
 
     def match(self, words: tuple[Word, ...]) -> "Match":
         """Match all of ``words``; the result holds either bindings or the reason it failed."""
+        run = self._run
+        if run is None:
+            run = _compile(self.items, _at_end)
+            object.__setattr__(self, "_run", run)
+        found = run(words, 0, (), None)
+        if found is not None:
+            return Match(_bindings(found), None, None)
+        return self.explain(words)
+
+    def explain(self, words: tuple[Word, ...]) -> "Match":
+        """The backtracking match with failure notes: the same bindings as ``match`` when the
+        words match, else how far the pattern got and what it expected there."""
         failure = _Failure()
         for end, bindings in _match_seq(self.items, words, 0, {}, failure):
             if end == len(words):
@@ -152,7 +170,9 @@ class Pattern:
     @property
     def literals(self) -> frozenset[str]:
         """Every keyword the pattern can match."""
-        return frozenset(_iter_literals(self.items))
+        if self._literals is None:
+            object.__setattr__(self, "_literals", frozenset(_iter_literals(self.items)))
+        return self._literals
 
     @property
     def captures(self) -> tuple[Capture, ...]:
@@ -282,6 +302,142 @@ def _match_capture(cap: Capture, words, i, bindings, failure) -> Iterator[tuple[
         if not cap.repeat and n == 0:
             continue
         yield i + n, {**bindings, cap.name: value}
+
+
+# The fast matcher.  Each item of a sequence is compiled into a function
+# ``step(words, i, chain, k)`` that matches the item at word ``i`` and calls the next item's
+# function (fixed when compiling) with the words it took and the bindings so far, as a chain
+# ``(name, value, earlier chain)``, ``()`` at the start.  A step answers the chain of the
+# first whole match it leads to, or ``None`` to let the step before it try its next choice,
+# in the order the generators above try them.  A sequence ends in ``_at_end``, which accepts
+# only the end of the words, or, inside a repeated group, in ``_back``, which calls ``k``,
+# the repeat's own continuation ``k(words, j, chain)``.
+
+
+def _at_end(words, i, chain, k):
+    return chain if i == len(words) else None
+
+
+def _back(words, i, chain, k):
+    return k(words, i, chain)
+
+
+def _bindings(chain: tuple) -> dict[str, Any]:
+    """The bindings a chain stands for, in the order ``{**bindings, name: value}`` made them."""
+    links = []
+    while chain:
+        links.append(chain)
+        chain = chain[2]
+    bindings = {}
+    for name, value, _ in reversed(links):
+        bindings[name] = value
+    return bindings
+
+
+def _compile(items: tuple, after: Callable) -> Callable:
+    """The step for the sequence ``items`` followed by the step ``after``."""
+    step = after
+    for item in reversed(items):
+        step = _compile_item(item, step)
+    return step
+
+
+def _compile_item(item, after: Callable) -> Callable:
+    if isinstance(item, Literal):
+        return _literal_step(item.word, after)
+    if isinstance(item, Optional):
+        inner = _compile(item.items, after)
+
+        def optional(words, i, chain, k):
+            found = inner(words, i, chain, k)
+            return found if found is not None else after(words, i, chain, k)
+        return optional
+    if isinstance(item, Alternatives):
+        return _alternatives_step(tuple(_compile(option, after) for option in item.options))
+    if isinstance(item, Repeat):
+        return _repeat_step(_alternatives_step(tuple(_compile(o, _back) for o in item.item.options)),
+                            item.minimum, after)
+    return _capture_step(item, after)
+
+
+def _literal_step(word: str, after: Callable) -> Callable:
+    def literal(words, i, chain, k):
+        if i < len(words):
+            w = words[i]
+            if w.text == word and not w.quoted:
+                return after(words, i + 1, chain, k)
+        return None
+    return literal
+
+
+def _alternatives_step(options: tuple[Callable, ...]) -> Callable:
+    def alternatives(words, i, chain, k):
+        for option in options:
+            found = option(words, i, chain, k)
+            if found is not None:
+                return found
+        return None
+    return alternatives
+
+
+def _repeat_step(group: Callable, minimum: int, after: Callable) -> Callable:
+    """Greedy, as ``_match_repeat``: another run of the group first (one that takes words),
+    then what follows."""
+    def repeat(words, i, chain, k, count=0):
+        def again(words, j, got):
+            return repeat(words, j, got, k, count + 1) if j > i else None
+        found = group(words, i, chain, again)
+        if found is None and count >= minimum:
+            found = after(words, i, chain, k)
+        return found
+    return repeat
+
+
+def _reader(cap: Capture) -> Callable[[Word], Any]:
+    """``_read`` for one capture, with what depends only on the capture decided once."""
+    stop = cap.stop_words if cap.repeat else frozenset()
+    if cap.kinds:
+        kinds, is_name = cap.kinds, values.is_name
+
+        def ref(word: Word) -> Ref | None:
+            text = word.text
+            if word.quoted or text in stop or not is_name(text):
+                return None
+            return Ref(text, kinds, word.span)
+        return ref
+    read = TYPES[cap.type].read
+    if not stop:
+        return read
+    return lambda word: None if word.text in stop and not word.quoted else read(word)
+
+
+def _capture_step(cap: Capture, after: Callable) -> Callable:
+    name, read = cap.name, _reader(cap)
+    if not cap.repeat:
+
+        def single(words, i, chain, k):
+            if i < len(words):
+                value = read(words[i])
+                if value is not None:
+                    return after(words, i + 1, (name, value, chain), k)
+            return None
+        return single
+    minimum = 0 if cap.repeat == "*" else 1
+
+    def run(words, i, chain, k):
+        """The longest run of words the capture reads first, then shorter ones."""
+        got = []
+        for word in words[i:]:
+            value = read(word)
+            if value is None:
+                break
+            got.append(value)
+        for n in range(len(got), minimum - 1, -1):
+            found = after(words, i + n, (name, tuple(got[:n]), chain), k)
+            if found is not None:
+                return found
+        return None
+    return run
 
 
 @functools.cache

@@ -29,12 +29,14 @@ SPACE = r"[\t \f]+"
 
 _TOKENS = re.compile(
     f"(?:{SPACE}|{COMMENT})*+(?:({NEWLINE})|({STRING})|({ATOM})"
-    r"|(\{)|(\})|(:)|(,)|(§)|(gap)|(errata))")
-"""One terminal, after any ignored text; the group that matched is the terminal's kind."""
-_NL, _STRING, _ATOM, _OPEN, _CLOSE, _COLON, _COMMA, _SECTION, _GAP, _ERRATA = range(1, 11)
-_END = 0
-_TRAILING = re.compile(f"(?:{SPACE}|{COMMENT})*+")
+    r"|(\{)|(\})|(:)|(,)|(§)|(gap)|(errata)|(\Z)|([\s\S]))")
+"""One terminal, after any ignored text; the group that matched is the terminal's kind.  The
+last two groups make every position match (the end of the text, after ignored text, or any
+character no terminal starts with), so the matches follow each other without a gap."""
+_NL, _STRING, _ATOM, _OPEN, _CLOSE, _COLON, _COMMA, _SECTION, _GAP, _ERRATA, _END, _OTHER = range(1, 13)
 _KINDS = {_SECTION: "section", _GAP: "gap", _ERRATA: "errata"}
+_WORDS = frozenset((_ATOM, _STRING, _COMMA))
+"""What a statement's words and cells are made of (a comma only separates)."""
 
 
 def unescape(raw: str) -> str:
@@ -59,15 +61,17 @@ def unescape(raw: str) -> str:
 def statement(path: str, words: tuple[Word, ...], cells: tuple[tuple[Word, ...], Span] | None,
               annotations: tuple[Annotation, ...], block: tuple[tuple[Statement, ...], Span] | None) -> Statement:
     """A statement from its parts (``cells`` and ``block`` with their spans): it spans from its
-    first word to the end of whichever part ends last."""
-    first = words[0].span
-    last_parts = [w.span for w in words]
-    if cells:
-        last_parts += [w.span for w in cells[0]] + [cells[1]]
-    last_parts += [a.span for a in annotations]
+    first word to the end of whichever part ends last, which is the last written (the parts
+    follow each other in the text; a row without cells counts with no position)."""
     if block:
-        last_parts.append(block[1])
-    last = max(last_parts, key=lambda s: (s.end_line, s.end_column))
+        last = block[1]
+    elif annotations:
+        last = annotations[-1].span
+    elif cells and cells[0]:
+        last = cells[1]
+    else:
+        last = words[-1].span
+    first = words[0].span
     span = Span(path, first.line, first.column, last.end_line, last.end_column)
     return Statement(span, words, cells[0] if cells else None, annotations, block[0] if block else None)
 
@@ -78,101 +82,105 @@ def cells_span(path: str, words: tuple[Word, ...]) -> Span:
     return Span.point(path, 1, 1) if not words else words[-1].span
 
 
-def _tokens(text: str, path: str):
-    """(kind, its ``Word``, or its ``Span`` for a brace, colon, comma or marker; ``None`` for a
-    newline) of each terminal, then ``(_END, None)``; ``None`` where no terminal matches."""
-    line, start, at = 1, 0, 0
+def _terminals(text: str, path: str) -> tuple[list[int], list] | None:
+    """The kind of each terminal, ending with ``_END``, and beside it its ``Word``, or for a
+    brace where its block starts or ends (line, column), ``None`` for the others; ``None``
+    where no terminal matches."""
+    kinds: list[int] = []
+    found_at: list = []
+    kind_of, at = kinds.append, found_at.append
+    line, base = 1, -1  # the column of the character at offset o is o - base
     for found in _TOKENS.finditer(text):
-        if found.start() != at:
-            yield None
-            return
-        kind, at = found.lastindex, found.end()
-        begin = found.start(kind)
-        if kind == _NL:
+        kind = found.lastindex
+        kind_of(kind)
+        if kind == _ATOM:
+            begin, end = found.span(kind)
+            at(Word(Span(path, line, begin - base, line, end - base), found[kind]))
+        elif kind == _NL:
             value = found[kind]
-            line, start = line + value.count("\n"), begin + value.rindex("\n") + 1
-            yield _NL, None
-        elif kind == _ATOM:
-            yield _ATOM, Word(Span(path, line, begin - start + 1, line, at - start + 1), found[kind])
+            line, base = line + value.count("\n"), found.start(kind) + value.rindex("\n")
+            at(None)
         elif kind == _STRING:  # a quoted text may go on over lines
             value = found[kind]
-            column, newlines = begin - start + 1, value.count("\n")
-            end_line = line + newlines
+            begin, end = found.span(kind)
+            newlines = value.count("\n")
+            column = begin - base
             if newlines:
-                start = begin + value.rindex("\n") + 1
-            yield _STRING, Word(Span(path, line, column, end_line, at - start + 1), unescape(value), True)
-            line = end_line
+                base = begin + value.rindex("\n")
+            body = value[1:-1]
+            at(Word(Span(path, line, column, line + newlines, end - base),
+                    body if "\\" not in body else unescape(value), True))
+            line += newlines
+        elif kind == _OPEN or kind == _CLOSE:  # a block's span starts at its '{' and ends after its '}'
+            at((line, found.start(kind) - base + (kind == _CLOSE)))
+        elif kind == _OTHER:
+            return None
         else:
-            yield kind, Span(path, line, begin - start + 1, line, at - start + 1)
-    at = _TRAILING.match(text, at).end()
-    if at != len(text):
-        yield None
-        return
-    yield _END, None
+            at(None)
+            if kind == _END:
+                break
+    return kinds, found_at
 
 
 def read(text: str, path: str) -> list[Statement] | None:
     """The statements of ``text`` (which ends with a newline), as Lark's parse with
     ``dsl.lalr``'s transformer gives them; ``None`` if the grammar does not accept it."""
-    tokens = _tokens(text, path)
-    token = next(tokens)
-    if token is not None and token[0] == _NL:
-        token = next(tokens)
+    terminals = _terminals(text, path)
+    if terminals is None:
+        return None
+    kinds, found = terminals
+    words_kinds = _WORDS
+    at = 1 if kinds[0] == _NL else 0
     out: list[Statement] = []
-    open_blocks: list[tuple[list[Statement], tuple, Span]] = []  # the statements around, the parts, '{'
+    open_blocks: list[tuple[list[Statement], tuple, tuple[int, int]]] = []  # statements around, parts, '{'
     while True:
-        if token is None:
-            return None
-        kind = token[0]
+        kind = kinds[at]
         if kind == _END:
             return out if not open_blocks else None
         if kind == _CLOSE:
             if not open_blocks:
                 return None
-            inner, close = out, token[1]
+            inner, close = out, found[at]
             out, (words, cells, annotations), opened = open_blocks.pop()
-            block = (tuple(inner), Span(path, opened.line, opened.column, close.end_line, close.end_column))
-            token = next(tokens)
-            if token is None or token[0] != _NL:
+            block = (tuple(inner), Span(path, *opened, *close))
+            if kinds[at + 1] != _NL:
                 return None
             out.append(statement(path, words, cells, annotations, block))
-            token = next(tokens)
+            at += 2
             continue
         if kind != _ATOM and kind != _STRING:
             return None
-        words = [token[1]]
-        token = next(tokens)
-        while token is not None and (token[0] == _ATOM or token[0] == _STRING or token[0] == _COMMA):
-            if token[0] != _COMMA:
-                words.append(token[1])
-            token = next(tokens)
+        words = [found[at]]
+        at += 1
+        while kinds[at] in words_kinds:
+            if kinds[at] != _COMMA:
+                words.append(found[at])
+            at += 1
         cells = None
-        if token is not None and token[0] == _COLON:
+        if kinds[at] == _COLON:
             cell_words = []
-            token = next(tokens)
-            while token is not None and (token[0] == _ATOM or token[0] == _STRING or token[0] == _COMMA):
-                if token[0] != _COMMA:
-                    cell_words.append(token[1])
-                token = next(tokens)
+            at += 1
+            while kinds[at] in words_kinds:
+                if kinds[at] != _COMMA:
+                    cell_words.append(found[at])
+                at += 1
             cells = (tuple(cell_words), cells_span(path, tuple(cell_words)))
         annotations = []
-        while token is not None and token[0] in _KINDS:
-            marker = token[0]
-            token = next(tokens)
-            if token is None or not (token[0] == _STRING or (token[0] == _ATOM and marker == _SECTION)):
+        while kinds[at] in _KINDS:
+            marker = kinds[at]
+            value = kinds[at + 1]
+            if not (value == _STRING or (value == _ATOM and marker == _SECTION)):
                 return None
-            annotations.append(Annotation(token[1].span, _KINDS[marker], token[1].text))
-            token = next(tokens)
-        if token is None:
-            return None
-        if token[0] == _OPEN:
-            open_blocks.append((out, (tuple(words), cells, tuple(annotations)), token[1]))
+            word = found[at + 1]
+            annotations.append(Annotation(word.span, _KINDS[marker], word.text))
+            at += 2
+        kind = kinds[at]
+        if kind == _OPEN:
+            open_blocks.append((out, (tuple(words), cells, tuple(annotations)), found[at]))
             out = []
-            token = next(tokens)
-            if token is not None and token[0] == _NL:
-                token = next(tokens)
+            at += 2 if kinds[at + 1] == _NL else 1
             continue
-        if token[0] != _NL:
+        if kind != _NL:
             return None
         out.append(statement(path, tuple(words), cells, tuple(annotations), None))
-        token = next(tokens)
+        at += 1

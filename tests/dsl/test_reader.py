@@ -65,6 +65,8 @@ def test_every_file_of_the_repository_reads_as_lark_parses_it(path):
     # refused, as Lark refuses them
     "a }\n", "}\n", "a {\n", "a { b }\n", ", a\n", ": a\n", "a: b: c\n", "a § b §\n", "gap \"x\"\n", 'a gap x\n',
     'a §"1" b\n', 'a §"1" gapx "y"\n', "a\u00a0b\n", '"open\n', "a {\n b\n} c\n", "a {} {}\n",
+    # what is left after the last terminal: ignored text, or a character no terminal starts with
+    "a\n# c", "a\n  ", "a # c", "a\n\x0b", "a\n\r", "a\r", "a\n \u00a0", 'a\n "',
 ])
 def test_corners_read_as_lark_parses_them(text):
     _same(text)
