@@ -145,3 +145,58 @@ def test_a_rules_error_pickles_with_its_diagnostics(tmp_path):
     copy = pickle.loads(pickle.dumps(raised.value))
     assert copy.diagnostics == raised.value.diagnostics and str(copy) == str(raised.value)
     assert [d.code for d in copy.diagnostics] == ["E004"]
+
+
+def test_a_worker_has_its_next_call_queued_until_the_last_items_go_one_at_a_time(monkeypatch):
+    # What the study's process sends and reads, in order: while many items wait, each worker has
+    # a call queued behind the one it plays; the last ONE_AT_A_TIME a worker go to a worker with
+    # nothing in hand, so none waits behind another worker's long game.
+    events = []
+    sent = study_pool._send
+
+    def spied(pipe, call):
+        events.append(("send", pipe.fileno(), call[1][0]))
+        sent(pipe, call)
+
+    monkeypatch.setattr(study_pool, "_send", spied)
+    pool = worker_pool([ARM], 2, "fork")
+    try:
+        answers = []
+        for answer in pool.imap_unordered(abs, range(-11, 1)):
+            events.append(("answer", None, answer))
+            answers.append(answer)
+    finally:
+        pool.terminate()
+        pool.join()
+    assert sorted(answers) == list(range(12))
+    assert [kind for kind, _, _ in events[:5]] == ["send"] * 4 + ["answer"]  # two calls a worker at once
+    in_hand, most = {}, []
+    for kind, pipe, item in events:
+        if kind == "send":
+            in_hand[pipe] = in_hand.get(pipe, 0) + 1
+            most.append((item, in_hand[pipe]))
+        else:
+            # Each worker answers its calls in order: the answer is from the worker that had this item.
+            owner = next(p for k, p, i in events if k == "send" and i == -item)
+            in_hand[owner] -= 1
+    assert max(n for _, n in most) == 2
+    last = 2 * study_pool.ONE_AT_A_TIME
+    assert all(n == 1 for _, n in most[-last:])  # the last four: none queued behind another
+    assert [item for item, _ in most] == list(range(-11, 1))  # handed out in order, each once
+
+
+def test_answers_left_unread_by_a_closed_iterator_are_not_taken_for_the_next_call():
+    # Closing the records early leaves up to two answers a worker on their way; the next call
+    # must get its own answer, not one of those.
+    import os
+
+    pool = worker_pool([ARM], 2, "fork")
+    try:
+        answers = pool.imap_unordered(abs, range(-20, 0))
+        assert next(answers) in range(1, 21)
+        answers.close()
+        assert pool.apply(os.getpid) in {process.pid for process in multiprocessing.active_children()}
+        assert sorted(pool.imap_unordered(abs, [-1, -2, -3])) == [1, 2, 3]
+    finally:
+        pool.terminate()
+        pool.join()
