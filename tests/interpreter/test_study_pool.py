@@ -147,42 +147,68 @@ def test_a_rules_error_pickles_with_its_diagnostics(tmp_path):
     assert [d.code for d in copy.diagnostics] == ["E004"]
 
 
-def test_a_worker_has_its_next_call_queued_until_the_last_items_go_one_at_a_time(monkeypatch):
-    # What the study's process sends and reads, in order: while many items wait, each worker has
-    # a call queued behind the one it plays; the last ONE_AT_A_TIME a worker go to a worker with
-    # nothing in hand, so none waits behind another worker's long game.
-    events = []
-    sent = study_pool._send
+GATE = None
+"""Opened once every worker has its first calls in hand (forked workers share it)."""
 
-    def spied(pipe, call):
+
+def gated_abs(number: int) -> int:
+    GATE.wait(10)
+    return abs(number)
+
+
+@pytest.mark.skipif("fork" not in METHODS, reason="no fork on this platform")
+def test_a_worker_has_its_next_calls_queued_until_the_last_items_go_one_at_a_time(monkeypatch):
+    # What the study's process sends and reads, in order: while many items wait, each worker has
+    # QUEUED calls behind the one it plays, and holds its answers back while a call waits (up to
+    # HELD in a message); the last ONE_AT_A_TIME a worker go to a worker with nothing in hand, so
+    # that none waits behind another worker's long game, and each comes back in a message of its own.
+    global GATE
+    GATE = multiprocessing.get_context("fork").Event()
+    depth = study_pool.QUEUED + 1
+    events = []
+    sent, read = study_pool._send, study_pool._answers
+
+    def spied_send(pipe, call):
         events.append(("send", pipe.fileno(), call[1][0]))
         sent(pipe, call)
+        if len(events) == 2 * depth:  # every worker's first calls are in its pipe: let them play
+            GATE.set()
 
-    monkeypatch.setattr(study_pool, "_send", spied)
+    def spied_read(pipe):
+        answers = read(pipe)
+        events.append(("read", pipe.fileno(), [value for _, value in answers]))
+        return answers
+
+    monkeypatch.setattr(study_pool, "_send", spied_send)
+    monkeypatch.setattr(study_pool, "_answers", spied_read)
     pool = worker_pool([ARM], 2, "fork")
     try:
-        answers = []
-        for answer in pool.imap_unordered(abs, range(-11, 1)):
-            events.append(("answer", None, answer))
-            answers.append(answer)
+        answers = sorted(pool.imap_unordered(gated_abs, range(-23, 1)))
     finally:
         pool.terminate()
         pool.join()
-    assert sorted(answers) == list(range(12))
-    assert [kind for kind, _, _ in events[:5]] == ["send"] * 4 + ["answer"]  # two calls a worker at once
-    in_hand, most = {}, []
+    assert answers == list(range(24))
+    assert [kind for kind, _, _ in events[:2 * depth + 1]] == ["send"] * 2 * depth + ["read"]
+    assert len(events[2 * depth][2]) == study_pool.HELD  # the first answer was held for the second
+    in_hand, sends, sent_to, answered, alone = {}, [], {}, {}, {}
     for kind, pipe, item in events:
         if kind == "send":
             in_hand[pipe] = in_hand.get(pipe, 0) + 1
-            most.append((item, in_hand[pipe]))
+            sends.append((item, in_hand[pipe]))
+            sent_to.setdefault(pipe, []).append(-item)
+            if len(sends) > 24 - 2 * study_pool.ONE_AT_A_TIME:
+                alone[pipe] = -item
         else:
-            # Each worker answers its calls in order: the answer is from the worker that had this item.
-            owner = next(p for k, p, i in events if k == "send" and i == -item)
-            in_hand[owner] -= 1
-    assert max(n for _, n in most) == 2
-    last = 2 * study_pool.ONE_AT_A_TIME
-    assert all(n == 1 for _, n in most[-last:])  # the last four: none queued behind another
-    assert [item for item, _ in most] == list(range(-11, 1))  # handed out in order, each once
+            assert 1 <= len(item) <= study_pool.HELD
+            if pipe in alone:  # a call a worker had alone is answered in a message of its own
+                assert item == [alone.pop(pipe)]
+            in_hand[pipe] -= len(item)
+            answered.setdefault(pipe, []).extend(item)
+    assert answered == sent_to  # each worker answered its own calls, in the order they were sent
+    assert max(n for _, n in sends) == depth
+    assert all(n == 1 for _, n in sends[-2 * study_pool.ONE_AT_A_TIME:])  # the last ones: none queued
+    assert [item for item, _ in sends] == list(range(-23, 1))  # handed out in order, each once
+    assert not alone
 
 
 def test_answers_left_unread_by_a_closed_iterator_are_not_taken_for_the_next_call():
