@@ -226,3 +226,11 @@ def test_answers_left_unread_by_a_closed_iterator_are_not_taken_for_the_next_cal
     finally:
         pool.terminate()
         pool.join()
+
+
+def test_records_sent_two_a_message_are_the_records_this_process_plays():
+    # Sixteen single games on two workers: calls queued, answers held back and sent in pairs,
+    # the last ones alone; every seed's record comes back once, the same as played here.
+    tasks = [(ARM, seed, seed + 1) for seed in range(16)]
+    found = sorted(iter_pool(tasks, 2), key=lambda r: r.seed)
+    assert found == play_seeds(ARM, 0, 16)
