@@ -57,9 +57,9 @@ as many as it holds answers back, so that it still has one when it sends them.""
 ONE_AT_A_TIME = 1
 """Items a worker handed out one at a time at the end (``imap_unordered``), none queued behind another.
 
-Replaying a round of 24 measured Firebase Night games on two workers, the wait for the last game
-is the same with 1 as with 2 or 3 when handing out costs 0.3 ms, and least with 1 when it costs
-5 ms (a busy machine): the ranges already queued at the switch end within a game or so."""
+Replaying rounds of 24 measured games of each shipped scenario on two workers, the wait for the
+last game is the same with 1 as with 2 or 3 when handing out costs 0.3 ms, and least with 1 when
+it costs 5 ms (a busy machine): the ranges already queued at the switch end within a game or so."""
 
 PRELOAD = ["warbook.interpreter.study", "warbook.interpreter.game", "warbook.interpreter.agents",
            "warbook.interpreter.scenario"]
