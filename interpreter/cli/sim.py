@@ -9,9 +9,10 @@ is played under both rulebooks (``--rules``, else the scenario's own, against ``
 report is their difference with its interval and a verdict in words.
 
 The report is the same for the same seeds whatever ``--jobs`` or ``--backend`` (records are sorted
-by seed; nothing timed is in it).  ``--out`` streams one JSON line per game as it finishes, so an
-interrupted study (Ctrl-C, or ``kill``) keeps every finished game there; the report of the games finished is
-still printed, and the exit code is 130.
+by seed; nothing timed is in it).  ``--out`` streams one JSON line per game as it reaches this process, so an
+interrupted study (Ctrl-C, or ``kill``) keeps every game that did there (the seed ranges under way are lost,
+and with ``--jobs`` up to one finished range a worker had not sent yet: ``interpreter.study_pool``); the report
+of those games is still printed, and the exit code is 130.
 
 Exit codes: 0 done, 1 bad rules or scenario (diagnostics on stderr), 2 a usage error, 130 interrupted.
 """

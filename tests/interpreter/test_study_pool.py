@@ -145,3 +145,92 @@ def test_a_rules_error_pickles_with_its_diagnostics(tmp_path):
     copy = pickle.loads(pickle.dumps(raised.value))
     assert copy.diagnostics == raised.value.diagnostics and str(copy) == str(raised.value)
     assert [d.code for d in copy.diagnostics] == ["E004"]
+
+
+GATE = None
+"""Opened once every worker has its first calls in hand (forked workers share it)."""
+
+
+def gated_abs(number: int) -> int:
+    GATE.wait(10)
+    return abs(number)
+
+
+@pytest.mark.skipif("fork" not in METHODS, reason="no fork on this platform")
+def test_a_worker_has_its_next_calls_queued_until_the_last_items_go_one_at_a_time(monkeypatch):
+    # What the study's process sends and reads, in order: while many items wait, each worker has
+    # QUEUED calls behind the one it plays, and holds its answers back while a call waits (up to
+    # HELD in a message); the last ONE_AT_A_TIME a worker go to a worker with nothing in hand, so
+    # that none waits behind another worker's long game, and each comes back in a message of its own.
+    global GATE
+    GATE = multiprocessing.get_context("fork").Event()
+    depth = study_pool.QUEUED + 1
+    events = []
+    sent, read = study_pool._send, study_pool._answers
+
+    def spied_send(pipe, call):
+        events.append(("send", pipe.fileno(), call[1][0]))
+        sent(pipe, call)
+        if len(events) == 2 * depth:  # every worker's first calls are in its pipe: let them play
+            GATE.set()
+
+    def spied_read(pipe):
+        answers = read(pipe)
+        events.append(("read", pipe.fileno(), [value for _, value in answers]))
+        return answers
+
+    monkeypatch.setattr(study_pool, "_send", spied_send)
+    monkeypatch.setattr(study_pool, "_answers", spied_read)
+    pool = worker_pool([ARM], 2, "fork")
+    try:
+        answers = sorted(pool.imap_unordered(gated_abs, range(-23, 1)))
+    finally:
+        pool.terminate()
+        pool.join()
+    assert answers == list(range(24))
+    assert [kind for kind, _, _ in events[:2 * depth + 1]] == ["send"] * 2 * depth + ["read"]
+    assert len(events[2 * depth][2]) == study_pool.HELD  # the first answer was held for the second
+    in_hand, sends, sent_to, answered, alone = {}, [], {}, {}, {}
+    for kind, pipe, item in events:
+        if kind == "send":
+            in_hand[pipe] = in_hand.get(pipe, 0) + 1
+            sends.append((item, in_hand[pipe]))
+            sent_to.setdefault(pipe, []).append(-item)
+            if len(sends) > 24 - 2 * study_pool.ONE_AT_A_TIME:
+                alone[pipe] = -item
+        else:
+            assert 1 <= len(item) <= study_pool.HELD
+            if pipe in alone:  # a call a worker had alone is answered in a message of its own
+                assert item == [alone.pop(pipe)]
+            in_hand[pipe] -= len(item)
+            answered.setdefault(pipe, []).extend(item)
+    assert answered == sent_to  # each worker answered its own calls, in the order they were sent
+    assert max(n for _, n in sends) == depth
+    assert all(n == 1 for _, n in sends[-2 * study_pool.ONE_AT_A_TIME:])  # the last ones: none queued
+    assert [item for item, _ in sends] == list(range(-23, 1))  # handed out in order, each once
+    assert not alone
+
+
+def test_answers_left_unread_by_a_closed_iterator_are_not_taken_for_the_next_call():
+    # Closing the records early leaves up to two answers a worker on their way; the next call
+    # must get its own answer, not one of those.
+    import os
+
+    pool = worker_pool([ARM], 2, "fork")
+    try:
+        answers = pool.imap_unordered(abs, range(-20, 0))
+        assert next(answers) in range(1, 21)
+        answers.close()
+        assert pool.apply(os.getpid) in {process.pid for process in multiprocessing.active_children()}
+        assert sorted(pool.imap_unordered(abs, [-1, -2, -3])) == [1, 2, 3]
+    finally:
+        pool.terminate()
+        pool.join()
+
+
+def test_records_sent_two_a_message_are_the_records_this_process_plays():
+    # Sixteen single games on two workers: calls queued, answers held back and sent in pairs,
+    # the last ones alone; every seed's record comes back once, the same as played here.
+    tasks = [(ARM, seed, seed + 1) for seed in range(16)]
+    found = sorted(iter_pool(tasks, 2), key=lambda r: r.seed)
+    assert found == play_seeds(ARM, 0, 16)
