@@ -31,15 +31,17 @@ from benchmarks.harness import REPEATS, Figure, interleaved_rounds, pairs, show_
 NAMES = ("sim", "simstart")
 ROOT = Path(__file__).resolve().parents[1]
 SCENARIOS = sorted((ROOT / "scenarios").glob("*.toml"))
-GAMES = 24
+GAMES = 48
 """Games a round with each number of workers (fresh seeds each round).  Each game is its own task
 (queued to the workers as ``study_pool.WorkerPool`` queues a study's last single games), and a
 round waits for its last game: with 4 games, two a worker, the figure measured how unequal two
 pairs of games were as much as the scaling (games of one scenario differ in length), so a round
-played 12 (session 9), and 24 since session 10: the wait for the last game, about half a game
-whatever the round's length, was still some 4% of a round of 12 (a study's hundreds of games make
-it under 1%), and one round's hiccup weighed twice as much.  Replaying measured game times, a
-round of 24 on two ideal workers takes 0.511 of one worker's time: the floor of this figure."""
+played 12 (session 9), 24 in session 10 and 48 since session 11: the wait for the last game,
+about half a game whatever the round's length, was some 4% of a round of 12 (a study's hundreds
+of games make it under 1%).  Replaying measured game times, a round of 24 on two ideal workers
+took 0.511 of one worker's time, the floor of the figure then, and a round's ratio ranged
+0.44-0.64 in Tet (long games of unequal length): a full run read 0.56 where runs of Tet alone
+read 0.46-0.51, old pool and new alike."""
 STUDY = 100
 """The study size the worker start is compared with."""
 
