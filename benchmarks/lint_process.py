@@ -16,7 +16,7 @@ next (attrs' own classes from kept code 20 M, no ``shutil`` for argparse 5 M, th
 paused while importing and linting and what was built frozen before exit 30 M, no movement
 records for a rulebook without a force dropping units off 11 M); 540.1 M at the start of session 11
 and 481.7 M after it (loading: patterns matched by compiled steps, the reader without a generator,
-29 M; attrs' kept code found by the text's hash and the type hash set where it sits, 8 M; effect and
+31 M; attrs' kept code found by the text's hash and the type hash set where it sits, 8 M; effect and
 procedure patterns compiled when first read, 8 M; lookups shared by the checks of one run, 8 M; a
 configuration read before read without ``dsl.toml_text``, 3.5 M).
 
