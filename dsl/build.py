@@ -9,6 +9,7 @@ is dropped, never half-built.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from .ast import Statement, Word
@@ -151,7 +152,7 @@ class Builder:
         return Property(f"factor:{statement.head.text}", statement.span, statement.words,
                         (("value", value),), Provenance.from_annotations(statement.annotations))
 
-    def _verb(self, statement: Statement, registry: dict[str, Pattern], code: str, what: str):
+    def _verb(self, statement: Statement, registry: Mapping[str, Pattern], code: str, what: str):
         words = statement.words[1:]
         texts = [w.text for w in words]
         if registry is PROCEDURES:
