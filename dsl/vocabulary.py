@@ -43,6 +43,7 @@ def leading_source_words(source: str) -> str:
         words.append(word)
     return " ".join(words)
 
+
 ROLES = ("attackers", "defenders", "firers", "targets", "owner", "opponent", "both", "self", "enemy")
 """Who an effect applies to, relative to the table roll or event that produced it."""
 _ROLE = "(" + " | ".join(ROLES) + ")"
