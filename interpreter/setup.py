@@ -312,8 +312,9 @@ def _place_options(ctx: Context, unit: Unit, slot: _Slot, unit_type, groups: dic
                    standing: dict) -> Sequence[Action]:
     """``place UNIT CELL`` for each cell of the slot's zone (in order) the counter may be placed
     in (a ``Batch`` when the zone is open: made only when read): a cell no counter stands in when
-    its group may stand anywhere at all, an occupied one by ``_group_room`` and ``_may_stand``.  A zone has many more cells than there are counters, so
-    when the whole zone is open only the occupied cells are asked about."""
+    its group may stand anywhere at all, an occupied one by ``_group_room`` and ``_may_stand``.  A
+    zone has many more cells than there are counters, so when the whole zone is open only the
+    occupied cells are asked about."""
     zone = zone_cells(ctx, slot.zone, unit_type)
     occupied = ctx.state.units_by_cell()
     room = slot.group_per_cell is None or slot.group_per_cell > 0

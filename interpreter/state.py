@@ -361,10 +361,11 @@ def _field_setter(cls: type[T], *changed: str) -> Callable[..., T]:
         return lambda instance, *values: evolve(instance, **dict(zip(changed, values)))
     values = [f"_value{k}" for k in range(len(changed))]
     index = None
-    if cls is GameState:
-        if "units" in changed:
-            values.append("_handed")
-        index = "    _SET_INDEX(_handed)" if "units" in changed else "    _SET_INDEX(_i._indexes())"
+    if cls is GameState and "units" in changed:
+        values.append("_handed")
+        index = "    _SET_INDEX(_handed)"
+    elif cls is GameState:
+        index = "    _SET_INDEX(_i._indexes())"
     body, namespace = _made(cls, names, lambda n: f"_value{changed.index(n)}" if n in changed else f"_i.{n}", index)
     exec(f"def set_field(_i, {', '.join(values)}):\n{body}    return _new\n", namespace)  # noqa: S102
     return namespace["set_field"]
