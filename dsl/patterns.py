@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import functools
 import re
-from fractions import Fraction
 from typing import Any, Callable, Iterator
 
 from attrs import field, frozen
@@ -491,7 +490,3 @@ def compile_pattern(source: str) -> Pattern:
     if pos != len(tokens):
         raise ValueError(f"unbalanced pattern {source!r}")
     return Pattern(source, items)
-
-
-def number_or_fraction(value: Any) -> Fraction | None:
-    return value if isinstance(value, Fraction) else None
